@@ -1,0 +1,121 @@
+// The tuning database: devices, problems, configurations, every measurement and the winner per
+// (device, problem), stored in SQLite through SQLiteCpp. This layer knows nothing of CUDA: devices
+// and configurations arrive as plain rows, configurations as their label (the key) plus JSON params.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace SQLite { class Database; }
+
+namespace histtune::db {
+
+// Thrown for every storage failure; the message names the SQLite call, the database path and
+// SQLite's own error text.
+class DbError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DeviceRow {
+  std::string uuid;  // the device's UUID string ("GPU-..."): the device key
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t l2_bytes = 0;
+  int driver_version = 0;   // as cudaDriverGetVersion reports it, e.g. 13000
+  int runtime_version = 0;  // as cudaRuntimeGetVersion reports it
+};
+
+// One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32"),
+// the binning ("direct" or "even"), the bin count and the sample count.
+struct ProblemRow {
+  std::string family;
+  std::string sample_type;
+  std::string binning;
+  std::uint32_t num_bins = 0;
+  std::uint64_t n = 0;
+  bool operator==(const ProblemRow& o) const {
+    return family == o.family && sample_type == o.sample_type && binning == o.binning &&
+           num_bins == o.num_bins && n == o.n;
+  }
+};
+
+// One timed configuration of one problem on one device.
+struct MeasurementRow {
+  std::string config_label;  // e.g. "tpb256.ipt4.pc2.u1.pad1.bps8": the configuration key
+  std::string params_json;   // the same configuration as a JSON object, for readers of the DB
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int samples = 0;
+  bool verified = false;  // output matched the host reference exactly
+  std::string template_hash;
+};
+
+struct WinnerRow {
+  DeviceRow device;
+  ProblemRow problem;
+  std::string config_label;
+  double median_ms = 0;
+  std::string template_hash;
+};
+
+class Database {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens (creating the file, its parent folders and the schema on first use) the database at
+  // `path`; ":memory:" gives a private in-memory database. A file whose schema is newer than
+  // kSchemaVersion, or that is not a histtune database, is refused with DbError and left untouched.
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Where the database lives when no path is given: $HISTTUNE_DB if set and non-empty, else
+  // $XDG_DATA_HOME/histtune/histtune.db, else $HOME/.local/share/histtune/histtune.db.
+  static std::string default_path();
+
+  const std::string& path() const { return path_; }
+  int schema_version() const;
+
+  // Inserts or updates (by uuid / by all key fields / by family+label) and returns the row id.
+  std::int64_t upsert_device(const DeviceRow& device);
+  std::int64_t upsert_problem(const ProblemRow& problem);
+  std::int64_t upsert_config(const std::string& family, const std::string& label,
+                             const std::string& params_json);
+
+  // Stores the measurements of one problem in one transaction: all or none.
+  void record_measurements(const DeviceRow& device, const ProblemRow& problem,
+                           const std::vector<MeasurementRow>& rows);
+  // Sets (replaces) the winner of (device, problem), in one transaction.
+  void set_winner(const DeviceRow& device, const ProblemRow& problem, const std::string& label,
+                  double median_ms, const std::string& template_hash);
+
+  std::optional<DeviceRow> device(const std::string& uuid) const;
+  std::optional<WinnerRow> winner(const std::string& device_uuid, const ProblemRow& problem) const;
+  // Every winner of one device, ordered by family, sample type, binning, bins, n.
+  std::vector<WinnerRow> winners(const std::string& device_uuid) const;
+  // Winners of one device for problems of the same family, sample type and binning (any bins, n).
+  std::vector<WinnerRow> winners_like(const std::string& device_uuid, const ProblemRow& like) const;
+  // Winners on other devices of the same compute capability, same family, sample type, binning.
+  std::vector<WinnerRow> winners_same_arch(int cc_major, int cc_minor,
+                                           const std::string& exclude_uuid,
+                                           const ProblemRow& like) const;
+  // Every measurement of (device, problem), fastest first.
+  std::vector<MeasurementRow> measurements(const std::string& device_uuid,
+                                           const ProblemRow& problem) const;
+
+ private:
+  std::string path_;
+  std::unique_ptr<SQLite::Database> db_;  // behind a pointer: SQLiteCpp stays out of this header
+};
+
+}  // namespace histtune::db

@@ -1,0 +1,40 @@
+// The device at hand, read once through the CUDA runtime. Everything the runtime and the tuner
+// size against (SMs, shared memory, L2) comes from here, never from constants.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "histtune/db/database.hpp"
+
+namespace histtune {
+
+struct DeviceInfo {
+  int ordinal = -1;
+  std::string name;
+  std::string uuid;  // "GPU-xxxxxxxx-xxxx-..."
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t l2_bytes = 0;
+  std::size_t smem_per_block_optin = 0;  // the most dynamic shared memory one block may opt into
+  std::size_t smem_per_sm = 0;
+  int max_threads_per_sm = 0;
+  int driver_version = 0;
+  int runtime_version = 0;
+
+  int arch() const { return cc_major * 10 + cc_minor; }  // 90 for sm_90
+  db::DeviceRow row() const;
+};
+
+// Number of CUDA devices; throws Error(no_device) with one clear line ("no CUDA device: ...")
+// when there is no device or no usable driver.
+int device_count();
+// Reads device `ordinal`; throws Error(no_device) for an index that does not exist.
+DeviceInfo query_device(int ordinal);
+// The device current on the calling thread.
+int current_device();
+
+}  // namespace histtune

@@ -1,0 +1,77 @@
+// The 1D privatized family (templates/hist1d.cuh): its one value struct, its search space and
+// restrictions, and its launch geometry. The table of parameters below is the single source of
+// the configuration's label (the database key), its NVRTC defines and its JSON form.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "histtune/device.hpp"
+#include "histtune/problem.hpp"
+
+namespace histtune {
+
+struct Hist1DConfig {
+  // Threads per block {128, 256, 512, 1024}: more threads hide more latency but share one
+  // block's private copies.
+  int block_threads = 256;
+  // Coarsening {1, 2, 4, 8, 16}: samples each thread loads per tile before it counts them;
+  // more loads in flight, more registers.
+  int items_per_thread = 1;
+  // Private histograms per block {1, 2, 4, ..., 32}, at most one per warp: fewer collisions on
+  // hot bins, more shared memory and a longer flush.
+  int private_copies = 1;
+  // Unroll depth of the tile loop {1, 2, 4}: instruction-level parallelism vs. code size.
+  int unroll = 1;
+  // Padding words after each private copy {0, 1}: shifts copy c by c banks (only with copies > 1).
+  int padding = 0;
+  // Resident blocks per SM {1, 2, 4, 8, 16}; grid = blocks_per_sm x SMs, capped by the work.
+  int blocks_per_sm = 8;
+
+  bool operator==(const Hist1DConfig& o) const;
+  bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }
+  // "tpb256.ipt1.pc1.u1.pad0.bps8"
+  std::string label() const;
+  static std::optional<Hist1DConfig> parse(const std::string& label);
+  std::string to_json() const;
+  // NVRTC -D options for the compile-time parameters (launch-time ones are not compiled in).
+  std::vector<std::string> defines() const;
+};
+
+struct Hist1DParam {
+  const char* name;     // "block_threads"
+  const char* key;      // label prefix, "tpb"
+  int Hist1DConfig::*member;
+  std::vector<int> values;  // the searched values, in order of simplicity
+  bool compile_time;        // true: an NVRTC define HT_<NAME>; false: a launch argument
+};
+
+struct LaunchGeometry {
+  unsigned int grid = 0;
+  unsigned int block = 0;
+  std::size_t smem_bytes = 0;
+  unsigned int row_stride = 0;  // words per private copy (bins + padding)
+};
+
+namespace hist1d {
+
+constexpr const char* kFamily = "hist1d";
+constexpr const char* kTemplate = "hist1d.cuh";
+constexpr const char* kKernel = "histtune_hist1d";
+
+const std::vector<Hist1DParam>& params();
+// The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory
+// kernel (one private copy, 8 blocks/SM x 256 threads, one sample per thread per iteration).
+Hist1DConfig default_config();
+// Every point of the declared space (restrictions not yet applied).
+std::vector<Hist1DConfig> space();
+// Empty when `c` may run `p` on `d`; otherwise why not (a restriction, named).
+std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
+LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
+// All -D options for one kernel: the configuration's plus the problem's sample type and binning.
+std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
+
+}  // namespace hist1d
+}  // namespace histtune

@@ -1,0 +1,56 @@
+// histtune: tuned CUDA histograms. Include this header and link histtune::histtune.
+//
+//   std::uint32_t* d_counts;  // num_bins counters, overwritten
+//   histtune::Status s = histtune::histogram_even(d_samples, n, 256, 0.0f, 1.0f, d_counts, stream);
+//   if (!s.ok()) std::cerr << s.message() << "\n";
+//
+// Every call is stream-ordered and does not synchronise. Results are exact: counts are uint32
+// and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The configuration
+// comes from the tuning database (see Dispatcher for where it is looked for); last_choice() says
+// which one ran and how it was found.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "histtune/dispatcher.hpp"
+#include "histtune/problem.hpp"
+#include "histtune/status.hpp"
+
+namespace histtune {
+
+// Even bins: num_bins equal bins over [lower, upper). Integer bin = (s - lower) * num_bins /
+// (upper - lower) in exact integer arithmetic; float bin = (s - lower) * (num_bins / (upper -
+// lower)) in float. Samples outside [lower, upper) and NaN are not counted.
+Status histogram_even(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const float* d_samples, std::uint64_t n, std::uint32_t num_bins, float lower,
+                      float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
+// "Value is bin": sample v counts in bin v; values >= num_bins (and negative values) are ignored.
+Status histogram_direct(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
+// The configuration and lookup level of the last call made on this thread.
+Choice last_choice();
+// The process-wide dispatcher behind the free functions (created on first use).
+Dispatcher& default_dispatcher();
+
+}  // namespace histtune

@@ -1,0 +1,70 @@
+// NVRTC compilation of an embedded template for one configuration and architecture, and the
+// in-memory cache of loaded kernels keyed by (template hash, defines, architecture, NVRTC version).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <string>
+#include <vector>
+
+namespace histtune {
+
+struct CompileRequest {
+  std::string template_name;         // "hist1d.cuh"
+  std::vector<std::string> defines;  // "-DHT_BLOCK_THREADS=256", ...
+  int arch = 0;                      // 90 for sm_90
+  std::string label;                 // the configuration's label, for error messages
+};
+
+struct CompiledKernel {
+  std::vector<char> cubin;
+  std::string log;  // NVRTC's log (warnings), may be empty
+};
+
+// "13.0"
+std::string nvrtc_version();
+// Architectures NVRTC can emit SASS for (sm_XY as XY).
+std::vector<int> nvrtc_archs();
+// Compiles to a CUBIN; throws Error(compile_error) carrying the label, options and full log.
+// Needs no GPU.
+CompiledKernel compile(const CompileRequest& req);
+// The cache key of a request: template hash, defines, arch, NVRTC version.
+std::string cache_key(const CompileRequest& req);
+
+struct Kernel {
+  cudaKernel_t handle = nullptr;
+  const void* func() const { return reinterpret_cast<const void*>(handle); }
+};
+
+class KernelCache {
+ public:
+  KernelCache() = default;
+  ~KernelCache();  // unloads libraries; logs, never throws
+  KernelCache(const KernelCache&) = delete;
+  KernelCache& operator=(const KernelCache&) = delete;
+
+  // Compiles (first time only), loads with cudaLibraryLoadData and returns `kernel_name`.
+  Kernel get(const CompileRequest& req, const char* kernel_name);
+  // Loads an already compiled CUBIN under the request's key (used by the tuner's compile pool).
+  Kernel load(const CompileRequest& req, const CompiledKernel& compiled, const char* kernel_name);
+  // Raises the kernel's dynamic shared memory limit on `device` when `bytes` needs it.
+  void ensure_smem(const Kernel& k, int device, std::size_t bytes);
+  std::size_t size() const;
+  std::size_t compiles() const { return compiles_; }
+
+ private:
+  struct Entry {
+    cudaLibrary_t library = nullptr;
+    Kernel kernel;
+  };
+  mutable std::mutex mutex_;
+  std::map<std::string, Entry> entries_;
+  std::map<std::pair<cudaKernel_t, int>, std::size_t> smem_set_;  // (kernel, device) -> limit set
+  std::size_t compiles_ = 0;
+};
+
+}  // namespace histtune

@@ -1,0 +1,16 @@
+// The host reference every GPU result is compared against, bit for bit. Its bin arithmetic is
+// the kernel's (templates/hist1d.cuh, ht_bin_of), written once more on the host on purpose:
+// two independent writings of one definition.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "histtune/problem.hpp"
+
+namespace histtune {
+
+// Histogram of p.n host samples of p.sample_type at `samples`.
+std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples);
+
+}  // namespace histtune

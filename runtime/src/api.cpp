@@ -1,0 +1,53 @@
+#include "histtune/histtune.hpp"
+
+namespace histtune {
+namespace {
+
+thread_local Choice t_last_choice;
+
+Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
+           double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream) {
+  Problem p;
+  p.sample_type = t;
+  p.binning = b;
+  p.num_bins = num_bins;
+  p.n = n;
+  p.lower = lower;
+  p.upper = upper;
+  return default_dispatcher().run(p, d_samples, d_counts, stream, &t_last_choice);
+}
+
+}  // namespace
+
+Dispatcher& default_dispatcher() {
+  static Dispatcher dispatcher;
+  return dispatcher;
+}
+
+Choice last_choice() { return t_last_choice; }
+
+#define HT_EVEN(T, TAG, LEVEL)                                                                  \
+  Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, LEVEL lower, \
+                        LEVEL upper, std::uint32_t* d_counts, cudaStream_t stream) {            \
+    return run(SampleType::TAG, Binning::even, d_samples, n, num_bins, static_cast<double>(lower), \
+               static_cast<double>(upper), d_counts, stream);                                  \
+  }
+HT_EVEN(std::uint8_t, u8, std::int64_t)
+HT_EVEN(std::uint16_t, u16, std::int64_t)
+HT_EVEN(std::uint32_t, u32, std::int64_t)
+HT_EVEN(std::int32_t, i32, std::int64_t)
+HT_EVEN(float, f32, float)
+#undef HT_EVEN
+
+#define HT_DIRECT(T, TAG)                                                                  \
+  Status histogram_direct(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,     \
+                          std::uint32_t* d_counts, cudaStream_t stream) {                  \
+    return run(SampleType::TAG, Binning::direct, d_samples, n, num_bins, 0, 0, d_counts, stream); \
+  }
+HT_DIRECT(std::uint8_t, u8)
+HT_DIRECT(std::uint16_t, u16)
+HT_DIRECT(std::uint32_t, u32)
+HT_DIRECT(std::int32_t, i32)
+#undef HT_DIRECT
+
+}  // namespace histtune

@@ -1,0 +1,168 @@
+#include "histtune/dispatcher.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "histtune/detail/cuda_check.hpp"
+
+namespace histtune {
+
+const char* to_string(LookupLevel level) {
+  switch (level) {
+    case LookupLevel::exact: return "exact";
+    case LookupLevel::nearest_shape: return "nearest_shape";
+    case LookupLevel::same_arch: return "same_arch";
+    case LookupLevel::builtin_default: return "default";
+  }
+  return "?";
+}
+
+CompileRequest hist1d_request(const Hist1DConfig& c, const Problem& p, int arch) {
+  return CompileRequest{hist1d::kTemplate, hist1d::defines(c, p), arch, c.label()};
+}
+
+void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
+                   const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
+                   cudaStream_t stream) {
+  const LaunchGeometry g = hist1d::geometry(c, p, d);
+  cache.ensure_smem(k, d.ordinal, g.smem_bytes);
+  HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
+  if (p.n == 0) return;
+  const void* samples = d_samples;
+  unsigned long long n = p.n;
+  unsigned int num_bins = p.num_bins;
+  unsigned int row_stride = g.row_stride;
+  long long lower_i = static_cast<long long>(p.lower);
+  unsigned long long range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  float lower_f = static_cast<float>(p.lower);
+  float upper_f = static_cast<float>(p.upper);
+  // The host reference computes the same float scale the same way.
+  float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
+  unsigned int* counts = d_counts;
+  void* args[] = {&samples, &n,       &num_bins, &row_stride, &lower_i,
+                  &range_i, &lower_f, &upper_f,  &scale_f,    &counts};
+  HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), args, g.smem_bytes, stream));
+}
+
+Dispatcher::Dispatcher(std::optional<std::string> db_path) {
+  if (db_path) {
+    db_path_ = *db_path;
+  } else {
+    db_path_ = db::Database::default_path();  // $HISTTUNE_DB first, then the default location
+  }
+  std::error_code ec;
+  if (db_path_ == ":memory:" || !std::filesystem::exists(db_path_, ec)) return;  // no database
+  try {
+    db_ = std::make_unique<db::Database>(db_path_);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "histtune: ignoring the tuning database, using defaults: %s\n", e.what());
+  }
+}
+
+Dispatcher::~Dispatcher() = default;
+
+namespace {
+
+double shape_distance(const db::ProblemRow& a, const Problem& b) {
+  return std::fabs(std::log2(static_cast<double>(std::max<std::uint64_t>(a.n, 1))) -
+                   std::log2(static_cast<double>(std::max<std::uint64_t>(b.n, 1)))) +
+         std::fabs(std::log2(static_cast<double>(a.num_bins)) -
+                   std::log2(static_cast<double>(b.num_bins)));
+}
+
+std::string where(const db::WinnerRow& w) {
+  return w.config_label + " tuned on " + w.device.name + " (" + w.device.uuid + ") for bins=" +
+         std::to_string(w.problem.num_bins) + " n=" + std::to_string(w.problem.n);
+}
+
+// The nearest candidate whose configuration parses and passes the family's restrictions for
+// this problem on this device; rows that fail are skipped (and said so in `skipped`).
+std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
+                              const DeviceInfo& d, LookupLevel level, std::string& skipped) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    return shape_distance(a.problem, p) < shape_distance(b.problem, p);
+  });
+  for (const auto& w : rows) {
+    auto c = Hist1DConfig::parse(w.config_label);
+    std::string why = c ? hist1d::check(*c, p, d) : "unparsable label";
+    if (why.empty()) return Choice{*c, level, where(w) + skipped};
+    skipped += "; skipped " + w.config_label + ": " + why;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
+  std::string skipped;
+  if (db_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    try {
+      const db::ProblemRow key = p.key();
+      if (auto w = db_->winner(d.uuid, key)) {
+        if (auto c = nearest({*w}, p, d, LookupLevel::exact, skipped)) return *c;
+      }
+      auto like = db_->winners_like(d.uuid, key);
+      if (auto c = nearest(like, p, d, LookupLevel::nearest_shape, skipped)) return *c;
+      auto arch = db_->winners_same_arch(d.cc_major, d.cc_minor, d.uuid, key);
+      if (auto c = nearest(arch, p, d, LookupLevel::same_arch, skipped)) return *c;
+    } catch (const std::exception& e) {
+      skipped += std::string("; database lookup failed: ") + e.what();
+    }
+  }
+  Choice c{hist1d::default_config(), LookupLevel::builtin_default,
+           db_ ? "nothing tuned for this problem" + skipped : "no tuning database at " + db_path_};
+  return c;
+}
+
+const DeviceInfo& Dispatcher::device(int ordinal) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = devices_.find(ordinal);
+  if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
+  return it->second;
+}
+
+Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                       cudaStream_t stream, Choice* used) {
+  try {
+    if (std::string why = validate(p); !why.empty())
+      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+    if (d_counts == nullptr)
+      return Status(StatusCode::invalid_argument, "histtune: d_counts is null");
+    if (d_samples == nullptr && p.n > 0)
+      return Status(StatusCode::invalid_argument,
+                    "histtune: d_samples is null with n = " + std::to_string(p.n));
+    const DeviceInfo& d = device(current_device());
+    const std::string memo_key = d.uuid + "|" + p.describe();
+    Choice choice;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      auto it = choices_.find(memo_key);
+      if (it != choices_.end()) {
+        choice = it->second;
+      } else {
+        lock.unlock();
+        choice = explain(d, p);
+        lock.lock();
+        choices_[memo_key] = choice;
+      }
+    }
+    if (std::string why = hist1d::check(choice.config, p, d); !why.empty())
+      return Status(StatusCode::invalid_argument,
+                    "histtune: " + p.describe() + " cannot run in the hist1d family on " + d.name +
+                        ": " + why);
+    Kernel k = cache_.get(hist1d_request(choice.config, p, d.arch()), hist1d::kKernel);
+    launch_hist1d(cache_, k, choice.config, p, d, d_samples, d_counts, stream);
+    if (used) *used = choice;
+    return Status();
+  } catch (const Error& e) {
+    return Status(e.code(), e.what());
+  } catch (const std::exception& e) {
+    return Status(StatusCode::internal, e.what());
+  }
+}
+
+}  // namespace histtune

@@ -1,0 +1,133 @@
+#include "histtune/hist1d.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace histtune {
+namespace hist1d {
+
+const std::vector<Hist1DParam>& params() {
+  // Values are listed simplest first: near-ties are broken in favour of earlier values.
+  static const std::vector<Hist1DParam> table = {
+      {"block_threads", "tpb", &Hist1DConfig::block_threads, {256, 128, 512, 1024}, true},
+      {"items_per_thread", "ipt", &Hist1DConfig::items_per_thread, {1, 2, 4, 8, 16}, true},
+      {"private_copies", "pc", &Hist1DConfig::private_copies, {1, 2, 4, 8, 16, 32}, true},
+      {"unroll", "u", &Hist1DConfig::unroll, {1, 2, 4}, true},
+      {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
+      {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
+  };
+  return table;
+}
+
+Hist1DConfig default_config() { return Hist1DConfig{}; }
+
+std::vector<Hist1DConfig> space() {
+  std::vector<Hist1DConfig> out{Hist1DConfig{}};
+  for (const auto& prm : params()) {
+    std::vector<Hist1DConfig> next;
+    for (const auto& c : out)
+      for (int v : prm.values) {
+        Hist1DConfig x = c;
+        x.*prm.member = v;
+        next.push_back(x);
+      }
+    out.swap(next);
+  }
+  return out;
+}
+
+std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  for (const auto& prm : params()) {
+    const int v = c.*prm.member;
+    if (std::find(prm.values.begin(), prm.values.end(), v) == prm.values.end())
+      return std::string(prm.name) + " = " + std::to_string(v) + " is not one of the family's values";
+  }
+  const int warps = c.block_threads / 32;
+  if (c.private_copies > warps)
+    return "private_copies (" + std::to_string(c.private_copies) + ") > warps per block (" +
+           std::to_string(warps) + ")";
+  if (c.padding > 0 && c.private_copies == 1) return "padding only separates copies (needs pc > 1)";
+  if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
+    return "blocks_per_sm x block_threads (" + std::to_string(c.block_threads * c.blocks_per_sm) +
+           ") > threads per SM (" + std::to_string(d.max_threads_per_sm) + ")";
+  const LaunchGeometry g = geometry(c, p, d);
+  if (g.smem_bytes > d.smem_per_block_optin)
+    return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
+           std::to_string(d.smem_per_block_optin) + " B";
+  return {};
+}
+
+LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  LaunchGeometry g;
+  g.block = static_cast<unsigned>(c.block_threads);
+  g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
+  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.row_stride * sizeof(std::uint32_t);
+  const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.items_per_thread;
+  const std::uint64_t tiles = (p.n + tile - 1) / tile;
+  const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
+  g.grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(tiles, resident)));
+  return g;
+}
+
+std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
+  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
+                                     "float"};
+  std::vector<std::string> out = c.defines();
+  out.push_back(std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)]);
+  out.push_back("-DHT_BINNING=" + std::to_string(p.binning == Binning::direct ? 0 : 1));
+  out.push_back("-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0));
+  return out;
+}
+
+}  // namespace hist1d
+
+bool Hist1DConfig::operator==(const Hist1DConfig& o) const {
+  for (const auto& prm : hist1d::params())
+    if (this->*prm.member != o.*prm.member) return false;
+  return true;
+}
+
+std::string Hist1DConfig::label() const {
+  std::string s;
+  for (const auto& prm : hist1d::params())
+    s += (s.empty() ? "" : ".") + std::string(prm.key) + std::to_string(this->*prm.member);
+  return s;
+}
+
+std::optional<Hist1DConfig> Hist1DConfig::parse(const std::string& label) {
+  Hist1DConfig c;
+  std::istringstream in(label);
+  std::string part;
+  for (const auto& prm : hist1d::params()) {
+    if (!std::getline(in, part, '.')) return std::nullopt;
+    const std::string key = prm.key;
+    if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
+    const std::string num = part.substr(key.size());
+    if (num.size() > 6 || !std::all_of(num.begin(), num.end(), ::isdigit)) return std::nullopt;
+    c.*prm.member = std::stoi(num);
+  }
+  if (std::getline(in, part, '.')) return std::nullopt;  // trailing fields
+  return c;
+}
+
+std::string Hist1DConfig::to_json() const {
+  std::string s = "{";
+  for (const auto& prm : hist1d::params())
+    s += (s.size() > 1 ? ", \"" : "\"") + std::string(prm.name) + "\": " +
+         std::to_string(this->*prm.member);
+  return s + "}";
+}
+
+std::vector<std::string> Hist1DConfig::defines() const {
+  std::vector<std::string> out;
+  for (const auto& prm : hist1d::params()) {
+    if (!prm.compile_time) continue;
+    std::string name = prm.name;
+    std::transform(name.begin(), name.end(), name.begin(), ::toupper);
+    out.push_back("-DHT_" + name + "=" + std::to_string(this->*prm.member));
+  }
+  return out;
+}
+
+}  // namespace histtune

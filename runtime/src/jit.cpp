@@ -1,0 +1,151 @@
+#include "histtune/jit.hpp"
+
+#include <nvrtc.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/status.hpp"
+#include "histtune/templates/registry.hpp"
+
+namespace histtune {
+namespace {
+
+[[noreturn]] void throw_nvrtc(nvrtcResult r, const char* call, const CompileRequest& req,
+                              const std::string& log) {
+  std::ostringstream s;
+  s << call << " failed: " << nvrtcGetErrorString(r) << "\n  template: " << req.template_name
+    << "\n  configuration: " << req.label << "\n  arch: sm_" << req.arch << "\n  options:";
+  for (const auto& d : req.defines) s << ' ' << d;
+  if (!log.empty()) s << "\n  NVRTC log:\n" << log;
+  throw Error(StatusCode::compile_error, s.str());
+}
+
+std::vector<std::string> options(const CompileRequest& req) {
+  std::vector<std::string> o = {"--gpu-architecture=sm_" + std::to_string(req.arch),
+                                "--std=c++17"};
+  o.insert(o.end(), req.defines.begin(), req.defines.end());
+  return o;
+}
+
+}  // namespace
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<int> nvrtc_archs() {
+  int n = 0;
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS) return {};
+  std::vector<int> archs(static_cast<std::size_t>(n));
+  if (n > 0) nvrtcGetSupportedArchs(archs.data());
+  return archs;
+}
+
+std::string cache_key(const CompileRequest& req) {
+  std::string k = templates::get(req.template_name).hash + "|sm_" + std::to_string(req.arch) +
+                  "|nvrtc" + nvrtc_version() + "|";
+  for (const auto& o : options(req)) k += o + " ";
+  return k;
+}
+
+CompiledKernel compile(const CompileRequest& req) {
+  const templates::Template& t = templates::get(req.template_name);
+  const std::string source(t.source);
+  nvrtcProgram prog = nullptr;
+  nvrtcResult r = nvrtcCreateProgram(&prog, source.c_str(), req.template_name.c_str(), 0, nullptr,
+                                     nullptr);
+  if (r != NVRTC_SUCCESS) throw_nvrtc(r, "nvrtcCreateProgram", req, "");
+  const std::vector<std::string> opts = options(req);
+  std::vector<const char*> argv;
+  for (const auto& o : opts) argv.push_back(o.c_str());
+  r = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  CompiledKernel out;
+  std::size_t log_size = 0;
+  if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    out.log.resize(log_size);
+    nvrtcGetProgramLog(prog, out.log.data());
+    out.log.resize(log_size - 1);
+  }
+  if (r != NVRTC_SUCCESS) {
+    nvrtcDestroyProgram(&prog);
+    throw_nvrtc(r, "nvrtcCompileProgram", req, out.log);
+  }
+  std::size_t size = 0;
+  r = nvrtcGetCUBINSize(prog, &size);
+  if (r == NVRTC_SUCCESS) {
+    out.cubin.resize(size);
+    r = nvrtcGetCUBIN(prog, out.cubin.data());
+  }
+  nvrtcDestroyProgram(&prog);
+  if (r != NVRTC_SUCCESS) throw_nvrtc(r, "nvrtcGetCUBIN", req, out.log);
+  return out;
+}
+
+KernelCache::~KernelCache() {
+  for (auto& [key, e] : entries_) {
+    cudaError_t err = cudaLibraryUnload(e.library);
+    // At process exit the runtime may already be torn down; that is not worth a message.
+    if (err != cudaSuccess && err != cudaErrorCudartUnloading)
+      std::fprintf(stderr, "histtune: cudaLibraryUnload failed: %s\n", cudaGetErrorString(err));
+  }
+}
+
+Kernel KernelCache::get(const CompileRequest& req, const char* kernel_name) {
+  const std::string key = cache_key(req);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it != entries_.end()) return it->second.kernel;
+  }
+  // Compile outside the lock: other threads keep launching cached kernels meanwhile.
+  CompiledKernel compiled = compile(req);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++compiles_;
+  }
+  return load(req, compiled, kernel_name);
+}
+
+Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compiled,
+                         const char* kernel_name) {
+  const std::string key = cache_key(req);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(key);
+  if (it != entries_.end()) return it->second.kernel;
+  Entry e;
+  cudaError_t err = cudaLibraryLoadData(&e.library, compiled.cubin.data(), nullptr, nullptr, 0,
+                                        nullptr, nullptr, 0);
+  if (err != cudaSuccess)
+    detail::throw_cuda(err, ("cudaLibraryLoadData(" + req.label + ", sm_" +
+                             std::to_string(req.arch) + ")").c_str(), __FILE__, __LINE__);
+  err = cudaLibraryGetKernel(&e.kernel.handle, e.library, kernel_name);
+  if (err != cudaSuccess) {
+    (void)cudaLibraryUnload(e.library);
+    detail::throw_cuda(err, ("cudaLibraryGetKernel(" + std::string(kernel_name) + ")").c_str(),
+                       __FILE__, __LINE__);
+  }
+  entries_.emplace(key, e);
+  return e.kernel;
+}
+
+void KernelCache::ensure_smem(const Kernel& k, int device, std::size_t bytes) {
+  // The default dynamic limit is 48 KiB; above it the kernel must opt in, once per device.
+  if (bytes <= 48 * 1024) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t& set = smem_set_[{k.handle, device}];
+  if (set >= bytes) return;
+  HT_CUDA(cudaKernelSetAttributeForDevice(k.handle, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes), device));
+  set = bytes;
+}
+
+std::size_t KernelCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.size();
+}
+
+}  // namespace histtune

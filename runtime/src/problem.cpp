@@ -1,0 +1,85 @@
+#include "histtune/problem.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace histtune {
+
+const char* to_string(SampleType t) {
+  switch (t) {
+    case SampleType::u8: return "u8";
+    case SampleType::u16: return "u16";
+    case SampleType::u32: return "u32";
+    case SampleType::i32: return "i32";
+    case SampleType::f32: return "f32";
+  }
+  return "?";
+}
+
+const char* to_string(Binning b) { return b == Binning::direct ? "direct" : "even"; }
+
+std::optional<SampleType> parse_sample_type(const std::string& s) {
+  for (SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
+                       SampleType::f32})
+    if (s == to_string(t)) return t;
+  return std::nullopt;
+}
+
+std::optional<Binning> parse_binning(const std::string& s) {
+  if (s == "direct") return Binning::direct;
+  if (s == "even") return Binning::even;
+  return std::nullopt;
+}
+
+std::size_t sample_bytes(SampleType t) {
+  switch (t) {
+    case SampleType::u8: return 1;
+    case SampleType::u16: return 2;
+    default: return 4;
+  }
+}
+
+bool is_float(SampleType t) { return t == SampleType::f32; }
+
+db::ProblemRow Problem::key() const {
+  return db::ProblemRow{family, to_string(sample_type), to_string(binning), num_bins, n};
+}
+
+namespace {
+std::string size_text(std::uint64_t n) {
+  if (n > 0 && (n & (n - 1)) == 0) {
+    int e = 0;
+    while ((1ull << e) != n) ++e;
+    return "2^" + std::to_string(e);
+  }
+  return std::to_string(n);
+}
+}  // namespace
+
+std::string Problem::describe() const {
+  std::ostringstream s;
+  s << family << ' ' << to_string(sample_type) << ' ' << to_string(binning)
+    << " bins=" << num_bins << " n=" << size_text(n);
+  if (binning == Binning::even) s << " [" << lower << ", " << upper << ")";
+  return s.str();
+}
+
+std::string validate(const Problem& p) {
+  if (p.num_bins == 0) return "num_bins must be at least 1";
+  if (p.n > kMaxSamples)
+    return "n = " + std::to_string(p.n) +
+           " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
+  if (p.binning == Binning::direct && is_float(p.sample_type))
+    return "direct binning needs integer samples; use even binning for f32";
+  if (p.binning == Binning::even) {
+    if (!(p.lower < p.upper)) return "even binning needs lower < upper";
+    if (!is_float(p.sample_type) &&
+        (std::floor(p.lower) != p.lower || std::floor(p.upper) != p.upper))
+      return "even binning of integer samples needs integral bounds";
+    if (!is_float(p.sample_type) && p.upper - p.lower > 4294967296.0)
+      return "even binning of integer samples needs upper - lower <= 2^32";
+  }
+  return {};
+}
+
+}  // namespace histtune

@@ -1,0 +1,49 @@
+#include "histtune/reference.hpp"
+
+#include <cstring>
+
+namespace histtune {
+namespace {
+
+template <class T>
+std::vector<std::uint32_t> count(const Problem& p, const T* s) {
+  std::vector<std::uint32_t> h(p.num_bins, 0);
+  const auto lower_i = static_cast<long long>(p.lower);
+  const auto range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  const auto lower_f = static_cast<float>(p.lower);
+  const auto upper_f = static_cast<float>(p.upper);
+  const float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
+  for (std::uint64_t i = 0; i < p.n; ++i) {
+    const T v = s[i];
+    if (p.binning == Binning::direct) {
+      const auto bin = static_cast<std::uint32_t>(v);
+      if (bin < p.num_bins) ++h[bin];
+    } else if constexpr (std::is_same_v<T, float>) {
+      if (!(v >= lower_f && v < upper_f)) continue;
+      // volatile keeps the product a separately rounded float, as on the GPU.
+      volatile float t = (v - lower_f) * scale_f;
+      auto b = static_cast<std::uint32_t>(t);
+      ++h[b < p.num_bins ? b : p.num_bins - 1];
+    } else {
+      const long long d = static_cast<long long>(v) - lower_i;
+      if (d < 0 || static_cast<unsigned long long>(d) >= range_i) continue;
+      ++h[static_cast<std::uint32_t>(static_cast<unsigned long long>(d) * p.num_bins / range_i)];
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples) {
+  switch (p.sample_type) {
+    case SampleType::u8: return count(p, static_cast<const std::uint8_t*>(samples));
+    case SampleType::u16: return count(p, static_cast<const std::uint16_t*>(samples));
+    case SampleType::u32: return count(p, static_cast<const std::uint32_t*>(samples));
+    case SampleType::i32: return count(p, static_cast<const std::int32_t*>(samples));
+    case SampleType::f32: return count(p, static_cast<const float*>(samples));
+  }
+  return {};
+}
+
+}  // namespace histtune

@@ -1,0 +1,64 @@
+#include "histtune/templates/registry.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace histtune::templates {
+
+// Generated sources define these; calling them keeps a static-library link from dropping the
+// translation units whose only job is to register themselves.
+void link_hist1d_cuh();
+void link_read_floor_cuh();
+
+namespace {
+
+std::map<std::string, Template, std::less<>>& table() {
+  static std::map<std::string, Template, std::less<>> t;
+  return t;
+}
+
+std::string fnv1a_hex(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void ensure_linked() {
+  link_hist1d_cuh();
+  link_read_floor_cuh();
+}
+
+}  // namespace
+
+Registrar::Registrar(const char* name, const char* text, std::size_t size) {
+  std::string_view src(text, size);
+  table()[name] = Template{name, src, fnv1a_hex(src)};
+}
+
+const Template& get(std::string_view name) {
+  ensure_linked();
+  auto it = table().find(name);
+  if (it == table().end()) {
+    std::string known;
+    for (const auto& [k, v] : table()) known += (known.empty() ? "" : ", ") + k;
+    throw std::out_of_range("histtune: no embedded kernel template '" + std::string(name) +
+                            "' (embedded: " + known + ")");
+  }
+  return it->second;
+}
+
+std::vector<std::string> names() {
+  ensure_linked();
+  std::vector<std::string> out;
+  for (const auto& [k, v] : table()) out.push_back(k);
+  return out;
+}
+
+}  // namespace histtune::templates

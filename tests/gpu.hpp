@@ -1,0 +1,27 @@
+// GPU tests skip, with the reason, where there is no device; everything else runs everywhere.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "histtune/device.hpp"
+#include "histtune/status.hpp"
+
+namespace histtune::test {
+
+// The reason there is no usable device, or empty when there is one.
+inline std::string no_gpu_reason() {
+  try {
+    histtune::device_count();
+    return {};
+  } catch (const histtune::Error& e) {
+    return e.what();
+  }
+}
+
+}  // namespace histtune::test
+
+#define HT_REQUIRE_GPU()                                                     \
+  do {                                                                       \
+    const std::string ht_reason_ = ::histtune::test::no_gpu_reason();        \
+    if (!ht_reason_.empty()) GTEST_SKIP() << "GPU test skipped: " << ht_reason_; \
+  } while (0)

@@ -1,0 +1,163 @@
+// The graded lookup against fixture databases, with no GPU: a device description stands in.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "histtune/dispatcher.hpp"
+
+using namespace histtune;
+
+namespace {
+
+DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
+  DeviceInfo d;
+  d.name = "Fixture GPU";
+  d.uuid = uuid;
+  d.cc_major = major;
+  d.cc_minor = minor;
+  d.sm_count = 132;
+  d.smem_per_block_optin = 227 * 1024;
+  d.max_threads_per_sm = 2048;
+  return d;
+}
+
+Problem u8(std::uint64_t n, std::uint32_t bins = 256) {
+  Problem p;
+  p.num_bins = bins;
+  p.n = n;
+  return p;
+}
+
+class DispatcherLookup : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("histtune_dispatch_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    path_ = (dir_ / "fixture.db").string();
+    db::Database db(path_);
+    auto h100 = device("GPU-h100").row();
+    auto other = device("GPU-other-h100").row();
+    db.set_winner(h100, u8(1 << 20).key(), "tpb512.ipt4.pc2.u1.pad1.bps4", 0.01, "hash");
+    db.set_winner(h100, u8(1 << 28).key(), "tpb1024.ipt8.pc4.u2.pad1.bps2", 0.1, "hash");
+    db.set_winner(other, u8(1 << 24).key(), "tpb128.ipt2.pc1.u1.pad0.bps16", 0.02, "hash");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(DispatcherLookup, ExactMatchWins) {
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::exact);
+  EXPECT_EQ(c.config.label(), "tpb512.ipt4.pc2.u1.pad1.bps4");
+}
+
+TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
+  Dispatcher disp(path_);
+  // 2^26 is nearer 2^28 than 2^20 in log2 n.
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 26));
+  EXPECT_EQ(c.level, LookupLevel::nearest_shape);
+  EXPECT_EQ(c.config.label(), "tpb1024.ipt8.pc4.u2.pad1.bps2");
+  Choice d = disp.explain(device("GPU-h100"), u8(1 << 22));
+  EXPECT_EQ(d.config.label(), "tpb512.ipt4.pc2.u1.pad1.bps4");
+}
+
+TEST_F(DispatcherLookup, SameArchitectureFromAnotherDevice) {
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-new-h100"), u8(1 << 24));
+  EXPECT_EQ(c.level, LookupLevel::same_arch);
+  EXPECT_NE(c.detail.find("GPU-other-h100"), std::string::npos) << c.detail;
+}
+
+TEST_F(DispatcherLookup, OtherArchitectureOrTypeFallsBackToDefault) {
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-a100", 8, 0), u8(1 << 24));
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_EQ(c.config, hist1d::default_config());
+  Problem u16 = u8(1 << 20);
+  u16.sample_type = SampleType::u16;
+  EXPECT_EQ(disp.explain(device("GPU-h100"), u16).level, LookupLevel::builtin_default);
+}
+
+TEST_F(DispatcherLookup, InvalidStoredConfigurationIsSkippedNotLaunched) {
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-h100").row(), u8(1 << 16).key(), "garbage-label", 0.001, "hash");
+    // Valid label, but 32 copies need 32 warps: a 256-thread block has 8.
+    db.set_winner(device("GPU-h100").row(), u8(1 << 12).key(), "tpb256.ipt1.pc32.u1.pad1.bps8",
+                  0.001, "hash");
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 16));
+  EXPECT_NE(c.config.label(), "garbage-label");
+  EXPECT_EQ(hist1d::check(c.config, u8(1 << 16), device("GPU-h100")), "");
+  EXPECT_NE(c.detail.find("garbage-label"), std::string::npos) << c.detail;
+  Choice d = disp.explain(device("GPU-h100"), u8(1 << 12));
+  EXPECT_NE(d.config.private_copies, 32);
+  EXPECT_EQ(hist1d::check(d.config, u8(1 << 12), device("GPU-h100")), "");
+}
+
+TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {
+  {
+    db::Database db(path_);
+    Problem big = u8(1 << 20, 4096);
+    big.sample_type = SampleType::u32;
+    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.ipt1.pc8.u1.pad0.bps2", 0.1, "h");
+  }
+  Dispatcher disp(path_);
+  Problem huge = u8(1 << 20, 16384);  // 8 copies x 16 Ki bins x 4 B = 512 KiB: does not fit
+  huge.sample_type = SampleType::u32;
+  Choice c = disp.explain(device("GPU-h100"), huge);
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_NE(c.detail.find("shared memory"), std::string::npos) << c.detail;
+}
+
+TEST(Dispatcher, NoDatabaseFileMeansDefaultsAndNoFileCreated) {
+  const auto path = std::filesystem::temp_directory_path() / "histtune_absent" / "none.db";
+  std::filesystem::remove_all(path.parent_path());
+  Dispatcher disp(path.string());
+  EXPECT_FALSE(disp.has_database());
+  Choice c = disp.explain(device("GPU-x"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_NE(c.detail.find("no tuning database"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(Dispatcher, EnvironmentVariableLocatesTheDatabase) {
+  const auto path = std::filesystem::temp_directory_path() / "histtune_env_lookup.db";
+  std::filesystem::remove(path);
+  {
+    db::Database db(path.string());
+    db.set_winner(device("GPU-env").row(), u8(1 << 20).key(), "tpb128.ipt1.pc1.u1.pad0.bps16",
+                  0.01, "h");
+  }
+  ::setenv("HISTTUNE_DB", path.c_str(), 1);
+  Dispatcher disp;  // no explicit path
+  ::unsetenv("HISTTUNE_DB");
+  EXPECT_EQ(disp.db_path(), path.string());
+  EXPECT_EQ(disp.explain(device("GPU-env"), u8(1 << 20)).level, LookupLevel::exact);
+  std::filesystem::remove(path);
+}
+
+TEST(Dispatcher, InvalidArgumentsAreRejectedBeforeAnyDeviceWork) {
+  Dispatcher disp(std::string("/nonexistent/histtune.db"));
+  Problem p = u8(100);
+  std::uint32_t* counts = reinterpret_cast<std::uint32_t*>(0x1000);
+  Status s = disp.run(p, nullptr, counts, nullptr);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  EXPECT_NE(s.message().find("d_samples is null"), std::string::npos) << s.message();
+  p.num_bins = 0;
+  s = disp.run(p, counts, counts, nullptr);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  p.num_bins = 16;
+  p.n = kMaxSamples + 1;
+  s = disp.run(p, counts, counts, nullptr);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  EXPECT_NE(s.message().find("2^32"), std::string::npos) << s.message();
+}
+
+}  // namespace

@@ -1,0 +1,175 @@
+// On the GPU: every configuration of the 1D family, for every sample type and binning, bit-exact
+// against the host reference on fresh random inputs of odd sizes; and the public API.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpu.hpp"
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/dispatcher.hpp"
+#include "histtune/histtune.hpp"
+#include "histtune/reference.hpp"
+#include "histtune/tuner/compile_pool.hpp"
+#include "histtune/tuner/inputs.hpp"
+
+using namespace histtune;
+
+namespace {
+
+struct Case {
+  SampleType type;
+  Binning binning;
+  std::uint32_t bins;
+  double lower, upper;
+};
+
+std::string name_of(const Case& c) {
+  return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_" + std::to_string(c.bins);
+}
+
+Problem problem_of(const Case& c, std::uint64_t n) {
+  Problem p;
+  p.sample_type = c.type;
+  p.binning = c.binning;
+  p.num_bins = c.bins;
+  p.lower = c.lower;
+  p.upper = c.upper;
+  p.n = n;
+  return p;
+}
+
+std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
+
+class EveryConfiguration : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EveryConfiguration, BitExactOnOddSizes) {
+  HT_REQUIRE_GPU();
+  const Case k = GetParam();
+  const DeviceInfo d = query_device(current_device());
+  const std::uint64_t sizes[] = {1, 31, 4097, (1u << 20) + 3};
+
+  // Configurations valid for the largest size (restrictions do not depend on n).
+  std::vector<Hist1DConfig> configs;
+  for (const auto& c : hist1d::space())
+    if (hist1d::check(c, problem_of(k, sizes[3]), d).empty()) configs.push_back(c);
+  std::vector<CompileRequest> reqs;
+  for (const auto& c : configs) reqs.push_back(hist1d_request(c, problem_of(k, 1), d.arch()));
+  tuner::CompilePool pool(reqs, 0);
+  KernelCache cache;
+
+  for (std::uint64_t n : sizes) {
+    const Problem p = problem_of(k, n);
+    const std::uint64_t seed = fresh_seed();
+    const auto host = tuner::make_samples(p, seed);
+    const auto expect = reference_histogram(p, host.data());
+    tuner::DeviceInputs in(p, host, 0);
+    int wrong = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      Kernel kern = cache.load(reqs[i], pool.get(i), hist1d::kKernel);
+      launch_hist1d(cache, kern, configs[i], p, d, in.samples(0), in.counts(), nullptr);
+      HT_CUDA(cudaDeviceSynchronize());
+      if (in.read_counts(p.num_bins) != expect && ++wrong <= 5)
+        ADD_FAILURE() << configs[i].label() << " wrong for " << p.describe() << " seed " << seed;
+    }
+    EXPECT_EQ(wrong, 0) << p.describe();
+  }
+  RecordProperty("configurations", static_cast<int>(configs.size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hist1D, EveryConfiguration,
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 256, 0, 0},
+                      Case{SampleType::u8, Binning::even, 100, 10, 250},
+                      Case{SampleType::u16, Binning::direct, 1024, 0, 0},
+                      Case{SampleType::u16, Binning::even, 1000, 0, 65536},
+                      Case{SampleType::u32, Binning::direct, 4096, 0, 0},
+                      Case{SampleType::u32, Binning::even, 777, 0, 4294967296.0},
+                      Case{SampleType::i32, Binning::direct, 3000, 0, 0},
+                      Case{SampleType::i32, Binning::even, 64, -1000, 1000},
+                      Case{SampleType::f32, Binning::even, 1000, 0, 100}),
+    [](const auto& info) { return name_of(info.param); });
+
+template <class T>
+T* upload(const std::vector<std::uint8_t>& host) {
+  T* d = nullptr;
+  HT_CUDA(cudaMalloc(&d, std::max<std::size_t>(host.size(), 1)));
+  HT_CUDA(cudaMemcpy(d, host.data(), host.size(), cudaMemcpyHostToDevice));
+  return d;
+}
+
+TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
+  HT_REQUIRE_GPU();
+  cudaStream_t stream;
+  HT_CUDA(cudaStreamCreate(&stream));
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_counts, 4096 * sizeof(std::uint32_t)));
+  auto check = [&](const Problem& p, auto call) {
+    const auto host = tuner::make_samples(p, fresh_seed());
+    void* d = upload<std::uint8_t>(host);
+    Status s = call(d);
+    ASSERT_TRUE(s.ok()) << s.message();
+    std::vector<std::uint32_t> got(p.num_bins);
+    HT_CUDA(cudaMemcpyAsync(got.data(), d_counts, 4 * p.num_bins, cudaMemcpyDeviceToHost, stream));
+    HT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(got, reference_histogram(p, host.data())) << p.describe();
+    HT_CUDA(cudaFree(d));
+  };
+  for (std::uint64_t n : {0ull, 1ull, 100003ull}) {
+    Problem p;
+    p.n = n;
+    p.num_bins = 256;
+    check(p, [&](void* d) {
+      return histogram_direct(static_cast<const std::uint8_t*>(d), n, 256, d_counts, stream);
+    });
+    p.sample_type = SampleType::u16;
+    p.num_bins = 2000;
+    check(p, [&](void* d) {
+      return histogram_direct(static_cast<const std::uint16_t*>(d), n, 2000, d_counts, stream);
+    });
+    p.sample_type = SampleType::u32;
+    p.num_bins = 4096;
+    check(p, [&](void* d) {
+      return histogram_direct(static_cast<const std::uint32_t*>(d), n, 4096, d_counts, stream);
+    });
+    p.sample_type = SampleType::i32;
+    p.binning = Binning::even;
+    p.num_bins = 300;
+    p.lower = -70000;
+    p.upper = 70000;
+    check(p, [&](void* d) {
+      return histogram_even(static_cast<const std::int32_t*>(d), n, 300, -70000, 70000, d_counts,
+                            stream);
+    });
+    p.sample_type = SampleType::f32;
+    p.num_bins = 1000;
+    p.lower = -1.5;
+    p.upper = 2.25;
+    check(p, [&](void* d) {
+      return histogram_even(static_cast<const float*>(d), n, 1000, -1.5f, 2.25f, d_counts, stream);
+    });
+    p.sample_type = SampleType::u8;
+    p.num_bins = 7;
+    p.lower = 3;
+    p.upper = 200;
+    check(p, [&](void* d) {
+      return histogram_even(static_cast<const std::uint8_t*>(d), n, 7, 3, 200, d_counts, stream);
+    });
+  }
+  Choice used = last_choice();
+  EXPECT_EQ(hist1d::check(used.config, Problem{}, query_device(current_device())), "");
+  HT_CUDA(cudaFree(d_counts));
+  HT_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST(PublicApi, TooManyBinsForSharedMemoryIsAClearError) {
+  HT_REQUIRE_GPU();
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t)));
+  Status s = histogram_direct(reinterpret_cast<const std::uint32_t*>(d_counts), 1, 1u << 24,
+                              d_counts, nullptr);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  EXPECT_NE(s.message().find("shared memory"), std::string::npos) << s.message();
+  HT_CUDA(cudaFree(d_counts));
+}
+
+}  // namespace

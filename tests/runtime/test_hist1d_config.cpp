@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "histtune/hist1d.hpp"
+
+using namespace histtune;
+
+namespace {
+DeviceInfo h100_like() {
+  DeviceInfo d;
+  d.name = "H100-like";
+  d.uuid = "GPU-test";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.smem_per_block_optin = 227 * 1024;
+  d.smem_per_sm = 228 * 1024;
+  d.max_threads_per_sm = 2048;
+  return d;
+}
+Problem u8_256(std::uint64_t n) {
+  Problem p;
+  p.num_bins = 256;
+  p.n = n;
+  return p;
+}
+}  // namespace
+
+TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
+  std::set<std::string> labels;
+  for (const auto& c : hist1d::space()) {
+    const std::string l = c.label();
+    auto back = Hist1DConfig::parse(l);
+    ASSERT_TRUE(back) << l;
+    EXPECT_EQ(*back, c) << l;
+    labels.insert(l);
+  }
+  EXPECT_EQ(labels.size(), hist1d::space().size()) << "labels must be unique keys";
+}
+
+TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
+  EXPECT_EQ(hist1d::default_config().label(), "tpb256.ipt1.pc1.u1.pad0.bps8");
+}
+
+TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
+  for (const char* bad : {"", "tpb256", "tpb256.ipt1.pc1.u1.pad0", "tpb256.ipt1.pc1.u1.pad0.bps8.x1",
+                          "ipt1.tpb256.pc1.u1.pad0.bps8", "tpbX.ipt1.pc1.u1.pad0.bps8",
+                          "tpb-1.ipt1.pc1.u1.pad0.bps8", "tpb99999999.ipt1.pc1.u1.pad0.bps8"})
+    EXPECT_FALSE(Hist1DConfig::parse(bad)) << bad;
+}
+
+TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
+  Hist1DConfig c;
+  c.block_threads = 512;
+  c.padding = 1;
+  c.blocks_per_sm = 4;
+  auto d = c.defines();
+  EXPECT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
+  for (const auto& s : d) {
+    EXPECT_EQ(s.find("PADDING"), std::string::npos);
+    EXPECT_EQ(s.find("BLOCKS_PER_SM"), std::string::npos);
+  }
+}
+
+TEST(Hist1DRestrictions, CopiesCannotExceedWarps) {
+  Hist1DConfig c;
+  c.block_threads = 128;
+  c.private_copies = 8;
+  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).find("warps"), std::string::npos);
+  c.private_copies = 4;
+  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()), "");
+}
+
+TEST(Hist1DRestrictions, SharedMemoryMustFitTheDeviceLimit) {
+  Hist1DConfig c;
+  c.block_threads = 1024;
+  c.blocks_per_sm = 2;
+  c.private_copies = 32;
+  Problem p = u8_256(1 << 20);
+  p.sample_type = SampleType::u32;
+  p.num_bins = 4096;  // 32 x 4096 x 4 B = 512 KiB
+  EXPECT_NE(hist1d::check(c, p, h100_like()).find("shared memory"), std::string::npos);
+  c.private_copies = 8;  // 128 KiB fits
+  EXPECT_EQ(hist1d::check(c, p, h100_like()), "");
+}
+
+TEST(Hist1DRestrictions, ThreadsPerSmAndPaddingRules) {
+  Hist1DConfig c;
+  c.block_threads = 1024;
+  c.blocks_per_sm = 4;
+  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).find("threads per SM"), std::string::npos);
+  Hist1DConfig d;
+  d.padding = 1;  // with a single copy
+  EXPECT_NE(hist1d::check(d, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
+  Hist1DConfig e;
+  e.unroll = 3;  // not a value of the family
+  EXPECT_NE(hist1d::check(e, u8_256(1 << 20), h100_like()).find("unroll"), std::string::npos);
+}
+
+TEST(Hist1DGeometry, GridIsCappedByTheWorkAndSizedPerSm) {
+  Hist1DConfig c;  // 256 threads x 1 item, 8 blocks/SM
+  auto small = hist1d::geometry(c, u8_256(1000), h100_like());
+  EXPECT_EQ(small.grid, 4u);  // ceil(1000 / 256)
+  auto big = hist1d::geometry(c, u8_256(1u << 28), h100_like());
+  EXPECT_EQ(big.grid, 8u * 132);
+  auto empty = hist1d::geometry(c, u8_256(0), h100_like());
+  EXPECT_EQ(empty.grid, 1u);
+  c.private_copies = 4;
+  c.padding = 1;
+  auto padded = hist1d::geometry(c, u8_256(1 << 20), h100_like());
+  EXPECT_EQ(padded.row_stride, 257u);
+  EXPECT_EQ(padded.smem_bytes, 4u * 257 * 4);
+}

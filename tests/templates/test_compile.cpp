@@ -1,0 +1,131 @@
+// NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The whole space
+// is 270 compile-time variants per (sample type, binning) and arch; CI compiles a documented
+// sample: every compile-time variant for u8/direct on sm_90, and every 7th variant (a stride
+// that walks all parameter values) of every other (type, binning) on both archs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "histtune/dispatcher.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/status.hpp"
+
+using namespace histtune;
+
+namespace {
+
+struct Case {
+  SampleType type;
+  Binning binning;
+  int arch;
+  int stride;
+};
+
+std::string name_of(const Case& c) {
+  return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_sm" +
+         std::to_string(c.arch) + (c.stride == 1 ? "_all" : "_sample");
+}
+
+// Distinct compile-time variants of the space, in enumeration order.
+std::vector<Hist1DConfig> compile_variants() {
+  std::map<std::string, Hist1DConfig> seen;
+  std::vector<Hist1DConfig> out;
+  for (const auto& c : hist1d::space()) {
+    std::string key;
+    for (const auto& d : c.defines()) key += d;
+    if (seen.emplace(key, c).second) out.push_back(c);
+  }
+  return out;
+}
+
+class CompileSpace : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
+  const Case k = GetParam();
+  Problem p;
+  p.sample_type = k.type;
+  p.binning = k.binning;
+  p.num_bins = 256;
+  p.lower = 0;
+  p.upper = 256;
+  const auto variants = compile_variants();
+  ASSERT_EQ(variants.size(), 4u * 5 * 6 * 3) << "the declared space changed: update this note";
+  int compiled = 0;
+  for (std::size_t i = 0; i < variants.size(); i += k.stride) {
+    const auto& c = variants[i];
+    CompiledKernel out;
+    ASSERT_NO_THROW(out = compile(hist1d_request(c, p, k.arch))) << c.label();
+    EXPECT_GT(out.cubin.size(), 1000u) << c.label();
+    // A CUBIN is an ELF image.
+    EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << c.label();
+    ++compiled;
+  }
+  EXPECT_GE(compiled, 30);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hist1D, CompileSpace,
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 1},
+                      Case{SampleType::u8, Binning::direct, 80, 7},
+                      Case{SampleType::u8, Binning::even, 90, 7},
+                      Case{SampleType::u16, Binning::direct, 80, 7},
+                      Case{SampleType::u16, Binning::even, 90, 7},
+                      Case{SampleType::u32, Binning::direct, 90, 7},
+                      Case{SampleType::u32, Binning::even, 80, 7},
+                      Case{SampleType::i32, Binning::direct, 80, 7},
+                      Case{SampleType::i32, Binning::even, 90, 7},
+                      Case{SampleType::f32, Binning::even, 90, 7},
+                      Case{SampleType::f32, Binning::even, 80, 7}),
+    [](const auto& info) { return name_of(info.param); });
+
+TEST(Compile, NvrtcFailureCarriesLabelOptionsAndLog) {
+  CompileRequest req{hist1d::kTemplate, {"-DHT_BLOCK_THREADS=256"}, 90, "broken-config"};
+  try {
+    compile(req);
+    FAIL() << "expected a compile error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.code(), StatusCode::compile_error);
+    EXPECT_NE(m.find("nvrtcCompileProgram"), std::string::npos) << m;
+    EXPECT_NE(m.find("broken-config"), std::string::npos) << m;
+    EXPECT_NE(m.find("-DHT_BLOCK_THREADS=256"), std::string::npos) << m;
+    EXPECT_NE(m.find("HT_SAMPLE_T must be defined"), std::string::npos) << "log missing: " << m;
+  }
+}
+
+TEST(Compile, UnsupportedArchitectureIsAClearError) {
+  Problem p;
+  CompileRequest req = hist1d_request(hist1d::default_config(), p, 10);
+  try {
+    compile(req);
+    FAIL() << "expected a compile error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sm_10"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Compile, NvrtcSupportsTheArchitecturesWeShipFor) {
+  auto archs = nvrtc_archs();
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 80), archs.end());
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 90), archs.end());
+}
+
+TEST(Compile, CacheKeySeparatesArchDefinesAndTemplate) {
+  Problem p;
+  auto a = hist1d_request(hist1d::default_config(), p, 90);
+  auto b = hist1d_request(hist1d::default_config(), p, 80);
+  Hist1DConfig c2;
+  c2.items_per_thread = 4;
+  auto c = hist1d_request(c2, p, 90);
+  Hist1DConfig launch_only;
+  launch_only.blocks_per_sm = 2;  // a launch argument: same kernel
+  auto d = hist1d_request(launch_only, p, 90);
+  EXPECT_NE(cache_key(a), cache_key(b));
+  EXPECT_NE(cache_key(a), cache_key(c));
+  EXPECT_EQ(cache_key(a), cache_key(d));
+  EXPECT_NE(cache_key(a).find(nvrtc_version()), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,130 @@
+// The histtune command line: `histtune --gpu auto` tunes this machine's GPU; `compare` and `info`
+// report. Errors are one line on stderr and a documented exit code (see common.hpp).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+#include "commands.hpp"
+#include "histtune/status.hpp"
+
+namespace histtune::cli {
+
+Problem parse_problem(const std::string& spec) {
+  std::vector<std::string> f;
+  std::stringstream in(spec);
+  for (std::string part; std::getline(in, part, ':');) f.push_back(part);
+  auto bad = [&](const std::string& why) {
+    return Error(StatusCode::invalid_argument, "--problem '" + spec + "': " + why +
+                                                   " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER])");
+  };
+  if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
+  Problem p;
+  auto t = parse_sample_type(f[0]);
+  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32)");
+  auto b = parse_binning(f[1]);
+  if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even)");
+  p.sample_type = *t;
+  p.binning = *b;
+  auto number = [&](const std::string& s, const char* what) -> double {
+    try {
+      std::size_t used = 0;
+      if (s.rfind("2^", 0) == 0) {
+        int e = std::stoi(s.substr(2), &used);
+        if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
+        return static_cast<double>(1ull << e);
+      }
+      double v = std::stod(s, &used);
+      if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
+      return v;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception&) {
+      throw bad(std::string("bad ") + what + " '" + s + "'");
+    }
+  };
+  const double bins = number(f[2], "bin count");
+  const double n = number(f[3], "sample count");
+  if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
+  if (n < 0 || n > 1e15) throw bad("sample count out of range");
+  p.num_bins = static_cast<std::uint32_t>(bins);
+  p.n = static_cast<std::uint64_t>(n);
+  if (f.size() == 6) {
+    p.lower = number(f[4], "lower bound");
+    p.upper = number(f[5], "upper bound");
+  } else if (p.binning == Binning::even) {
+    p.lower = 0;
+    p.upper = p.num_bins;
+  }
+  if (std::string why = validate(p); !why.empty()) throw bad(why);
+  return p;
+}
+
+namespace {
+
+void add_common(CLI::App* app, Common& c) {
+  app->add_option("--gpu", c.gpu, "GPU to use: 'auto' (the first device) or an index")
+      ->capture_default_str();
+  app->add_option("--db", c.db_path,
+                  "tuning database file (default: $HISTTUNE_DB, else "
+                  "$XDG_DATA_HOME/histtune/histtune.db, else ~/.local/share/histtune/histtune.db)");
+  app->add_flag("-q,--quiet", c.quiet, "print only results and errors");
+  app->add_flag("-v,--verbose", c.verbose, "print more detail (measurement spread)");
+}
+
+}  // namespace
+}  // namespace histtune::cli
+
+int main(int argc, char** argv) {
+  using namespace histtune::cli;
+  CLI::App app{"histtune: autotuned CUDA histogram kernels.\n"
+               "With no subcommand, tunes the default plan on the chosen GPU (same as `tune`).",
+               "histtune"};
+  app.set_version_flag("--version", std::string("histtune ") + HISTTUNE_VERSION);
+  app.footer(
+      "Exit codes: 0 success; 1 a configuration failed or nothing to compare; 2 bad command "
+      "line or input; 3 no CUDA device (or no such --gpu index); 4 database error.");
+  Common common;
+  std::vector<std::string> problems;
+  add_common(&app, common);
+  app.add_option("--problem", problems,
+                 "tune only this problem, TYPE:BINNING:BINS:N[:LOWER:UPPER] (repeatable), "
+                 "e.g. u8:direct:256:2^24");
+  CLI::App* tune = app.add_subcommand("tune", "tune the default plan (or --problem ...) and record "
+                                              "every measurement and the winners");
+  add_common(tune, common);
+  tune->add_option("--problem", problems, "as above");
+  CLI::App* compare = app.add_subcommand(
+      "compare", "for each problem tuned on this GPU: tuned vs built-in default vs CUB vs the "
+                 "read floor, measured now");
+  add_common(compare, common);
+  CLI::App* info = app.add_subcommand("info", "device, driver, NVRTC, database path and contents");
+  add_common(info, common);
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kUsage;
+  }
+  try {
+    if (*compare) return run_compare(common);
+    if (*info) return run_info(common);
+    return run_tune(common, problems);
+  } catch (const histtune::Error& e) {
+    std::fprintf(stderr, "histtune: %s\n", e.what());
+    switch (e.code()) {
+      case histtune::StatusCode::no_device: return kNoDevice;
+      case histtune::StatusCode::invalid_argument: return kUsage;
+      case histtune::StatusCode::database_error: return kDatabase;
+      default: return kFailure;
+    }
+  } catch (const histtune::db::DbError& e) {
+    std::fprintf(stderr, "histtune: %s\n", e.what());
+    return kDatabase;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "histtune: %s\n", e.what());
+    return kFailure;
+  }
+}

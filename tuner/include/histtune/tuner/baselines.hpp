@@ -1,0 +1,36 @@
+// What tuned kernels are held against, measured in the same run: CUB's DeviceHistogram (the
+// one piece of histtune compiled by nvcc) and the device's read bandwidth (the floor).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "histtune/device.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
+
+namespace histtune::tuner {
+
+// Sizes CUB's temporary storage for p (first call) and runs DeviceHistogram::HistogramEven; direct
+// binning is expressed as even bins over [0, num_bins). Counts are overwritten, like ours.
+class CubHistogram {
+ public:
+  explicit CubHistogram(const Problem& p);
+  ~CubHistogram();
+  CubHistogram(const CubHistogram&) = delete;
+  CubHistogram& operator=(const CubHistogram&) = delete;
+  void run(const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream);
+
+ private:
+  Problem p_;
+  void* d_temp_ = nullptr;
+  std::size_t temp_bytes_ = 0;
+};
+
+// Read bandwidth in GB/s (1e9 bytes/s): a 16-byte-load streaming kernel over `bytes` of device
+// memory, median of repetitions.
+double measure_read_bandwidth(KernelCache& cache, const DeviceInfo& d, std::size_t bytes = 1ull << 30);
+
+}  // namespace histtune::tuner

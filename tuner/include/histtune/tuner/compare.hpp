@@ -1,0 +1,27 @@
+// Tuned vs. default vs. CUB vs. the read floor for one problem, all timed in one run on the same
+// inputs, each output verified against the host reference.
+#pragma once
+
+#include <string>
+
+#include "histtune/device.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
+#include "histtune/tuner/timing.hpp"
+
+namespace histtune::tuner {
+
+struct CompareRow {
+  Problem problem;
+  std::string tuned_label;
+  Timing tuned, fallback, cub;  // fallback: the built-in default configuration
+  bool tuned_ok = false, fallback_ok = false, cub_ok = false;  // verified exactly
+  std::string cub_error;  // when CUB cannot run the problem
+  double floor_ms = 0;    // input bytes / measured read bandwidth
+};
+
+CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
+                   KernelCache& cache, double read_gbps, const TimingOptions& timing = {});
+
+}  // namespace histtune::tuner

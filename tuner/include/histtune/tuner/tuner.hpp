@@ -1,0 +1,51 @@
+// Exhaustive tuning of one problem: every configuration of the family's space that passes its
+// restrictions is compiled (in a thread pool, while the GPU measures), timed, and verified
+// exactly against the host reference; the fastest verified one wins.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "histtune/db/database.hpp"
+#include "histtune/device.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
+#include "histtune/tuner/timing.hpp"
+
+namespace histtune::tuner {
+
+struct Progress {
+  std::size_t done = 0;
+  std::size_t total = 0;
+  std::string label;  // the configuration just measured
+};
+
+struct TuneOptions {
+  TimingOptions timing;
+  std::uint64_t seed = 1;
+  int compile_threads = 0;  // 0: one per hardware thread
+  std::function<void(const Progress&)> on_progress;
+};
+
+struct TuneResult {
+  Problem problem;
+  std::vector<db::MeasurementRow> measurements;  // every configuration tried
+  std::size_t pruned = 0;                        // points the restrictions skipped
+  std::size_t compiled = 0;                      // distinct kernels compiled by NVRTC
+  std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)
+  std::vector<std::string> errors;
+  std::string winner;  // label; empty when nothing verified
+  double winner_ms = 0;
+  std::string template_hash;
+};
+
+TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt);
+
+// Records the measurements and the winner (one transaction each).
+void store(db::Database& database, const DeviceInfo& d, const TuneResult& r);
+
+// The default plan of `histtune --gpu auto`.
+std::vector<Problem> default_plan();
+
+}  // namespace histtune::tuner

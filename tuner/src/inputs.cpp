@@ -1,0 +1,88 @@
+#include "histtune/tuner/inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "histtune/detail/cuda_check.hpp"
+
+namespace histtune::tuner {
+namespace {
+
+// splitmix64: fast, good enough for test data, and identical on every platform.
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+template <class T>
+void fill(const Problem& p, Rng& rng, T* out) {
+  const bool direct = p.binning == Binning::direct;
+  const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
+  const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
+                           : p.upper + 0.05 * (p.upper - p.lower);
+  const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
+  const double tmax = static_cast<double>(std::numeric_limits<T>::max());
+  for (std::uint64_t i = 0; i < p.n; ++i) {
+    double v = lo + (hi - lo) * rng.unit();
+    if constexpr (std::is_floating_point_v<T>) {
+      out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
+    } else {
+      v = std::floor(std::clamp(v, tmin, tmax));
+      out[i] = static_cast<T>(v);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution) {
+  std::vector<std::uint8_t> bytes(p.n * sample_bytes(p.sample_type));
+  Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
+  switch (p.sample_type) {
+    case SampleType::u8: fill(p, rng, reinterpret_cast<std::uint8_t*>(bytes.data())); break;
+    case SampleType::u16: fill(p, rng, reinterpret_cast<std::uint16_t*>(bytes.data())); break;
+    case SampleType::u32: fill(p, rng, reinterpret_cast<std::uint32_t*>(bytes.data())); break;
+    case SampleType::i32: fill(p, rng, reinterpret_cast<std::int32_t*>(bytes.data())); break;
+    case SampleType::f32: fill(p, rng, reinterpret_cast<float*>(bytes.data())); break;
+  }
+  return bytes;
+}
+
+DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host,
+                           std::int64_t l2_bytes) {
+  const std::size_t bytes = host.size();
+  stride_ = std::max<std::size_t>(256, (bytes + 255) / 256 * 256);
+  // Enough copies that the pool is at least twice L2: consecutive repetitions never hit in L2.
+  const std::size_t want = static_cast<std::size_t>(2 * std::max<std::int64_t>(l2_bytes, 0));
+  copies_ = static_cast<int>(std::max<std::size_t>(1, (want + stride_ - 1) / stride_));
+  if (bytes >= want) copies_ = 1;
+  HT_CUDA(cudaMalloc(&d_pool_, stride_ * copies_));
+  for (int c = 0; c < copies_; ++c)
+    if (bytes) HT_CUDA(cudaMemcpy(d_pool_ + c * stride_, host.data(), bytes, cudaMemcpyHostToDevice));
+  HT_CUDA(cudaMalloc(&d_counts_, sizeof(std::uint32_t) * std::max<std::uint32_t>(p.num_bins, 1)));
+}
+
+DeviceInputs::~DeviceInputs() {
+  cudaFree(d_pool_);
+  cudaFree(d_counts_);
+}
+
+const void* DeviceInputs::samples(int rep) const {
+  return d_pool_ + static_cast<std::size_t>(rep % copies_) * stride_;
+}
+
+std::vector<std::uint32_t> DeviceInputs::read_counts(std::uint32_t num_bins) const {
+  std::vector<std::uint32_t> h(num_bins);
+  HT_CUDA(cudaMemcpy(h.data(), d_counts_, sizeof(std::uint32_t) * num_bins, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+}  // namespace histtune::tuner

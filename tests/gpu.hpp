@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "histtune/device.hpp"
 #include "histtune/status.hpp"
 
@@ -16,6 +19,13 @@ inline std::string no_gpu_reason() {
   } catch (const histtune::Error& e) {
     return e.what();
   }
+}
+
+// The histtune CLI under test: $HISTTUNE_CLI if set (binaries moved to another machine), else the
+// one this build made.
+inline std::string cli_path() {
+  const char* env = std::getenv("HISTTUNE_CLI");
+  return env && *env ? env : HISTTUNE_CLI_PATH;
 }
 
 }  // namespace histtune::test

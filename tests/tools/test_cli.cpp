@@ -18,7 +18,7 @@ struct Result {
 };
 
 Result run(const std::string& args) {
-  const std::string cmd = std::string(HISTTUNE_CLI_PATH) + " " + args + " 2>&1";
+  const std::string cmd = histtune::test::cli_path() + " " + args + " 2>&1";
   std::FILE* pipe = ::popen(cmd.c_str(), "r");
   std::string out;
   char buf[512];

@@ -18,7 +18,7 @@ TEST(EndToEnd, CliTunesThenRuntimeUsesTheStoredWinner) {
   const auto dir = std::filesystem::temp_directory_path() / "histtune_e2e";
   std::filesystem::remove_all(dir);
   const std::string db_path = (dir / "tune.db").string();
-  const std::string cmd = std::string(HISTTUNE_CLI_PATH) + " --gpu auto --db " + db_path +
+  const std::string cmd = histtune::test::cli_path() + " --gpu auto --db " + db_path +
                           " --problem u8:direct:256:2^20 --problem u32:direct:4096:2^20 2>&1";
   std::FILE* pipe = ::popen(cmd.c_str(), "r");
   ASSERT_NE(pipe, nullptr);

@@ -1,20 +1,26 @@
-// 1D privatized histogram (the foundation family).
+// 1D privatized histogram.
 //
-// Technique: each block keeps HT_PRIVATE_COPIES private histograms in shared memory (warp w
-// updates copy w % copies), so contended bins spread over several counters; each row is padded
-// (a launch argument) so that the copies start on different banks. Threads are coarsened:
-// every thread loads HT_ITEMS_PER_THREAD samples of a tile (strided by the block, so a warp's
-// loads stay coalesced) before it issues their atomics, which keeps several loads in flight.
-// The tile loop runs grid-stride over a grid sized per SM (a launch argument) and is unrolled
-// HT_UNROLL deep. At the end each block adds its copies together and flushes the non-zero bins
-// to the output with one global atomic each. Wins for bin counts that fit in shared memory;
-// larger bin counts belong to other families.
+// Technique: each block keeps private histograms in shared memory and flushes their non-zero
+// bins to the output with one global atomic each. What the tunables trade:
+//  - Loads: each thread loads HT_VECTORS_PER_THREAD vectors of HT_VECTOR_BYTES per tile (strided
+//    by the block, so a warp's loads stay coalesced), all before it counts them: 16-byte loads
+//    move small samples at full bandwidth, several in flight hide memory latency.
+//  - Layout 0 (warp rows): HT_PRIVATE_COPIES copies, warp w updates copy w % copies; contended
+//    bins spread over copies; rows padded by a launch argument so copies start on other banks.
+//  - Layout 1 (lane-striped): bin b of lane l lives at word b * 32 + l, so the 32 lanes of a
+//    warp always hit 32 different banks: no bank conflicts whatever the data, at 32x the memory.
+//  - Aggregation (HT_AGGREGATE): a thread merges runs of equal bins in what it reads and adds a
+//    run with one atomic: a large win on constant, skewed or image-like data, a compare per
+//    sample on uniform data.
+// The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
+// deep. A misaligned head and the tail that fills no whole tile are handled by all blocks.
 //
 // Compile-time parameters (-D, all derived from histtune::Hist1DConfig and the Problem):
 //   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
-//   HT_BLOCK_THREADS, HT_ITEMS_PER_THREAD, HT_PRIVATE_COPIES, HT_UNROLL
+//   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
+//   HT_AGGREGATE, HT_UNROLL
 
 #ifndef HT_SAMPLE_T
 #error "HT_SAMPLE_T must be defined"
@@ -45,51 +51,167 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
 #endif
 }
 
+// Sample k (0 .. 4/sizeof(SampleT) - 1) of a 32-bit word, little-endian like memory.
+template <int K>
+__device__ __forceinline__ SampleT ht_sample_of(unsigned int w) {
+  if (sizeof(SampleT) == 1) return (SampleT)((w >> (8 * K)) & 0xFFu);
+  if (sizeof(SampleT) == 2) return (SampleT)((w >> (16 * K)) & 0xFFFFu);
+  union {
+    unsigned int u;
+    SampleT s;
+  } x;
+  x.u = w;
+  return x.s;
+}
+
+template <int Words> struct HtVec;
+template <> struct HtVec<0> { typedef SampleT T; };  // sample-sized loads
+template <> struct HtVec<1> { typedef unsigned int T; };
+template <> struct HtVec<2> { typedef uint2 T; };
+template <> struct HtVec<4> { typedef uint4 T; };
+
+__device__ __forceinline__ unsigned int ht_word(unsigned int v, int) { return v; }
+__device__ __forceinline__ unsigned int ht_word(unsigned short v, int) { return v; }
+__device__ __forceinline__ unsigned int ht_word(unsigned char v, int) { return v; }
+__device__ __forceinline__ unsigned int ht_word(int v, int) { return (unsigned int)v; }
+__device__ __forceinline__ unsigned int ht_word(float v, int) { return __float_as_uint(v); }
+__device__ __forceinline__ unsigned int ht_word(uint2 v, int i) { return i == 0 ? v.x : v.y; }
+__device__ __forceinline__ unsigned int ht_word(uint4 v, int i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// One thread's counting state: where its private counters are, and the open run.
+struct HtCounter {
+  unsigned int* base;  // layout 0: the row of this warp's copy; layout 1: copy base + lane
+  unsigned int run_bin;
+  unsigned int run_len;
+
+  __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
+#if HT_LAYOUT == 0
+    atomicAdd(base + bin, count);
+#else
+    atomicAdd(base + bin * 32u, count);
+#endif
+  }
+  __device__ __forceinline__ void count(unsigned int bin) {
+#if HT_AGGREGATE
+    if (bin == run_bin) {
+      ++run_len;
+    } else {
+      if (run_len) add(run_bin, run_len);
+      run_bin = bin;
+      run_len = 1;
+    }
+#else
+    add(bin, 1u);
+#endif
+  }
+  __device__ __forceinline__ void close() {
+#if HT_AGGREGATE
+    if (run_len) add(run_bin, run_len);
+    run_len = 0;
+#endif
+  }
+};
+
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
                 float lower_f, float upper_f, float scale_f, unsigned int* __restrict__ counts) {
   constexpr unsigned int kThreads = HT_BLOCK_THREADS;
-  constexpr unsigned int kItems = HT_ITEMS_PER_THREAD;
+  constexpr unsigned int kVecs = HT_VECTORS_PER_THREAD;
+  // HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes (whole 32-bit words).
+  constexpr unsigned int kWords = HT_VECTOR_BYTES / 4;
+  constexpr unsigned int kVecBytes = kWords ? HT_VECTOR_BYTES : sizeof(SampleT);
+  constexpr unsigned int kPerWord = kWords ? 4 / sizeof(SampleT) : 1;
+  constexpr unsigned int kPerVec = kWords ? kWords * kPerWord : 1;
   constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
-  constexpr unsigned long long kTile = (unsigned long long)kThreads * kItems;
+  typedef typename HtVec<kWords>::T VecT;
 
-  extern __shared__ unsigned int private_bins[];  // kCopies rows of row_stride words
-  const unsigned int words = kCopies * row_stride;
+  // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
+  extern __shared__ unsigned int private_bins[];
+#if HT_LAYOUT == 0
+  const unsigned int copy_words = row_stride;
+#else
+  const unsigned int copy_words = num_bins * 32u;
+#endif
+  const unsigned int words = kCopies * copy_words;
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) private_bins[i] = 0u;
   __syncthreads();
 
-  unsigned int* mine = private_bins + ((threadIdx.x / 32u) % kCopies) * row_stride;
-  const unsigned long long full_tiles = n / kTile;
+  HtCounter ctr;
+  ctr.base = private_bins + ((threadIdx.x / 32u) % kCopies) * copy_words;
+#if HT_LAYOUT == 1
+  ctr.base += threadIdx.x % 32u;
+#endif
+  ctr.run_bin = 0xFFFFFFFFu;
+  ctr.run_len = 0;
+
+  auto count_sample = [&](SampleT s) {
+    unsigned int bin;
+    if (ht_bin_of(s, num_bins, lower_i, range_i, lower_f, upper_f, scale_f, bin)) ctr.count(bin);
+  };
+  auto count_vec = [&](VecT v) {
+    if (kWords == 0) {
+      count_sample(ht_sample_of<0>(ht_word(v, 0)));
+      return;
+    }
+#pragma unroll
+    for (unsigned int w = 0; w < kWords; ++w) {
+      const unsigned int word = ht_word(v, w);
+      count_sample(ht_sample_of<0>(word));
+      if (kPerWord > 1) count_sample(ht_sample_of<1>(word));
+      if (kPerWord > 2) {
+        count_sample(ht_sample_of<2>(word));
+        count_sample(ht_sample_of<3>(word));
+      }
+    }
+  };
+
+  // Samples before the first vector-aligned address, and the aligned body as vectors.
+  const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
+  unsigned long long head = misalign ? kPerVec - misalign : 0;
+  if (head > n) head = n;
+  const VecT* body = reinterpret_cast<const VecT*>(samples + head);
+  const unsigned long long body_vecs = (n - head) / kPerVec;
+  constexpr unsigned long long kTileVecs = (unsigned long long)kThreads * kVecs;
+  const unsigned long long full_tiles = body_vecs / kTileVecs;
 
 #pragma unroll HT_UNROLL
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
-    const SampleT* p = samples + t * kTile + threadIdx.x;
-    SampleT v[kItems];
+    const VecT* p = body + t * kTileVecs + threadIdx.x;
+    VecT v[kVecs];
 #pragma unroll
-    for (unsigned int k = 0; k < kItems; ++k) v[k] = p[k * kThreads];
+    for (unsigned int k = 0; k < kVecs; ++k) v[k] = p[k * kThreads];
 #pragma unroll
-    for (unsigned int k = 0; k < kItems; ++k) {
-      unsigned int bin;
-      if (ht_bin_of(v[k], num_bins, lower_i, range_i, lower_f, upper_f, scale_f, bin))
-        atomicAdd(&mine[bin], 1u);
-    }
+    for (unsigned int k = 0; k < kVecs; ++k) count_vec(v[k]);
   }
 
-  // The partial last tile goes to the block that would have taken it next.
-  if (blockIdx.x == (unsigned int)(full_tiles % gridDim.x)) {
-    for (unsigned long long i = full_tiles * kTile + threadIdx.x; i < n; i += kThreads) {
-      unsigned int bin;
-      if (ht_bin_of(samples[i], num_bins, lower_i, range_i, lower_f, upper_f, scale_f, bin))
-        atomicAdd(&mine[bin], 1u);
-    }
-  }
+  // Whole vectors after the last full tile, spread over every thread of the grid.
+  const unsigned long long gtid = (unsigned long long)blockIdx.x * kThreads + threadIdx.x;
+  const unsigned long long gthreads = (unsigned long long)gridDim.x * kThreads;
+  for (unsigned long long i = full_tiles * kTileVecs + gtid; i < body_vecs; i += gthreads)
+    count_vec(body[i]);
+
+  // The head and the last partial vector: fewer than 2 x kPerVec samples.
+  const unsigned long long tail_start = head + body_vecs * kPerVec;
+  if (gtid < head) count_sample(samples[gtid]);
+  if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
+  ctr.close();
   __syncthreads();
 
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads) {
     unsigned int sum = 0;
 #pragma unroll
-    for (unsigned int c = 0; c < kCopies; ++c) sum += private_bins[c * row_stride + b];
+    for (unsigned int c = 0; c < kCopies; ++c) {
+#if HT_LAYOUT == 0
+      sum += private_bins[c * copy_words + b];
+#else
+      const unsigned int* row = private_bins + c * copy_words + b * 32u;
+#pragma unroll 8
+      for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+#endif
+    }
     if (sum) atomicAdd(&counts[b], sum);
   }
 }

@@ -12,6 +12,7 @@ namespace histtune::cli {
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs);
 int run_compare(const Common& c);
 int run_info(const Common& c);
+int run_bench(const Common& c, const std::string& json_path, const std::string& only);
 
 // "TYPE:BINNING:BINS:N[:LOWER:UPPER]", e.g. "u8:direct:256:2^24" or "f32:even:1024:2^20:0:100";
 // N may be written 2^K. Throws Error(invalid_argument) naming the bad field.

@@ -100,6 +100,13 @@ int main(int argc, char** argv) {
   add_common(compare, common);
   CLI::App* info = app.add_subcommand("info", "device, driver, NVRTC, database path and contents");
   add_common(info, common);
+  std::string bench_json, bench_only;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "run the benchmark matrix (tuned from the database vs default vs CUB vs floor)");
+  add_common(bench, common);
+  bench->add_flag("--matrix", "the whole matrix (the default; --only narrows it)");
+  bench->add_option("--only", bench_only, "only rows whose id matches this regular expression");
+  bench->add_option("--json", bench_json, "also write the results as JSON to this file");
   app.require_subcommand(0, 1);
 
   try {
@@ -111,6 +118,7 @@ int main(int argc, char** argv) {
   try {
     if (*compare) return run_compare(common);
     if (*info) return run_info(common);
+    if (*bench) return run_bench(common, bench_json, bench_only);
     return run_tune(common, problems);
   } catch (const histtune::Error& e) {
     std::fprintf(stderr, "histtune: %s\n", e.what());

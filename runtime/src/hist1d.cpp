@@ -11,9 +11,12 @@ const std::vector<Hist1DParam>& params() {
   // Values are listed simplest first: near-ties are broken in favour of earlier values.
   static const std::vector<Hist1DParam> table = {
       {"block_threads", "tpb", &Hist1DConfig::block_threads, {256, 128, 512, 1024}, true},
-      {"items_per_thread", "ipt", &Hist1DConfig::items_per_thread, {1, 2, 4, 8, 16}, true},
+      {"vectors_per_thread", "vpt", &Hist1DConfig::vectors_per_thread, {1, 2, 4, 8}, true},
+      {"vector_bytes", "vec", &Hist1DConfig::vector_bytes, {0, 4, 8, 16}, true},
       {"private_copies", "pc", &Hist1DConfig::private_copies, {1, 2, 4, 8, 16, 32}, true},
-      {"unroll", "u", &Hist1DConfig::unroll, {1, 2, 4}, true},
+      {"layout", "lay", &Hist1DConfig::layout, {0, 1}, true},
+      {"aggregate", "agg", &Hist1DConfig::aggregate, {0, 1}, true},
+      {"unroll", "u", &Hist1DConfig::unroll, {1, 2}, true},
       {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
       {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
   };
@@ -47,7 +50,13 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (c.private_copies > warps)
     return "private_copies (" + std::to_string(c.private_copies) + ") > warps per block (" +
            std::to_string(warps) + ")";
-  if (c.padding > 0 && c.private_copies == 1) return "padding only separates copies (needs pc > 1)";
+  if (c.padding > 0 && (c.private_copies == 1 || c.layout != 0))
+    return "padding only separates the rows of several copies (needs pc > 1, layout 0)";
+  if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sample_bytes(p.sample_type))
+    return "vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
+           to_string(p.sample_type) + " sample: that is vec0";
+  if (c.layout == 1 && c.private_copies > 4)
+    return "lane-striped layout already has 32 sub-copies: private_copies at most 4";
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
     return "blocks_per_sm x block_threads (" + std::to_string(c.block_threads * c.blocks_per_sm) +
            ") > threads per SM (" + std::to_string(d.max_threads_per_sm) + ")";
@@ -55,6 +64,13 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (g.smem_bytes > d.smem_per_block_optin)
     return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
            std::to_string(d.smem_per_block_optin) + " B";
+  // More blocks per SM than fit beside each other only adds waves: not a point worth timing.
+  // (1 KiB per block is what the hardware reserves.)
+  if (c.blocks_per_sm > 1 && d.smem_per_sm > 0 &&
+      c.blocks_per_sm * (g.smem_bytes + 1024) > d.smem_per_sm)
+    return "blocks_per_sm x shared memory per block (" +
+           std::to_string(c.blocks_per_sm * (g.smem_bytes + 1024)) + " B) > shared memory per SM (" +
+           std::to_string(d.smem_per_sm) + " B)";
   return {};
 }
 
@@ -62,8 +78,12 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
   g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
-  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.row_stride * sizeof(std::uint32_t);
-  const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.items_per_thread;
+  const std::size_t copy_words =
+      c.layout == 0 ? g.row_stride : static_cast<std::size_t>(p.num_bins) * 32;
+  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
+  const std::size_t per_load =
+      c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
+  const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
   const std::uint64_t tiles = (p.n + tile - 1) / tile;
   const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
   g.grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(tiles, resident)));

@@ -143,6 +143,12 @@ void KernelCache::ensure_smem(const Kernel& k, int device, std::size_t bytes) {
   set = bytes;
 }
 
+bool KernelCache::contains(const CompileRequest& req) const {
+  const std::string key = cache_key(req);
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.count(key) != 0;
+}
+
 std::size_t KernelCache::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return entries_.size();

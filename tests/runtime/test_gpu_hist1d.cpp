@@ -46,21 +46,26 @@ TEST_P(EveryConfiguration, BitExactOnOddSizes) {
   HT_REQUIRE_GPU();
   const Case k = GetParam();
   const DeviceInfo d = query_device(current_device());
-  const std::uint64_t sizes[] = {1, 31, 4097, (1u << 20) + 3};
+  // Odd sizes, each with a distribution: the rejection paths (mixed), contention (constant,
+  // skewed) and runs of equal neighbours that aggregation merges.
+  const std::pair<std::uint64_t, tuner::Distribution> sizes[] = {
+      {1, tuner::Distribution::mixed},          {31, tuner::Distribution::constant},
+      {4097, tuner::Distribution::runs},        {(1u << 20) + 3, tuner::Distribution::mixed},
+      {65537, tuner::Distribution::skewed}};
 
   // Configurations valid for the largest size (restrictions do not depend on n).
   std::vector<Hist1DConfig> configs;
   for (const auto& c : hist1d::space())
-    if (hist1d::check(c, problem_of(k, sizes[3]), d).empty()) configs.push_back(c);
+    if (hist1d::check(c, problem_of(k, 1u << 20), d).empty()) configs.push_back(c);
   std::vector<CompileRequest> reqs;
   for (const auto& c : configs) reqs.push_back(hist1d_request(c, problem_of(k, 1), d.arch()));
   tuner::CompilePool pool(reqs, 0);
   KernelCache cache;
 
-  for (std::uint64_t n : sizes) {
+  for (const auto& [n, dist] : sizes) {
     const Problem p = problem_of(k, n);
     const std::uint64_t seed = fresh_seed();
-    const auto host = tuner::make_samples(p, seed);
+    const auto host = tuner::make_samples(p, seed, dist);
     const auto expect = reference_histogram(p, host.data());
     tuner::DeviceInputs in(p, host, 0);
     int wrong = 0;
@@ -69,7 +74,8 @@ TEST_P(EveryConfiguration, BitExactOnOddSizes) {
       launch_hist1d(cache, kern, configs[i], p, d, in.samples(0), in.counts(), nullptr);
       HT_CUDA(cudaDeviceSynchronize());
       if (in.read_counts(p.num_bins) != expect && ++wrong <= 5)
-        ADD_FAILURE() << configs[i].label() << " wrong for " << p.describe() << " seed " << seed;
+        ADD_FAILURE() << configs[i].label() << " wrong for " << p.describe() << " "
+                      << tuner::to_string(dist) << " seed " << seed;
     }
     EXPECT_EQ(wrong, 0) << p.describe();
   }
@@ -104,7 +110,7 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
   std::uint32_t* d_counts = nullptr;
   HT_CUDA(cudaMalloc(&d_counts, 4096 * sizeof(std::uint32_t)));
   auto check = [&](const Problem& p, auto call) {
-    const auto host = tuner::make_samples(p, fresh_seed());
+    const auto host = tuner::make_samples(p, fresh_seed(), tuner::Distribution::mixed);
     void* d = upload<std::uint8_t>(host);
     Status s = call(d);
     ASSERT_TRUE(s.ok()) << s.message();

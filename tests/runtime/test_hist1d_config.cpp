@@ -39,13 +39,13 @@ TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
 }
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
-  EXPECT_EQ(hist1d::default_config().label(), "tpb256.ipt1.pc1.u1.pad0.bps8");
+  EXPECT_EQ(hist1d::default_config().label(), "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8");
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
-  for (const char* bad : {"", "tpb256", "tpb256.ipt1.pc1.u1.pad0", "tpb256.ipt1.pc1.u1.pad0.bps8.x1",
+  for (const char* bad : {"", "tpb256", "tpb256.ipt1.pc1.u1.pad0", "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8.x1",
                           "ipt1.tpb256.pc1.u1.pad0.bps8", "tpbX.ipt1.pc1.u1.pad0.bps8",
-                          "tpb-1.ipt1.pc1.u1.pad0.bps8", "tpb99999999.ipt1.pc1.u1.pad0.bps8"})
+                          "tpb-1.ipt1.pc1.u1.pad0.bps8", "tpb99999999.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8"})
     EXPECT_FALSE(Hist1DConfig::parse(bad)) << bad;
 }
 
@@ -55,7 +55,7 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   c.padding = 1;
   c.blocks_per_sm = 4;
   auto d = c.defines();
-  EXPECT_EQ(d.size(), 4u);
+  EXPECT_EQ(d.size(), 7u);
   EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
   for (const auto& s : d) {
     EXPECT_EQ(s.find("PADDING"), std::string::npos);
@@ -81,7 +81,8 @@ TEST(Hist1DRestrictions, SharedMemoryMustFitTheDeviceLimit) {
   p.sample_type = SampleType::u32;
   p.num_bins = 4096;  // 32 x 4096 x 4 B = 512 KiB
   EXPECT_NE(hist1d::check(c, p, h100_like()).find("shared memory"), std::string::npos);
-  c.private_copies = 8;  // 128 KiB fits
+  c.private_copies = 8;  // 128 KiB fits one block per SM
+  c.blocks_per_sm = 1;
   EXPECT_EQ(hist1d::check(c, p, h100_like()), "");
 }
 
@@ -94,14 +95,18 @@ TEST(Hist1DRestrictions, ThreadsPerSmAndPaddingRules) {
   d.padding = 1;  // with a single copy
   EXPECT_NE(hist1d::check(d, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
   Hist1DConfig e;
-  e.unroll = 3;  // not a value of the family
+  e.unroll = 4;  // not a value of the family
   EXPECT_NE(hist1d::check(e, u8_256(1 << 20), h100_like()).find("unroll"), std::string::npos);
 }
 
 TEST(Hist1DGeometry, GridIsCappedByTheWorkAndSizedPerSm) {
-  Hist1DConfig c;  // 256 threads x 1 item, 8 blocks/SM
+  Hist1DConfig c;  // 256 threads x 1 sample, 8 blocks/SM
   auto small = hist1d::geometry(c, u8_256(1000), h100_like());
   EXPECT_EQ(small.grid, 4u);  // ceil(1000 / 256)
+  Hist1DConfig wide = c;
+  wide.vector_bytes = 16;  // 16 u8 samples per load, 2 loads per thread: 8192 per tile
+  wide.vectors_per_thread = 2;
+  EXPECT_EQ(hist1d::geometry(wide, u8_256(100000), h100_like()).grid, 13u);
   auto big = hist1d::geometry(c, u8_256(1u << 28), h100_like());
   EXPECT_EQ(big.grid, 8u * 132);
   auto empty = hist1d::geometry(c, u8_256(0), h100_like());
@@ -111,4 +116,30 @@ TEST(Hist1DGeometry, GridIsCappedByTheWorkAndSizedPerSm) {
   auto padded = hist1d::geometry(c, u8_256(1 << 20), h100_like());
   EXPECT_EQ(padded.row_stride, 257u);
   EXPECT_EQ(padded.smem_bytes, 4u * 257 * 4);
+  c.padding = 0;
+  c.layout = 1;  // lane-striped: 32 words per bin per copy
+  EXPECT_EQ(hist1d::geometry(c, u8_256(1 << 20), h100_like()).smem_bytes, 4u * 256 * 32 * 4);
+}
+
+TEST(Hist1DRestrictions, VectorWidthAndLaneStripedRules) {
+  Hist1DConfig c;
+  Problem u32 = u8_256(1 << 20);
+  u32.sample_type = SampleType::u32;
+  c.vector_bytes = 4;  // one u32 sample: the same kernel as vec0
+  EXPECT_NE(hist1d::check(c, u32, h100_like()).find("vec0"), std::string::npos);
+  c.vector_bytes = 16;
+  EXPECT_EQ(hist1d::check(c, u32, h100_like()), "");
+  Hist1DConfig lane;
+  lane.layout = 1;
+  lane.private_copies = 8;
+  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("at most 4"), std::string::npos);
+  lane.private_copies = 2;
+  lane.padding = 1;
+  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
+  Hist1DConfig crowded;  // 4 copies lane-striped: 128 KiB, so 8 blocks cannot share an SM
+  crowded.layout = 1;
+  crowded.private_copies = 4;
+  EXPECT_NE(hist1d::check(crowded, u8_256(1 << 20), h100_like()).find("per SM"), std::string::npos);
+  crowded.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(crowded, u8_256(1 << 20), h100_like()), "");
 }

@@ -1,7 +1,9 @@
-// NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The whole space
-// is 270 compile-time variants per (sample type, binning) and arch; CI compiles a documented
-// sample: every compile-time variant for u8/direct on sm_90, and every 7th variant (a stride
-// that walks all parameter values) of every other (type, binning) on both archs.
+// NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The space, after
+// the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 1,700
+// compile-time variants per (sample type, binning); at ~0.1 s a compile CI compiles a documented
+// sample: every 3rd variant for u8/direct on sm_90, and every 29th (strides coprime with the
+// parameter counts, so every value of every parameter is reached) of each other (type,
+// binning) on both archs. The GPU tests compile and run every variant.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -25,14 +27,25 @@ struct Case {
 
 std::string name_of(const Case& c) {
   return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_sm" +
-         std::to_string(c.arch) + (c.stride == 1 ? "_all" : "_sample");
+         std::to_string(c.arch) + "_every" + std::to_string(c.stride);
 }
 
-// Distinct compile-time variants of the space, in enumeration order.
-std::vector<Hist1DConfig> compile_variants() {
+DeviceInfo device_for(int arch) {
+  DeviceInfo d;
+  d.cc_major = arch / 10;
+  d.sm_count = arch == 90 ? 132 : 108;
+  d.smem_per_block_optin = arch == 90 ? 227 * 1024 : 163 * 1024;
+  d.smem_per_sm = arch == 90 ? 228 * 1024 : 164 * 1024;
+  d.max_threads_per_sm = 2048;
+  return d;
+}
+
+// Distinct compile-time variants of the valid space, in enumeration order.
+std::vector<Hist1DConfig> compile_variants(const Problem& p, int arch) {
   std::map<std::string, Hist1DConfig> seen;
   std::vector<Hist1DConfig> out;
   for (const auto& c : hist1d::space()) {
+    if (!hist1d::check(c, p, device_for(arch)).empty()) continue;
     std::string key;
     for (const auto& d : c.defines()) key += d;
     if (seen.emplace(key, c).second) out.push_back(c);
@@ -50,8 +63,9 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   p.num_bins = 256;
   p.lower = 0;
   p.upper = 256;
-  const auto variants = compile_variants();
-  ASSERT_EQ(variants.size(), 4u * 5 * 6 * 3) << "the declared space changed: update this note";
+  const auto variants = compile_variants(p, k.arch);
+  ASSERT_GT(variants.size(), 500u);
+  ASSERT_LT(variants.size(), 2000u) << "the space grew: update the note above";
   int compiled = 0;
   for (std::size_t i = 0; i < variants.size(); i += k.stride) {
     const auto& c = variants[i];
@@ -62,22 +76,22 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
     EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << c.label();
     ++compiled;
   }
-  EXPECT_GE(compiled, 30);
+  EXPECT_GE(compiled, 15);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Hist1D, CompileSpace,
-    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 1},
-                      Case{SampleType::u8, Binning::direct, 80, 7},
-                      Case{SampleType::u8, Binning::even, 90, 7},
-                      Case{SampleType::u16, Binning::direct, 80, 7},
-                      Case{SampleType::u16, Binning::even, 90, 7},
-                      Case{SampleType::u32, Binning::direct, 90, 7},
-                      Case{SampleType::u32, Binning::even, 80, 7},
-                      Case{SampleType::i32, Binning::direct, 80, 7},
-                      Case{SampleType::i32, Binning::even, 90, 7},
-                      Case{SampleType::f32, Binning::even, 90, 7},
-                      Case{SampleType::f32, Binning::even, 80, 7}),
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 3},
+                      Case{SampleType::u8, Binning::direct, 80, 29},
+                      Case{SampleType::u8, Binning::even, 90, 29},
+                      Case{SampleType::u16, Binning::direct, 80, 29},
+                      Case{SampleType::u16, Binning::even, 90, 29},
+                      Case{SampleType::u32, Binning::direct, 90, 29},
+                      Case{SampleType::u32, Binning::even, 80, 29},
+                      Case{SampleType::i32, Binning::direct, 80, 29},
+                      Case{SampleType::i32, Binning::even, 90, 29},
+                      Case{SampleType::f32, Binning::even, 90, 29},
+                      Case{SampleType::f32, Binning::even, 80, 29}),
     [](const auto& info) { return name_of(info.param); });
 
 TEST(Compile, NvrtcFailureCarriesLabelOptionsAndLog) {
@@ -117,7 +131,7 @@ TEST(Compile, CacheKeySeparatesArchDefinesAndTemplate) {
   auto a = hist1d_request(hist1d::default_config(), p, 90);
   auto b = hist1d_request(hist1d::default_config(), p, 80);
   Hist1DConfig c2;
-  c2.items_per_thread = 4;
+  c2.vectors_per_thread = 4;
   auto c = hist1d_request(c2, p, 90);
   Hist1DConfig launch_only;
   launch_only.blocks_per_sm = 2;  // a launch argument: same kernel

@@ -41,7 +41,7 @@ TEST(EndToEnd, CliTunesThenRuntimeUsesTheStoredWinner) {
     ASSERT_TRUE(w) << p.describe();
     EXPECT_FALSE(db.measurements(d.uuid, p.key()).empty());
 
-    const auto host = tuner::make_samples(p, 99);
+    const auto host = tuner::make_samples(p, 99, tuner::Distribution::mixed);
     tuner::DeviceInputs in(p, host, 0);
     Choice used;
     Status s = disp.run(p, in.samples(0), in.counts(), nullptr, &used);

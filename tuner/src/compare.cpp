@@ -9,13 +9,14 @@
 namespace histtune::tuner {
 
 CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
-                   KernelCache& cache, double read_gbps, const TimingOptions& timing) {
+                   KernelCache& cache, double read_gbps, Distribution dist,
+                   const TimingOptions& timing) {
   CompareRow row;
   row.problem = p;
   row.tuned_label = tuned.label();
   row.floor_ms = static_cast<double>(p.n * sample_bytes(p.sample_type)) / (read_gbps * 1e9) * 1e3;
 
-  const std::vector<std::uint8_t> host = make_samples(p, 7);
+  const std::vector<std::uint8_t> host = make_samples(p, 7, dist);
   const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
   DeviceInputs in(p, host, d.l2_bytes);
   cudaStream_t stream = nullptr;

@@ -22,36 +22,97 @@ struct Rng {
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 };
 
+// A bin index in [0, bins) drawn from `dist`; `state` carries the walk of `runs`.
+std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& state,
+                       std::uint64_t& left) {
+  switch (dist) {
+    case Distribution::skewed: {
+      // Mean bins/60: about 95% of the mass lies in the lowest 5% of the bins.
+      const double x = -std::log(1.0 - rng.unit()) * bins / 60.0;
+      return static_cast<std::uint32_t>(std::min<double>(x, bins - 1));
+    }
+    case Distribution::constant:
+      return bins / 3;
+    case Distribution::runs: {
+      if (left == 0) {  // a new run: step the walk a little, 16..271 samples long
+        state += (rng.unit() - 0.5) * std::max(2.0, bins / 32.0);
+        if (state < 0) state = -state;
+        if (state > bins - 1) state = 2.0 * (bins - 1) - state;
+        left = 16 + rng.next() % 256;
+      }
+      --left;
+      std::uint32_t b = static_cast<std::uint32_t>(state);
+      if (rng.next() % 20 == 0) b = b + 1 < bins ? b + 1 : b;  // 5% noise of one bin
+      return b;
+    }
+    default:
+      return static_cast<std::uint32_t>(rng.next() % bins);
+  }
+}
+
 template <class T>
-void fill(const Problem& p, Rng& rng, T* out) {
+void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
   const bool direct = p.binning == Binning::direct;
-  const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
-  const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
-                           : p.upper + 0.05 * (p.upper - p.lower);
   const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
   const double tmax = static_cast<double>(std::numeric_limits<T>::max());
+  if (dist == Distribution::mixed) {
+    const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
+    const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
+                             : p.upper + 0.05 * (p.upper - p.lower);
+    for (std::uint64_t i = 0; i < p.n; ++i) {
+      double v = lo + (hi - lo) * rng.unit();
+      if constexpr (std::is_floating_point_v<T>) {
+        out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
+      } else {
+        out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
+      }
+    }
+    return;
+  }
+  double state = p.num_bins / 2.0;
+  std::uint64_t left = 0;
+  const double width = direct ? 1.0 : (p.upper - p.lower) / p.num_bins;
   for (std::uint64_t i = 0; i < p.n; ++i) {
-    double v = lo + (hi - lo) * rng.unit();
+    const std::uint32_t b = draw_bin(dist, p.num_bins, rng, state, left);
+    if (direct) {
+      out[i] = static_cast<T>(b);
+      continue;
+    }
+    // A value inside bin b (constant data: the same value every time).
+    const double frac = dist == Distribution::constant ? 0.5 : rng.unit();
+    double v = p.lower + (b + frac) * width;
+    v = std::clamp(v, p.lower, std::nextafter(p.upper, p.lower));
     if constexpr (std::is_floating_point_v<T>) {
-      out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
-    } else {
-      v = std::floor(std::clamp(v, tmin, tmax));
       out[i] = static_cast<T>(v);
+      if (!(out[i] < static_cast<T>(p.upper))) out[i] = static_cast<T>(p.lower);
+    } else {
+      out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
     }
   }
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution) {
+const char* to_string(Distribution d) {
+  switch (d) {
+    case Distribution::uniform: return "uniform";
+    case Distribution::skewed: return "skewed";
+    case Distribution::constant: return "constant";
+    case Distribution::runs: return "runs";
+    case Distribution::mixed: return "mixed";
+  }
+  return "?";
+}
+
+std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution dist) {
   std::vector<std::uint8_t> bytes(p.n * sample_bytes(p.sample_type));
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
   switch (p.sample_type) {
-    case SampleType::u8: fill(p, rng, reinterpret_cast<std::uint8_t*>(bytes.data())); break;
-    case SampleType::u16: fill(p, rng, reinterpret_cast<std::uint16_t*>(bytes.data())); break;
-    case SampleType::u32: fill(p, rng, reinterpret_cast<std::uint32_t*>(bytes.data())); break;
-    case SampleType::i32: fill(p, rng, reinterpret_cast<std::int32_t*>(bytes.data())); break;
-    case SampleType::f32: fill(p, rng, reinterpret_cast<float*>(bytes.data())); break;
+    case SampleType::u8: fill(p, dist, rng, reinterpret_cast<std::uint8_t*>(bytes.data())); break;
+    case SampleType::u16: fill(p, dist, rng, reinterpret_cast<std::uint16_t*>(bytes.data())); break;
+    case SampleType::u32: fill(p, dist, rng, reinterpret_cast<std::uint32_t*>(bytes.data())); break;
+    case SampleType::i32: fill(p, dist, rng, reinterpret_cast<std::int32_t*>(bytes.data())); break;
+    case SampleType::f32: fill(p, dist, rng, reinterpret_cast<float*>(bytes.data())); break;
   }
   return bytes;
 }

@@ -25,19 +25,24 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
     else
       ++r.pruned;
   }
-  // One compile per distinct compile key; configurations differing only at launch share it.
+  // One compile per distinct compile key not already loaded; configurations differing only at
+  // launch share it.
+  constexpr std::size_t kCached = static_cast<std::size_t>(-1);
   std::vector<CompileRequest> reqs;
   std::map<std::string, std::size_t> req_of_key;
   std::vector<std::size_t> req_index;
   for (const auto& c : configs) {
     CompileRequest req = hist1d_request(c, p, d.arch());
+    if (cache.contains(req)) {
+      req_index.push_back(kCached);
+      continue;
+    }
     auto [it, fresh] = req_of_key.emplace(cache_key(req), reqs.size());
     if (fresh) reqs.push_back(req);
     req_index.push_back(it->second);
   }
-
   r.compiled = reqs.size();
-  const std::vector<std::uint8_t> host = make_samples(p, opt.seed);
+  const std::vector<std::uint8_t> host = make_samples(p, opt.seed, opt.distribution);
   const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
   DeviceInputs inputs(p, host, d.l2_bytes);
   cudaStream_t stream = nullptr;
@@ -51,8 +56,10 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
     m.params_json = c.to_json();
     m.template_hash = r.template_hash;
     try {
-      const CompileRequest& req = reqs[req_index[i]];
-      Kernel k = cache.load(req, pool.get(req_index[i]), hist1d::kKernel);
+      const std::size_t ri = req_index[i];
+      Kernel k = ri == kCached
+                     ? cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel)
+                     : cache.load(reqs[ri], pool.get(ri), hist1d::kKernel);
       Timing t = time_calls(
           [&](cudaStream_t s, int rep) {
             launch_hist1d(cache, k, c, p, d, inputs.samples(rep), inputs.counts(), s);
@@ -103,12 +110,18 @@ std::vector<Problem> default_plan() {
     p.n = 1ull << e;
     plan.push_back(p);
   }
-  Problem u32;
-  u32.sample_type = SampleType::u32;
-  u32.binning = Binning::direct;
-  u32.num_bins = 4096;
-  u32.n = 1ull << 26;
-  plan.push_back(u32);
+  for (std::uint32_t bins : {4096u, 256u}) {
+    Problem u32;
+    u32.sample_type = SampleType::u32;
+    u32.num_bins = bins;
+    u32.n = 1ull << 26;
+    plan.push_back(u32);
+  }
+  Problem u16;
+  u16.sample_type = SampleType::u16;
+  u16.num_bins = 1024;
+  u16.n = 1ull << 27;
+  plan.push_back(u16);
   return plan;
 }
 

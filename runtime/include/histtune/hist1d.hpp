@@ -17,22 +17,31 @@ struct Hist1DConfig {
   // Threads per block {128, 256, 512, 1024}: more threads hide more latency but share one
   // block's private copies.
   int block_threads = 256;
-  // Coarsening {1, 2, 4, 8, 16}: samples each thread loads per tile before it counts them;
+  // Coarsening {1, 2, 4, 8}: vector loads each thread issues per tile before it counts them;
   // more loads in flight, more registers.
-  int items_per_thread = 1;
+  int vectors_per_thread = 1;
+  // Bytes per load {0, 4, 8, 16}; 0 loads one sample. Wider loads move small samples at full
+  // bandwidth with fewer instructions. Only 0 or more than one sample's size.
+  int vector_bytes = 0;
   // Private histograms per block {1, 2, 4, ..., 32}, at most one per warp: fewer collisions on
   // hot bins, more shared memory and a longer flush.
   int private_copies = 1;
-  // Unroll depth of the tile loop {1, 2, 4}: instruction-level parallelism vs. code size.
+  // Shared-memory layout {0, 1}: 0 one row per copy; 1 lane-striped (bin b of lane l at word
+  // b * 32 + l): never a bank conflict, 32x the memory.
+  int layout = 0;
+  // Run-length aggregation {0, 1}: merge equal neighbours before the atomic; pays off on
+  // constant, skewed and image-like data, costs a compare per sample on uniform data.
+  int aggregate = 0;
+  // Unroll depth of the tile loop {1, 2}: instruction-level parallelism vs. code size.
   int unroll = 1;
-  // Padding words after each private copy {0, 1}: shifts copy c by c banks (only with copies > 1).
+  // Padding words after each row {0, 1}: shifts copy c by c banks (layout 0 with copies > 1).
   int padding = 0;
   // Resident blocks per SM {1, 2, 4, 8, 16}; grid = blocks_per_sm x SMs, capped by the work.
   int blocks_per_sm = 8;
 
   bool operator==(const Hist1DConfig& o) const;
   bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }
-  // "tpb256.ipt1.pc1.u1.pad0.bps8"
+  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8"
   std::string label() const;
   static std::optional<Hist1DConfig> parse(const std::string& label);
   std::string to_json() const;
@@ -63,7 +72,7 @@ constexpr const char* kKernel = "histtune_hist1d";
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory
-// kernel (one private copy, 8 blocks/SM x 256 threads, one sample per thread per iteration).
+// kernel (one private copy, 8 blocks/SM x 256 threads, one sample load per thread per iteration).
 Hist1DConfig default_config();
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();

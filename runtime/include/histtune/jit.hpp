@@ -54,6 +54,7 @@ class KernelCache {
   // Raises the kernel's dynamic shared memory limit on `device` when `bytes` needs it.
   void ensure_smem(const Kernel& k, int device, std::size_t bytes);
   std::size_t size() const;
+  bool contains(const CompileRequest& req) const;
   std::size_t compiles() const { return compiles_; }
 
  private:

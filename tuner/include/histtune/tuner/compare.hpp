@@ -8,6 +8,7 @@
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/timing.hpp"
 
 namespace histtune::tuner {
@@ -22,6 +23,7 @@ struct CompareRow {
 };
 
 CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
-                   KernelCache& cache, double read_gbps, const TimingOptions& timing = {});
+                   KernelCache& cache, double read_gbps,
+                   Distribution dist = Distribution::uniform, const TimingOptions& timing = {});
 
 }  // namespace histtune::tuner

@@ -10,13 +10,19 @@
 
 namespace histtune::tuner {
 
-enum class Distribution { uniform };  // more (skewed, constant, runs) come with data-aware tuning
+// The benchmark distributions of bins (ANCHORS.md), and one for correctness tests:
+//   uniform   independent uniform bins (the hard case for shared-memory atomics: random banks)
+//   skewed    exponential, most mass in the lowest ~5% of bins (hot bins, contention)
+//   constant  every sample in one bin (worst-case contention)
+//   runs      slowly varying values with small noise: long runs of equal neighbours (image-like)
+//   mixed     uniform over a range wider than the bins' (direct: ~1% >= num_bins; even: 5% below
+//             lower and above upper; f32: 0.1% NaN), so every rejection path is exercised
+enum class Distribution { uniform, skewed, constant, runs, mixed };
+const char* to_string(Distribution d);
 
-// n samples for p, deterministic in `seed`. Direct binning: integers in [0, num_bins) plus ~1%
-// out of range; even binning: values over a range 10% wider than [lower, upper) (and, for f32,
-// a few NaN), so every rejection path is exercised.
+// n samples for p, deterministic in `seed`. Every distribution but `mixed` stays inside the bins.
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
-                                       Distribution dist = Distribution::uniform);
+                                       Distribution dist);
 
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and
 // the counts buffer.

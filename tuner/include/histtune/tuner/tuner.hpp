@@ -11,6 +11,7 @@
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/timing.hpp"
 
 namespace histtune::tuner {
@@ -24,6 +25,7 @@ struct Progress {
 struct TuneOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
+  Distribution distribution = Distribution::uniform;
   int compile_threads = 0;  // 0: one per hardware thread
   std::function<void(const Progress&)> on_progress;
 };

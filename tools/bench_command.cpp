@@ -1,0 +1,98 @@
+// `histtune bench`: the benchmark matrix on the GPU at hand, in one process: per row the tuned
+// configuration (looked up as the runtime would), the built-in default, CUB and the read floor,
+// all verified; a table on stdout and, with --json, the same as JSON.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+
+#include "commands.hpp"
+#include "histtune/dispatcher.hpp"
+#include "histtune/tuner/baselines.hpp"
+#include "histtune/tuner/bench.hpp"
+#include "histtune/tuner/compare.hpp"
+
+namespace histtune::cli {
+
+int run_bench(const Common& c, const std::string& json_path, const std::string& only) {
+  const DeviceInfo d = select_device(c);
+  Dispatcher dispatcher(resolve_db_path(c));
+  KernelCache cache;
+  const double gbps = tuner::measure_read_bandwidth(cache, d);
+  std::printf("histtune bench on GPU %d, %s (sm_%d); read floor %.0f GB/s (measured now); "
+              "database %s\n",
+              d.ordinal, d.name.c_str(), d.arch(), gbps,
+              dispatcher.has_database() ? dispatcher.db_path().c_str() : "(none: defaults)");
+  std::printf("%-32s %9s %9s %9s %9s %7s %7s %-6s %-14s %s\n", "row", "tuned ms", "default",
+              "CUB", "floor", "%floor", "vs CUB", "target", "lookup", "configuration");
+  nlohmann::json rows = nlohmann::json::array();
+  int status = kOk;
+  const std::regex filter(only.empty() ? ".*" : only);
+  for (const auto& row : tuner::bench_matrix()) {
+    if (!std::regex_search(row.id, filter)) continue;
+    nlohmann::json j = {{"id", row.id}, {"target", row.target}};
+    if (!row.unsupported.empty()) {
+      std::printf("%-32s not run: %s\n", row.id.c_str(), row.unsupported.c_str());
+      j["unsupported"] = row.unsupported;
+      rows.push_back(j);
+      continue;
+    }
+    const Choice choice = dispatcher.explain(d, row.problem);
+    const tuner::CompareRow r =
+        tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist);
+    const double pct = 100.0 * r.floor_ms / r.tuned.median_ms;
+    const bool cub_ran = r.cub_error.empty();
+    const double vs_cub = cub_ran ? r.cub.median_ms / r.tuned.median_ms : 0;
+    bool met = r.tuned_ok && (!cub_ran || vs_cub >= 1.0);
+    if (row.min_floor_pct) met = met && pct >= *row.min_floor_pct;
+    if (row.max_us) met = met && r.tuned.median_ms * 1e3 <= *row.max_us;
+    char cub[16] = "n/a", vs[16] = "-";
+    if (cub_ran) {
+      std::snprintf(cub, sizeof cub, "%.4f", r.cub.median_ms);
+      std::snprintf(vs, sizeof vs, "%.2fx", vs_cub);
+    }
+    std::printf("%-32s %9s %9s %9s %9.4f %6.1f%% %7s %-6s %-14s %s\n", row.id.c_str(),
+                r.tuned_ok ? fmt_ms(r.tuned.median_ms).c_str() : "WRONG",
+                r.fallback_ok ? fmt_ms(r.fallback.median_ms).c_str() : "WRONG", cub, r.floor_ms,
+                pct, vs, met ? "met" : "MISSED", to_string(choice.level),
+                choice.config.label().c_str());
+    std::fflush(stdout);
+    auto timing = [](const tuner::Timing& t) {
+      return nlohmann::json{{"median_ms", t.median_ms}, {"min_ms", t.min_ms},
+                            {"max_ms", t.max_ms}, {"samples", t.samples}};
+    };
+    j["problem"] = row.problem.describe();
+    j["distribution"] = tuner::to_string(row.dist);
+    j["tuned"] = timing(r.tuned);
+    j["tuned"]["verified"] = r.tuned_ok;
+    j["tuned"]["configuration"] = choice.config.label();
+    j["tuned"]["lookup"] = to_string(choice.level);
+    j["default"] = timing(r.fallback);
+    j["default"]["verified"] = r.fallback_ok;
+    if (cub_ran) {
+      j["cub"] = timing(r.cub);
+      j["cub"]["verified"] = r.cub_ok;
+      j["speedup_vs_cub"] = vs_cub;
+    } else {
+      j["cub"] = {{"error", r.cub_error}};
+    }
+    j["floor_ms"] = r.floor_ms;
+    j["percent_of_floor"] = pct;
+    j["target_met"] = met;
+    rows.push_back(j);
+    if (!r.tuned_ok || !r.fallback_ok) status = kFailure;
+  }
+  if (!json_path.empty()) {
+    nlohmann::json doc = {{"device", {{"name", d.name}, {"uuid", d.uuid}, {"arch", d.arch()},
+                                      {"sm_count", d.sm_count}, {"driver", d.driver_version},
+                                      {"runtime", d.runtime_version}}},
+                          {"read_gbps", gbps}, {"nvrtc", nvrtc_version()}, {"rows", rows}};
+    std::ofstream out(json_path);
+    out << doc.dump(2) << "\n";
+    if (!out) throw Error(StatusCode::invalid_argument, "cannot write --json file " + json_path);
+  }
+  return status;
+}
+
+}  // namespace histtune::cli

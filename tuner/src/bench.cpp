@@ -1,0 +1,83 @@
+#include "histtune/tuner/bench.hpp"
+
+namespace histtune::tuner {
+namespace {
+
+std::string pow2(std::uint64_t n) {
+  int e = 0;
+  while ((1ull << e) < n) ++e;
+  return "2^" + std::to_string(e);
+}
+
+BenchRow row(SampleType t, std::uint32_t bins, std::uint64_t n, Distribution dist,
+             std::string target) {
+  BenchRow r;
+  r.problem.sample_type = t;
+  r.problem.num_bins = bins;
+  r.problem.n = n;
+  r.dist = dist;
+  r.id = std::string(to_string(t)) + "-" + std::to_string(bins) + "-" + pow2(n) + "-" +
+         to_string(dist);
+  r.target = std::move(target);
+  return r;
+}
+
+}  // namespace
+
+std::vector<BenchRow> bench_matrix() {
+  using D = Distribution;
+  std::vector<BenchRow> m;
+  for (int e : {28, 30}) {
+    auto u = row(SampleType::u8, 256, 1ull << e, D::uniform, ">= 85% of floor");
+    u.min_floor_pct = 85;
+    m.push_back(u);
+    for (D d : {D::skewed, D::constant, D::runs}) {
+      auto r = row(SampleType::u8, 256, 1ull << e, d, e == 28 ? ">= 92% of floor" : "never slower than CUB");
+      if (e == 28) r.min_floor_pct = 92;
+      m.push_back(r);
+    }
+  }
+  const double us[] = {5, 6, 10};
+  for (int i = 0; i < 3; ++i) {
+    auto r = row(SampleType::u8, 256, 1ull << (16 + 4 * i), D::uniform,
+                 "<= " + std::to_string(static_cast<int>(us[i])) + " us per call");
+    r.max_us = us[i];
+    m.push_back(r);
+  }
+  for (std::uint32_t bins : {256u, 4096u})
+    for (D d : {D::uniform, D::skewed, D::constant}) {
+      auto r = row(SampleType::u32, bins, 1ull << 26, d, ">= 85% of floor");
+      r.min_floor_pct = 85;
+      m.push_back(r);
+    }
+  auto u16 = row(SampleType::u16, 1024, 1ull << 27, D::uniform, ">= 85% of floor");
+  u16.min_floor_pct = 85;
+  m.push_back(u16);
+  for (D d : {D::uniform, D::skewed, D::constant}) {
+    auto r = row(SampleType::u32, 65536, 1ull << 26, d, ">= 50% of floor");
+    r.min_floor_pct = 50;
+    r.unsupported = "65536 bins need the large-bin family (global / cluster privatization)";
+    m.push_back(r);
+  }
+  for (int e : {24, 26}) {
+    BenchRow r = row(SampleType::f32, static_cast<std::uint32_t>((1ull << e) / 16), 1ull << e,
+                     D::uniform, e == 24 ? ">= 5x faster than CUB" : "correct (CUB fails)");
+    r.problem.binning = Binning::even;
+    r.problem.lower = 0;
+    r.problem.upper = 100;
+    r.id = "f32-n/16-" + pow2(1ull << e) + "-uniform";
+    r.unsupported = "n/16 bins need the large-bin family";
+    m.push_back(r);
+  }
+  BenchRow rgba = row(SampleType::u8, 256, 7680ull * 4320 * 4, D::uniform, ">= 85% of floor");
+  rgba.id = "rgba-u8-7680x4320-3of4";
+  rgba.unsupported = "needs the interleaved-pixels family";
+  m.push_back(rgba);
+  BenchRow mc = row(SampleType::u8, 256, 1048576ull * 512, D::uniform, "<= 0.20 ms");
+  mc.id = "multichannel-1048576x512-u8-256";
+  mc.unsupported = "needs the multi-channel family";
+  m.push_back(mc);
+  return m;
+}
+
+}  // namespace histtune::tuner

@@ -31,8 +31,9 @@ typedef HT_SAMPLE_T SampleT;
 // Maps one sample to its bin; returns false for samples that fall in no bin. The host
 // reference (runtime/src/reference.cpp) computes exactly the same arithmetic.
 __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long long lower_i,
-                                          unsigned long long range_i, float lower_f,
-                                          float upper_f, float scale_f, unsigned int& bin) {
+                                          unsigned long long range_i, unsigned long long recip_i,
+                                          float lower_f, float upper_f, float scale_f,
+                                          unsigned int& bin) {
 #if HT_BINNING == 0
   // Negative int32 samples become huge unsigned values and are ignored like values >= bins.
   bin = (unsigned int)s;
@@ -45,8 +46,15 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
 #else
   long long d = (long long)s - lower_i;
   if (d < 0 || (unsigned long long)d >= range_i) return false;
-  // d < 2^32 and num_bins < 2^32, so the product fits in 64 bits.
-  bin = (unsigned int)(((unsigned long long)d * num_bins) / range_i);
+  // bin = x / range exactly, without a division: x < 2^64 (d < 2^32, num_bins < 2^32) and
+  // recip_i = floor((2^64 - 1) / range), so umulhi(x, recip_i) is at most 2 below the quotient;
+  // two remainder corrections (which cannot overflow) finish it.
+  const unsigned long long x = (unsigned long long)d * num_bins;
+  unsigned long long q = __umul64hi(x, recip_i);
+  unsigned long long r = x - q * range_i;
+  if (r >= range_i) { ++q; r -= range_i; }
+  if (r >= range_i) ++q;
+  bin = (unsigned int)q;
   return true;
 #endif
 }
@@ -117,7 +125,8 @@ struct HtCounter {
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
-                float lower_f, float upper_f, float scale_f, unsigned int* __restrict__ counts) {
+                unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
+                unsigned int* __restrict__ counts) {
   constexpr unsigned int kThreads = HT_BLOCK_THREADS;
   constexpr unsigned int kVecs = HT_VECTORS_PER_THREAD;
   // HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes (whole 32-bit words).
@@ -149,7 +158,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 
   auto count_sample = [&](SampleT s) {
     unsigned int bin;
-    if (ht_bin_of(s, num_bins, lower_i, range_i, lower_f, upper_f, scale_f, bin)) ctr.count(bin);
+    if (ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin))
+      ctr.count(bin);
   };
   auto count_vec = [&](VecT v) {
     if (kWords == 0) {

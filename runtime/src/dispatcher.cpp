@@ -37,13 +37,15 @@ void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, c
   unsigned int row_stride = g.row_stride;
   long long lower_i = static_cast<long long>(p.lower);
   unsigned long long range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
+  unsigned long long recip_i = range_i ? ~0ull / range_i : 0;
   float lower_f = static_cast<float>(p.lower);
   float upper_f = static_cast<float>(p.upper);
   // The host reference computes the same float scale the same way.
   float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
   unsigned int* counts = d_counts;
-  void* args[] = {&samples, &n,       &num_bins, &row_stride, &lower_i,
-                  &range_i, &lower_f, &upper_f,  &scale_f,    &counts};
+  void* args[] = {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
+                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts};
   HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), args, g.smem_bytes, stream));
 }
 

@@ -55,6 +55,10 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sample_bytes(p.sample_type))
     return "vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
            to_string(p.sample_type) + " sample: that is vec0";
+  const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
+  if (per_load * c.vectors_per_thread > 32)
+    return "more than 32 samples per thread per tile (" +
+           std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
   if (c.layout == 1 && c.private_copies > 4)
     return "lane-striped layout already has 32 sub-copies: private_copies at most 4";
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)

@@ -27,6 +27,8 @@ std::string name_of(const Case& c) {
   return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_" + std::to_string(c.bins);
 }
 
+void PrintTo(const Case& c, std::ostream* os) { *os << name_of(c); }
+
 Problem problem_of(const Case& c, std::uint64_t n) {
   Problem p;
   p.sample_type = c.type;

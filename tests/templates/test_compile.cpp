@@ -40,6 +40,8 @@ DeviceInfo device_for(int arch) {
   return d;
 }
 
+void PrintTo(const Case& c, std::ostream* os) { *os << name_of(c); }
+
 // Distinct compile-time variants of the valid space, in enumeration order.
 std::vector<Hist1DConfig> compile_variants(const Problem& p, int arch) {
   std::map<std::string, Hist1DConfig> seen;

@@ -9,7 +9,13 @@
 
 namespace histtune::cli {
 
-int run_tune(const Common& c, const std::vector<std::string>& problem_specs);
+struct TuneFlags {
+  std::string strategy = "exhaustive";
+  std::size_t budget = 0;
+  double time_limit_s = 0;
+};
+
+int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f);
 int run_compare(const Common& c);
 int run_info(const Common& c);
 int run_bench(const Common& c, const std::string& json_path, const std::string& only);

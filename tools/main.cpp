@@ -90,9 +90,28 @@ int main(int argc, char** argv) {
   app.add_option("--problem", problems,
                  "tune only this problem, TYPE:BINNING:BINS:N[:LOWER:UPPER] (repeatable), "
                  "e.g. u8:direct:256:2^24");
+  TuneFlags flags;
+  auto add_tune_flags = [&](CLI::App* a) {
+    a->add_option("--strategy", flags.strategy,
+                  "search strategy: exhaustive (every valid configuration), random, or annealing "
+                  "(simulated annealing, guided by the neighbours of good points)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"exhaustive", "random", "annealing"}));
+    a->add_option("--budget", flags.budget,
+                  "at most this many configurations timed per problem (0: no limit; annealing "
+                  "then times a tenth of the space)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    a->add_option("--time-limit", flags.time_limit_s,
+                  "stop searching a problem after this many seconds (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+  };
+  add_tune_flags(&app);
   CLI::App* tune = app.add_subcommand("tune", "tune the default plan (or --problem ...) and record "
                                               "every measurement and the winners");
   add_common(tune, common);
+  add_tune_flags(tune);
   tune->add_option("--problem", problems, "as above");
   CLI::App* compare = app.add_subcommand(
       "compare", "for each problem tuned on this GPU: tuned vs built-in default vs CUB vs the "
@@ -119,7 +138,7 @@ int main(int argc, char** argv) {
     if (*compare) return run_compare(common);
     if (*info) return run_info(common);
     if (*bench) return run_bench(common, bench_json, bench_only);
-    return run_tune(common, problems);
+    return run_tune(common, problems, flags);
   } catch (const histtune::Error& e) {
     std::fprintf(stderr, "histtune: %s\n", e.what());
     switch (e.code()) {

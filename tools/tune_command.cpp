@@ -8,7 +8,7 @@
 
 namespace histtune::cli {
 
-int run_tune(const Common& c, const std::vector<std::string>& problem_specs) {
+int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f) {
   std::vector<Problem> plan;
   for (const auto& s : problem_specs) plan.push_back(parse_problem(s));
   if (plan.empty()) plan = tuner::default_plan();
@@ -30,6 +30,8 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs) {
     ProgressLine progress(c.quiet);
     const auto t0 = std::chrono::steady_clock::now();
     tuner::TuneOptions opt;
+    opt.strategy = f.strategy;
+    opt.budget = tuner::SearchBudget{f.budget, f.time_limit_s};
     opt.on_progress = [&](const tuner::Progress& pr) {
       std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
       progress.update(pr.label, pr.done, pr.total, el.count());
@@ -40,9 +42,11 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs) {
     std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
     char line[512];
     std::snprintf(line, sizeof line,
-                  "  winner %s  %s ms  (%zu measured, %zu pruned, %zu failed, %.1f s)",
+                  "  winner %s  %s ms  (%s: %zu of %zu valid measured, %zu pruned, %zu failed, "
+                  "%.1f s)",
                   r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
-                  r.measurements.size(), r.pruned, r.failed, el.count());
+                  r.strategy.c_str(), r.measurements.size(), r.valid, r.pruned, r.failed,
+                  el.count());
     progress.finish(line);
     for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
     if (r.failed || r.winner.empty()) status = kFailure;

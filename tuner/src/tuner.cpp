@@ -10,6 +10,7 @@
 #include "histtune/templates/registry.hpp"
 #include "histtune/tuner/compile_pool.hpp"
 #include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/search.hpp"
 
 namespace histtune::tuner {
 
@@ -17,49 +18,50 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
   TuneResult r;
   r.problem = p;
   r.template_hash = templates::get(hist1d::kTemplate).hash;
+  const SearchSpace space = hist1d_search_space(p, d);
+  std::unique_ptr<Strategy> strategy = make_strategy(opt.strategy);
+  r.strategy = strategy->name();
 
-  std::vector<Hist1DConfig> configs;
-  for (const auto& c : hist1d::space()) {
-    if (hist1d::check(c, p, d).empty())
-      configs.push_back(c);
-    else
-      ++r.pruned;
-  }
-  // One compile per distinct compile key not already loaded; configurations differing only at
-  // launch share it.
-  constexpr std::size_t kCached = static_cast<std::size_t>(-1);
-  std::vector<CompileRequest> reqs;
-  std::map<std::string, std::size_t> req_of_key;
-  std::vector<std::size_t> req_index;
-  for (const auto& c : configs) {
-    CompileRequest req = hist1d_request(c, p, d.arch());
-    if (cache.contains(req)) {
-      req_index.push_back(kCached);
-      continue;
-    }
-    auto [it, fresh] = req_of_key.emplace(cache_key(req), reqs.size());
-    if (fresh) reqs.push_back(req);
-    req_index.push_back(it->second);
-  }
-  r.compiled = reqs.size();
   const std::vector<std::uint8_t> host = make_samples(p, opt.seed, opt.distribution);
   const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
   DeviceInputs inputs(p, host, d.l2_bytes);
   cudaStream_t stream = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CompilePool pool(reqs, opt.compile_threads);
 
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Hist1DConfig& c = configs[i];
+  // Strategies that know their points up front get them compiled ahead, in order, on a pool:
+  // one compile per distinct compile key not already loaded (configurations that differ only
+  // at launch share a kernel). Others compile on demand.
+  std::unique_ptr<CompilePool> pool;
+  std::map<std::string, std::size_t> pool_index;  // cache key -> pool request
+  std::size_t total = 0, evaluated = 0;
+  auto plan = [&](const std::vector<Point>& pts) {
+    std::vector<CompileRequest> reqs;
+    for (const auto& pt : pts) {
+      CompileRequest req = hist1d_request(hist1d_config_of(pt), p, d.arch());
+      if (cache.contains(req)) continue;
+      if (pool_index.emplace(cache_key(req), reqs.size()).second) reqs.push_back(req);
+    }
+    total = pts.size();
+    pool = std::make_unique<CompilePool>(reqs, opt.compile_threads);
+  };
+
+  auto objective = [&](const Point& pt) -> std::optional<double> {
+    const Hist1DConfig c = hist1d_config_of(pt);
     db::MeasurementRow m;
     m.config_label = c.label();
     m.params_json = c.to_json();
     m.template_hash = r.template_hash;
+    std::optional<double> cost;
     try {
-      const std::size_t ri = req_index[i];
-      Kernel k = ri == kCached
-                     ? cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel)
-                     : cache.load(reqs[ri], pool.get(ri), hist1d::kKernel);
+      const CompileRequest req = hist1d_request(c, p, d.arch());
+      Kernel k;
+      auto it = pool ? pool_index.find(cache_key(req)) : pool_index.end();
+      if (it != pool_index.end()) {
+        k = cache.load(req, pool->get(it->second), hist1d::kKernel);
+      } else {
+        if (!cache.contains(req)) ++r.compiled;
+        k = cache.get(req, hist1d::kKernel);
+      }
       Timing t = time_calls(
           [&](cudaStream_t s, int rep) {
             launch_hist1d(cache, k, c, p, d, inputs.samples(rep), inputs.counts(), s);
@@ -71,7 +73,9 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
       m.max_ms = t.max_ms;
       m.samples = t.samples;
       m.verified = inputs.read_counts(p.num_bins) == expect;
-      if (!m.verified) {
+      if (m.verified) {
+        cost = m.median_ms;
+      } else {
         ++r.failed;
         r.errors.push_back(m.config_label + ": output differs from the host reference");
       }
@@ -82,15 +86,27 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
       ++r.failed;
       r.errors.push_back(m.config_label + ": " + e.what());
     }
-    if (opt.on_progress) opt.on_progress(Progress{i + 1, configs.size(), m.config_label});
-  }
-  cudaStreamDestroy(stream);
+    ++evaluated;
+    if (opt.on_progress)
+      opt.on_progress(Progress{evaluated, std::max(total, evaluated), m.config_label});
+    return cost;
+  };
 
-  for (const auto& m : r.measurements)
-    if (m.verified && (r.winner.empty() || m.median_ms < r.winner_ms)) {
-      r.winner = m.config_label;
-      r.winner_ms = m.median_ms;
-    }
+  if (strategy->name() == std::string("annealing")) {
+    const std::size_t valid = valid_points(space).size();
+    total = opt.budget.max_evaluations ? std::min(opt.budget.max_evaluations, valid)
+                                       : std::max<std::size_t>(valid / 10, 1);
+  }
+  SearchResult sr = strategy->run(space, objective, opt.budget, opt.seed, plan);
+  cudaStreamDestroy(stream);
+  if (pool) r.compiled += pool->size();
+  r.pruned = sr.invalid_skipped;
+  r.valid = sr.valid_points;
+  r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
+  if (!sr.best.empty()) {
+    r.winner = hist1d_config_of(sr.best).label();
+    r.winner_ms = sr.best_cost;
+  }
   return r;
 }
 

@@ -1,6 +1,7 @@
-// Exhaustive tuning of one problem: every configuration of the family's space that passes its
-// restrictions is compiled (in a thread pool, while the GPU measures), timed, and verified
-// exactly against the host reference; the fastest verified one wins.
+// Tuning of one problem: a search strategy (exhaustive by default) picks configurations of the
+// family's space that pass its restrictions; each is compiled (ahead, in a thread pool, where the
+// strategy knows its points), timed, and verified exactly against the host reference; the
+// fastest verified one wins.
 #pragma once
 
 #include <functional>
@@ -12,6 +13,7 @@
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/search.hpp"
 #include "histtune/tuner/timing.hpp"
 
 namespace histtune::tuner {
@@ -27,6 +29,8 @@ struct TuneOptions {
   std::uint64_t seed = 1;
   Distribution distribution = Distribution::uniform;
   int compile_threads = 0;  // 0: one per hardware thread
+  std::string strategy = "exhaustive";  // see tuner/search.hpp
+  SearchBudget budget;                  // evaluations and seconds; 0 = unlimited
   std::function<void(const Progress&)> on_progress;
 };
 
@@ -35,6 +39,9 @@ struct TuneResult {
   std::vector<db::MeasurementRow> measurements;  // every configuration tried
   std::size_t pruned = 0;                        // points the restrictions skipped
   std::size_t compiled = 0;                      // distinct kernels compiled by NVRTC
+  std::size_t valid = 0;                         // points of the space that pass the restrictions
+  std::string strategy;
+  bool stopped_early = false;                    // by the evaluation budget or the time limit
   std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)
   std::vector<std::string> errors;
   std::string winner;  // label; empty when nothing verified

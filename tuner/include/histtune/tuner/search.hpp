@@ -1,0 +1,72 @@
+// Search strategies over a family's configuration space, behind one interface: exhaustive,
+// random, and simulated annealing (a neighbourhood-guided search), each with an evaluation budget
+// and a time limit. A point is a vector of value indices, one per parameter of the family's table,
+// so strategies know nothing of kernels; invalid points (restrictions) are skipped and counted,
+// never evaluated.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "histtune/device.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/problem.hpp"
+
+namespace histtune::tuner {
+
+using Point = std::vector<int>;
+
+struct SearchSpace {
+  std::vector<int> sizes;                    // number of values of each parameter
+  std::function<bool(const Point&)> valid;  // the restrictions
+};
+
+// A point's cost (lower is better; a median time), or nullopt when it failed (did not compile,
+// gave a wrong result): a failure counts as an evaluation and never wins.
+using Objective = std::function<std::optional<double>(const Point&)>;
+
+struct SearchBudget {
+  std::size_t max_evaluations = 0;  // 0: no limit
+  double time_limit_s = 0;          // 0: no limit
+};
+
+struct SearchResult {
+  Point best;  // empty when nothing succeeded
+  double best_cost = 0;
+  std::size_t evaluations = 0;
+  std::size_t invalid_skipped = 0;  // grid points the restrictions removed
+  std::size_t valid_points = 0;     // size of the valid space
+  std::vector<std::pair<Point, std::optional<double>>> history;  // in evaluation order
+  bool stopped_by_budget = false;
+  bool stopped_by_time = false;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  virtual const char* name() const = 0;
+  // `plan`, when given, is told up front the points the strategy will evaluate in order (for
+  // strategies that know them: exhaustive, random), so that their kernels compile ahead.
+  virtual SearchResult run(const SearchSpace& space, const Objective& objective,
+                           const SearchBudget& budget, std::uint64_t seed,
+                           const std::function<void(const std::vector<Point>&)>& plan = {}) = 0;
+};
+
+// "exhaustive", "random" or "annealing"; throws std::invalid_argument naming the valid ones.
+std::unique_ptr<Strategy> make_strategy(const std::string& name);
+const std::vector<std::string>& strategy_names();
+
+// Every valid point of the grid, in enumeration order (the first parameter varies slowest).
+std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);
+
+// The 1D family's space for one problem on one device.
+SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d);
+Hist1DConfig hist1d_config_of(const Point& point);
+Point hist1d_point_of(const Hist1DConfig& c);  // throws std::invalid_argument off the grid
+
+}  // namespace histtune::tuner

@@ -1,0 +1,290 @@
+#include "histtune/tuner/search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+namespace histtune::tuner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Budget and time bookkeeping shared by the strategies; evaluate() is the only way to call the
+// objective, so every strategy stops the same way and records the same history.
+class Run {
+ public:
+  Run(const Objective& f, const SearchBudget& b, SearchResult& r)
+      : f_(f), b_(b), r_(r), start_(Clock::now()) {}
+
+  bool exhausted() {
+    if (b_.max_evaluations && r_.evaluations >= b_.max_evaluations) {
+      r_.stopped_by_budget = true;
+      return true;
+    }
+    if (b_.time_limit_s > 0 &&
+        std::chrono::duration<double>(Clock::now() - start_).count() >= b_.time_limit_s) {
+      r_.stopped_by_time = true;
+      return true;
+    }
+    return false;
+  }
+
+  std::optional<double> evaluate(const Point& p) {
+    auto it = seen_.find(p);
+    if (it != seen_.end()) return it->second;
+    std::optional<double> c = f_(p);
+    if (c && !std::isfinite(*c)) c.reset();
+    ++r_.evaluations;
+    r_.history.emplace_back(p, c);
+    seen_.emplace(p, c);
+    if (c && (r_.best.empty() || *c < r_.best_cost)) {
+      r_.best = p;
+      r_.best_cost = *c;
+    }
+    return c;
+  }
+
+  bool seen(const Point& p) const { return seen_.count(p) != 0; }
+
+ private:
+  const Objective& f_;
+  SearchBudget b_;
+  SearchResult& r_;
+  Clock::time_point start_;
+  std::map<Point, std::optional<double>> seen_;
+};
+
+class Exhaustive : public Strategy {
+ public:
+  const char* name() const override { return "exhaustive"; }
+  SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
+                   std::uint64_t, const std::function<void(const std::vector<Point>&)>& plan)
+      override {
+    SearchResult r;
+    std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
+    r.valid_points = pts.size();
+    if (b.max_evaluations && pts.size() > b.max_evaluations) pts.resize(b.max_evaluations);
+    if (plan) plan(pts);
+    Run run(f, b, r);
+    for (const auto& p : pts) {
+      if (run.exhausted()) break;
+      run.evaluate(p);
+    }
+    return r;
+  }
+};
+
+class Random : public Strategy {
+ public:
+  const char* name() const override { return "random"; }
+  SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
+                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan)
+      override {
+    SearchResult r;
+    std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
+    r.valid_points = pts.size();
+    std::mt19937_64 rng(seed);
+    std::shuffle(pts.begin(), pts.end(), rng);  // sampling without repetition
+    if (b.max_evaluations && pts.size() > b.max_evaluations) pts.resize(b.max_evaluations);
+    if (plan) plan(pts);
+    Run run(f, b, r);
+    for (const auto& p : pts) {
+      if (run.exhausted()) break;
+      run.evaluate(p);
+    }
+    return r;
+  }
+};
+
+// Simulated annealing on log(cost), neighbourhood = one parameter moved to an adjacent value
+// (sometimes to any value), memoised so no point is timed twice, restarts from the best point
+// when stuck, and a final first-improvement hill climb around the best with what budget remains.
+class Annealing : public Strategy {
+ public:
+  const char* name() const override { return "annealing"; }
+  SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
+                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>&)
+      override {
+    SearchResult r;
+    const std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
+    r.valid_points = pts.size();
+    if (pts.empty()) return r;
+    const std::set<Point> valid(pts.begin(), pts.end());
+    // Without a budget, anneal over a tenth of the space (the time limit may stop it sooner).
+    const std::size_t budget =
+        std::min(b.max_evaluations ? b.max_evaluations : std::max<std::size_t>(pts.size() / 10, 1),
+                 pts.size());
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    Run run(f, b, r);
+    auto random_unseen = [&]() -> std::optional<Point> {
+      for (int t = 0; t < 64; ++t) {
+        const Point& p = pts[rng() % pts.size()];
+        if (!run.seen(p)) return p;
+      }
+      for (const auto& p : pts)
+        if (!run.seen(p)) return p;
+      return std::nullopt;
+    };
+    auto log_cost = [](const std::optional<double>& c) {
+      return c ? std::log(std::max(*c, 1e-30)) : INFINITY;
+    };
+    auto done = [&] { return r.evaluations >= budget || run.exhausted(); };
+
+    // Seeds: a few random points.
+    const std::size_t seeds = std::max<std::size_t>(3, budget / 25);
+    Point cur;
+    double cur_cost = INFINITY;
+    for (std::size_t i = 0; i < seeds && !done(); ++i) {
+      auto p = random_unseen();
+      if (!p) break;
+      double c = log_cost(run.evaluate(*p));
+      if (c < cur_cost) {
+        cur = *p;
+        cur_cost = c;
+      }
+    }
+    if (cur.empty()) cur = pts[rng() % pts.size()];
+
+    // Anneal over ~75% of the budget; the rest refines around the best.
+    const std::size_t anneal_until = budget * 3 / 4;
+    const double t0 = 0.25, t1 = 0.003;  // in log-cost units: 25% .. 0.3% worse accepted
+    std::size_t since_best = 0;
+    double best_seen = r.best.empty() ? INFINITY : std::log(r.best_cost);
+    while (r.evaluations < anneal_until && !done()) {
+      const double progress = static_cast<double>(r.evaluations) / std::max<std::size_t>(anneal_until, 1);
+      const double temp = t0 * std::pow(t1 / t0, progress);
+      std::optional<Point> next;
+      for (int attempt = 0; attempt < 64 && !next; ++attempt) {
+        Point q = cur;
+        const std::size_t k = rng() % q.size();
+        if (space.sizes[k] <= 1) continue;
+        if (unit(rng) < 0.8) {
+          q[k] += (rng() % 2) ? 1 : -1;
+          if (q[k] < 0 || q[k] >= space.sizes[k]) continue;
+        } else {
+          q[k] = static_cast<int>(rng() % space.sizes[k]);
+        }
+        if (unit(rng) < 0.3) {  // sometimes move a second parameter: escapes restriction walls
+          const std::size_t k2 = rng() % q.size();
+          q[k2] = std::clamp(q[k2] + ((rng() % 2) ? 1 : -1), 0, space.sizes[k2] - 1);
+        }
+        if (valid.count(q) && !run.seen(q)) next = q;
+      }
+      if (!next) next = random_unseen();
+      if (!next) break;
+      const double c = log_cost(run.evaluate(*next));
+      if (c < cur_cost || unit(rng) < std::exp(-(c - cur_cost) / temp)) {
+        cur = *next;
+        cur_cost = c;
+      }
+      if (c < best_seen) {
+        best_seen = c;
+        since_best = 0;
+      } else if (++since_best > std::max<std::size_t>(budget / 8, 20) && !r.best.empty()) {
+        cur = r.best;  // stuck: restart from the best point found
+        cur_cost = best_seen;
+        since_best = 0;
+      }
+    }
+
+    // Refine: first-improvement hill climb over the untried neighbours of the best point.
+    bool improved = true;
+    while (improved && !done() && !r.best.empty()) {
+      improved = false;
+      const Point centre = r.best;
+      std::vector<Point> around;
+      for (std::size_t k = 0; k < centre.size(); ++k)
+        for (int step : {-1, 1}) {
+          Point q = centre;
+          q[k] += step;
+          if (q[k] >= 0 && q[k] < space.sizes[k] && valid.count(q) && !run.seen(q))
+            around.push_back(q);
+        }
+      std::shuffle(around.begin(), around.end(), rng);
+      for (const auto& q : around) {
+        if (done()) break;
+        run.evaluate(q);
+        if (r.best != centre) {
+          improved = true;
+          break;
+        }
+      }
+    }
+    // Budget left (the neighbourhood of the best is exhausted): random samples.
+    while (!done()) {
+      auto p = random_unseen();
+      if (!p) break;
+      run.evaluate(*p);
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names = {"exhaustive", "random", "annealing"};
+  return names;
+}
+
+std::unique_ptr<Strategy> make_strategy(const std::string& name) {
+  if (name == "exhaustive") return std::make_unique<Exhaustive>();
+  if (name == "random") return std::make_unique<Random>();
+  if (name == "annealing") return std::make_unique<Annealing>();
+  throw std::invalid_argument("unknown search strategy '" + name +
+                              "' (valid: exhaustive, random, annealing)");
+}
+
+std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) {
+  std::vector<Point> out;
+  std::size_t skipped = 0;
+  if (space.sizes.empty() ||
+      std::any_of(space.sizes.begin(), space.sizes.end(), [](int s) { return s <= 0; }))
+    return out;
+  Point p(space.sizes.size(), 0);
+  while (true) {
+    if (!space.valid || space.valid(p))
+      out.push_back(p);
+    else
+      ++skipped;
+    int k = static_cast<int>(p.size()) - 1;  // odometer: last parameter varies fastest
+    while (k >= 0 && ++p[k] == space.sizes[k]) p[k--] = 0;
+    if (k < 0) break;
+  }
+  if (invalid) *invalid = skipped;
+  return out;
+}
+
+SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
+  SearchSpace s;
+  for (const auto& prm : hist1d::params()) s.sizes.push_back(static_cast<int>(prm.values.size()));
+  s.valid = [p, d](const Point& pt) { return hist1d::check(hist1d_config_of(pt), p, d).empty(); };
+  return s;
+}
+
+Hist1DConfig hist1d_config_of(const Point& point) {
+  Hist1DConfig c;
+  const auto& prms = hist1d::params();
+  for (std::size_t k = 0; k < prms.size() && k < point.size(); ++k)
+    c.*prms[k].member = prms[k].values.at(static_cast<std::size_t>(point[k]));
+  return c;
+}
+
+Point hist1d_point_of(const Hist1DConfig& c) {
+  Point p;
+  for (const auto& prm : hist1d::params()) {
+    auto it = std::find(prm.values.begin(), prm.values.end(), c.*prm.member);
+    if (it == prm.values.end())
+      throw std::invalid_argument(std::string(prm.name) + " = " + std::to_string(c.*prm.member) +
+                                  " is not on the family's grid");
+    p.push_back(static_cast<int>(it - prm.values.begin()));
+  }
+  return p;
+}
+
+}  // namespace histtune::tuner

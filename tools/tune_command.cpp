@@ -4,9 +4,14 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/templates/registry.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 namespace histtune::cli {
+namespace {
+std::string templates_hash() { return templates::get(hist1d::kTemplate).hash; }
+}  // namespace
 
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f) {
   std::vector<Problem> plan;
@@ -36,17 +41,25 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
       std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
       progress.update(pr.label, pr.done, pr.total, el.count());
     };
+    // Resume: what an earlier (interrupted) run measured with this template is reused; each
+    // new measurement is stored as soon as it is taken.
+    const std::string hash = templates_hash();
+    for (auto& m : database->measurements(d.uuid, p.key()))
+      if (m.template_hash == hash) opt.known.emplace(m.config_label, m);
+    opt.on_measurement = [&](const db::MeasurementRow& m) {
+      database->record_measurements(d.row(), p.key(), {m});
+    };
     tuner::TuneResult r = tuner::tune(d, p, cache, opt);
-    tuner::store(*database, d, r);
+    tuner::store(*database, d, r, /*measurements=*/false);
     compiled += r.compiled;
     std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
     char line[512];
     std::snprintf(line, sizeof line,
-                  "  winner %s  %s ms  (%s: %zu of %zu valid measured, %zu pruned, %zu failed, "
-                  "%.1f s)",
+                  "  winner %s  %s ms  (%s: %zu of %zu valid measured, %zu reused from the "
+                  "database, %zu pruned, %zu failed, %.1f s)",
                   r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
-                  r.strategy.c_str(), r.measurements.size(), r.valid, r.pruned, r.failed,
-                  el.count());
+                  r.strategy.c_str(), r.measurements.size(), r.valid, r.reused, r.pruned,
+                  r.failed, el.count());
     progress.finish(line);
     for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
     if (r.failed || r.winner.empty()) status = kFailure;

@@ -47,6 +47,12 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
 
   auto objective = [&](const Point& pt) -> std::optional<double> {
     const Hist1DConfig c = hist1d_config_of(pt);
+    if (auto it = opt.known.find(c.label()); it != opt.known.end()) {
+      ++r.reused;
+      ++evaluated;
+      if (opt.on_progress) opt.on_progress(Progress{evaluated, std::max(total, evaluated), c.label()});
+      return it->second.verified ? std::optional<double>(it->second.median_ms) : std::nullopt;
+    }
     db::MeasurementRow m;
     m.config_label = c.label();
     m.params_json = c.to_json();
@@ -80,6 +86,7 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
         r.errors.push_back(m.config_label + ": output differs from the host reference");
       }
       r.measurements.push_back(m);
+      if (opt.on_measurement) opt.on_measurement(m);
     } catch (const Error& e) {
       // A sticky CUDA error (an illegal access) would poison every later measurement: stop.
       if (e.code() == StatusCode::cuda_error && cudaPeekAtLastError() != cudaSuccess) throw;
@@ -110,8 +117,8 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
   return r;
 }
 
-void store(db::Database& database, const DeviceInfo& d, const TuneResult& r) {
-  database.record_measurements(d.row(), r.problem.key(), r.measurements);
+void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, bool measurements) {
+  if (measurements) database.record_measurements(d.row(), r.problem.key(), r.measurements);
   if (!r.winner.empty())
     database.set_winner(d.row(), r.problem.key(), r.winner, r.winner_ms, r.template_hash);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,18 @@ struct TuneOptions {
   std::string strategy = "exhaustive";  // see tuner/search.hpp
   SearchBudget budget;                  // evaluations and seconds; 0 = unlimited
   std::function<void(const Progress&)> on_progress;
+  // Measurements of this problem already in the database (same device and template hash), by
+  // label: the search reuses them instead of timing again, so an interrupted run resumes.
+  std::map<std::string, db::MeasurementRow> known;
+  // Called with each new measurement as soon as it is taken (the CLI stores it at once, so an
+  // interrupted run loses nothing it finished).
+  std::function<void(const db::MeasurementRow&)> on_measurement;
 };
 
 struct TuneResult {
   Problem problem;
-  std::vector<db::MeasurementRow> measurements;  // every configuration tried
+  std::vector<db::MeasurementRow> measurements;  // every configuration timed in this run
+  std::size_t reused = 0;                        // taken from TuneOptions::known instead
   std::size_t pruned = 0;                        // points the restrictions skipped
   std::size_t compiled = 0;                      // distinct kernels compiled by NVRTC
   std::size_t valid = 0;                         // points of the space that pass the restrictions
@@ -51,8 +59,10 @@ struct TuneResult {
 
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt);
 
-// Records the measurements and the winner (one transaction each).
-void store(db::Database& database, const DeviceInfo& d, const TuneResult& r);
+// Records the measurements and the winner (one transaction each). A caller that stored every
+// measurement through on_measurement passes measurements = false.
+void store(db::Database& database, const DeviceInfo& d, const TuneResult& r,
+           bool measurements = true);
 
 // The default plan of `histtune --gpu auto`.
 std::vector<Problem> default_plan();

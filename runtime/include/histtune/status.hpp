@@ -7,6 +7,7 @@
 
 namespace histtune {
 
+// The values are part of the C API (histtune.h): append only.
 enum class StatusCode {
   ok = 0,
   invalid_argument,  // rejected before anything was launched

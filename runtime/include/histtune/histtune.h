@@ -1,0 +1,68 @@
+/* histtune's C API, for C and other languages: the same calls as histtune.hpp, one name per
+ * sample type, status codes instead of objects. Every call is stream-ordered and does not
+ * synchronise; d_counts (num_bins uint32) is overwritten. On failure the call returns a non-zero
+ * code and histtune_last_error() (per thread) says what failed and with what. */
+#ifndef HISTTUNE_H
+#define HISTTUNE_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same values as histtune::StatusCode. */
+typedef enum histtune_status {
+  HISTTUNE_OK = 0,
+  HISTTUNE_INVALID_ARGUMENT = 1,
+  HISTTUNE_NO_DEVICE = 2,
+  HISTTUNE_CUDA_ERROR = 3,
+  HISTTUNE_COMPILE_ERROR = 4,
+  HISTTUNE_DATABASE_ERROR = 5,
+  HISTTUNE_INTERNAL = 6
+} histtune_status;
+
+/* Even bins over [lower, upper); samples outside, and NaN, are not counted. */
+histtune_status histtune_histogram_even_u8(const uint8_t* d_samples, uint64_t n, uint32_t num_bins,
+                                           int64_t lower, int64_t upper, uint32_t* d_counts,
+                                           cudaStream_t stream);
+histtune_status histtune_histogram_even_u16(const uint16_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, int64_t lower, int64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_u32(const uint32_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, int64_t lower, int64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_i32(const int32_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, int64_t lower, int64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_f32(const float* d_samples, uint64_t n, uint32_t num_bins,
+                                            float lower, float upper, uint32_t* d_counts,
+                                            cudaStream_t stream);
+
+/* The sample value is the bin; values >= num_bins (and negative values) are not counted. */
+histtune_status histtune_histogram_direct_u8(const uint8_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, uint32_t* d_counts,
+                                             cudaStream_t stream);
+histtune_status histtune_histogram_direct_u16(const uint16_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+histtune_status histtune_histogram_direct_u32(const uint32_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+histtune_status histtune_histogram_direct_i32(const int32_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+
+/* The message of this thread's last failed call ("" after a success). */
+const char* histtune_last_error(void);
+/* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")
+ * of this thread's last successful call. */
+const char* histtune_last_configuration(void);
+const char* histtune_last_lookup_level(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HISTTUNE_H */

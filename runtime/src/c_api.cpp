@@ -1,0 +1,60 @@
+// The C API: thin wrappers over the C++ free functions, status codes and a per-thread message.
+#include "histtune/histtune.h"
+
+#include <string>
+
+#include "histtune/histtune.hpp"
+
+namespace {
+
+thread_local std::string t_error;
+thread_local std::string t_label;
+thread_local std::string t_level;
+
+histtune_status finish(const histtune::Status& s) {
+  if (s.ok()) {
+    t_error.clear();
+    const histtune::Choice c = histtune::last_choice();
+    t_label = c.config.label();
+    t_level = histtune::to_string(c.level);
+  } else {
+    t_error = s.message();
+  }
+  return static_cast<histtune_status>(s.code());
+}
+
+}  // namespace
+
+extern "C" {
+
+#define HT_C_EVEN(SUFFIX, T, LEVEL)                                                              \
+  histtune_status histtune_histogram_even_##SUFFIX(const T* d_samples, uint64_t n,              \
+                                                   uint32_t num_bins, LEVEL lower, LEVEL upper, \
+                                                   uint32_t* d_counts, cudaStream_t stream) {   \
+    return finish(                                                                              \
+        histtune::histogram_even(d_samples, n, num_bins, lower, upper, d_counts, stream));     \
+  }
+HT_C_EVEN(u8, uint8_t, int64_t)
+HT_C_EVEN(u16, uint16_t, int64_t)
+HT_C_EVEN(u32, uint32_t, int64_t)
+HT_C_EVEN(i32, int32_t, int64_t)
+HT_C_EVEN(f32, float, float)
+#undef HT_C_EVEN
+
+#define HT_C_DIRECT(SUFFIX, T)                                                                   \
+  histtune_status histtune_histogram_direct_##SUFFIX(const T* d_samples, uint64_t n,            \
+                                                     uint32_t num_bins, uint32_t* d_counts,     \
+                                                     cudaStream_t stream) {                     \
+    return finish(histtune::histogram_direct(d_samples, n, num_bins, d_counts, stream));        \
+  }
+HT_C_DIRECT(u8, uint8_t)
+HT_C_DIRECT(u16, uint16_t)
+HT_C_DIRECT(u32, uint32_t)
+HT_C_DIRECT(i32, int32_t)
+#undef HT_C_DIRECT
+
+const char* histtune_last_error(void) { return t_error.c_str(); }
+const char* histtune_last_configuration(void) { return t_label.c_str(); }
+const char* histtune_last_lookup_level(void) { return t_level.c_str(); }
+
+}  // extern "C"

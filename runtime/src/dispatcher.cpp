@@ -137,27 +137,29 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
     if (d_samples == nullptr && p.n > 0)
       return Status(StatusCode::invalid_argument,
                     "histtune: d_samples is null with n = " + std::to_string(p.n));
-    const DeviceInfo& d = device(current_device());
-    const std::string memo_key = d.uuid + "|" + p.describe();
-    Choice choice;
+    const int ordinal = current_device();
+    const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
+                      p.num_bins, p.n};
+    const Resolved* res = nullptr;  // map nodes are stable: safe to use after the lock
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      auto it = choices_.find(memo_key);
-      if (it != choices_.end()) {
-        choice = it->second;
-      } else {
-        lock.unlock();
-        choice = explain(d, p);
-        lock.lock();
-        choices_[memo_key] = choice;
-      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = resolved_.find(key);
+      if (it != resolved_.end()) res = &it->second;
     }
-    if (std::string why = hist1d::check(choice.config, p, d); !why.empty())
-      return Status(StatusCode::invalid_argument,
-                    "histtune: " + p.describe() + " cannot run in the hist1d family on " + d.name +
-                        ": " + why);
-    Kernel k = cache_.get(hist1d_request(choice.config, p, d.arch()), hist1d::kKernel);
-    launch_hist1d(cache_, k, choice.config, p, d, d_samples, d_counts, stream);
+    const DeviceInfo& d = device(ordinal);
+    if (!res) {
+      Resolved fresh;
+      fresh.choice = explain(d, p);
+      if (std::string why = hist1d::check(fresh.choice.config, p, d); !why.empty())
+        return Status(StatusCode::invalid_argument,
+                      "histtune: " + p.describe() + " cannot run in the hist1d family on " +
+                          d.name + ": " + why);
+      fresh.kernel = cache_.get(hist1d_request(fresh.choice.config, p, d.arch()), hist1d::kKernel);
+      std::lock_guard<std::mutex> lock(mutex_);
+      res = &resolved_.emplace(key, fresh).first->second;
+    }
+    const Choice& choice = res->choice;
+    launch_hist1d(cache_, res->kernel, choice.config, p, d, d_samples, d_counts, stream);
     if (used) *used = choice;
     return Status();
   } catch (const Error& e) {

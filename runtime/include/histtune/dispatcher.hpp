@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "histtune/device.hpp"
 #include "histtune/hist1d.hpp"
@@ -62,7 +63,14 @@ class Dispatcher {
   std::unique_ptr<db::Database> db_;
   mutable std::mutex mutex_;  // guards db_ reads and the device/choice caches
   std::map<int, DeviceInfo> devices_;
-  std::map<std::string, Choice> choices_;  // memoised lookups: device uuid + problem key
+  // The warm path: a call whose (device, problem) was seen before is a map lookup and a launch,
+  // with no database query, no compile-key string and no restriction check.
+  struct Resolved {
+    Choice choice;
+    Kernel kernel;
+  };
+  using MemoKey = std::tuple<int, int, int, std::uint32_t, std::uint64_t>;  // device, type, binning, bins, n
+  std::map<MemoKey, Resolved> resolved_;
   KernelCache cache_;
 };
 

@@ -58,6 +58,13 @@ class Run {
   std::map<Point, std::optional<double>> seen_;
 };
 
+// A budget that ended a search before it covered the valid space is a stop by budget, also when
+// the strategy cut its list of points up front and so never hit the check in Run::exhausted().
+void note_budget_stop(const SearchBudget& b, SearchResult& r) {
+  if (b.max_evaluations && r.evaluations >= b.max_evaluations && r.evaluations < r.valid_points)
+    r.stopped_by_budget = true;
+}
+
 class Exhaustive : public Strategy {
  public:
   const char* name() const override { return "exhaustive"; }
@@ -74,6 +81,7 @@ class Exhaustive : public Strategy {
       if (run.exhausted()) break;
       run.evaluate(p);
     }
+    note_budget_stop(b, r);
     return r;
   }
 };
@@ -96,6 +104,7 @@ class Random : public Strategy {
       if (run.exhausted()) break;
       run.evaluate(p);
     }
+    note_budget_stop(b, r);
     return r;
   }
 };
@@ -154,7 +163,7 @@ class Annealing : public Strategy {
     const std::size_t anneal_until = budget * 3 / 4;
     const double t0 = 0.25, t1 = 0.003;  // in log-cost units: 25% .. 0.3% worse accepted
     std::size_t since_best = 0;
-    double best_seen = r.best.empty() ? INFINITY : std::log(r.best_cost);
+    double best_seen = r.best.empty() ? INFINITY : log_cost(r.best_cost);
     while (r.evaluations < anneal_until && !done()) {
       const double progress = static_cast<double>(r.evaluations) / std::max<std::size_t>(anneal_until, 1);
       const double temp = t0 * std::pow(t1 / t0, progress);
@@ -221,6 +230,7 @@ class Annealing : public Strategy {
       if (!p) break;
       run.evaluate(*p);
     }
+    note_budget_stop(b, r);
     return r;
   }
 };

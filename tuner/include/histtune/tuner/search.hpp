@@ -42,7 +42,7 @@ struct SearchResult {
   std::size_t invalid_skipped = 0;  // grid points the restrictions removed
   std::size_t valid_points = 0;     // size of the valid space
   std::vector<std::pair<Point, std::optional<double>>> history;  // in evaluation order
-  bool stopped_by_budget = false;
+  bool stopped_by_budget = false;  // max_evaluations ended it before it covered the valid space
   bool stopped_by_time = false;
 };
 

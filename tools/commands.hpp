@@ -18,6 +18,11 @@ struct TuneFlags {
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f);
 int run_compare(const Common& c);
 int run_info(const Common& c);
+int run_report(const Common& c, const std::string& html_path);
+int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid);
+int run_import(const Common& c, const std::string& in_path);
+int run_merge(const Common& c, const std::string& other);
+int run_prune(const Common& c, bool all_versions);
 int run_bench(const Common& c, const std::string& json_path, const std::string& only);
 
 // "TYPE:BINNING:BINS:N[:LOWER:UPPER]", e.g. "u8:direct:256:2^24" or "f32:even:1024:2^20:0:100";

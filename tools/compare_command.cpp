@@ -46,6 +46,12 @@ int run_compare(const Common& c) {
       continue;
     }
     tuner::CompareRow r = tuner::compare(d, p, *cfg, cache, gbps);
+    db::BaselineRow base;  // kept for `histtune report`
+    if (r.fallback_ok) base.default_ms = r.fallback.median_ms;
+    if (r.cub_error.empty() && r.cub_ok) base.cub_ms = r.cub.median_ms;
+    base.floor_ms = r.floor_ms;
+    base.read_gbps = gbps;
+    database->set_baseline(d.row(), w.problem, base);
     auto cell = [](const tuner::Timing& t, bool ok) {
       return ok ? fmt_ms(t.median_ms) : std::string("WRONG");
     };

@@ -3,13 +3,14 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#include "histtune/version.hpp"
 #include "histtune/jit.hpp"
 
 namespace histtune::cli {
 
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
-  std::printf("histtune %s, NVRTC %s\n", HISTTUNE_VERSION, nvrtc_version().c_str());
+  std::printf("histtune %s, NVRTC %s\n", version(), nvrtc_version().c_str());
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
     auto database = open_db(c);

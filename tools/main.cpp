@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "histtune/status.hpp"
+#include "histtune/version.hpp"
 
 namespace histtune::cli {
 
@@ -80,10 +81,11 @@ int main(int argc, char** argv) {
   CLI::App app{"histtune: autotuned CUDA histogram kernels.\n"
                "With no subcommand, tunes the default plan on the chosen GPU (same as `tune`).",
                "histtune"};
-  app.set_version_flag("--version", std::string("histtune ") + HISTTUNE_VERSION);
+  app.set_version_flag("--version", std::string("histtune ") + histtune::version());
   app.footer(
       "Exit codes: 0 success; 1 a configuration failed or nothing to compare; 2 bad command "
-      "line or input; 3 no CUDA device (or no such --gpu index); 4 database error.");
+      "line or input; 3 no CUDA device (or no such --gpu index); 4 database error (also a "
+      "malformed import, which changes nothing).");
   Common common;
   std::vector<std::string> problems;
   add_common(&app, common);
@@ -126,6 +128,29 @@ int main(int argc, char** argv) {
   bench->add_flag("--matrix", "the whole matrix (the default; --only narrows it)");
   bench->add_option("--only", bench_only, "only rows whose id matches this regular expression");
   bench->add_option("--json", bench_json, "also write the results as JSON to this file");
+  std::string html_path, export_path, export_device, import_path, merge_path;
+  bool prune_all_versions = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "write one self-contained HTML page of the database (needs no GPU)");
+  add_common(report, common);
+  report->add_option("--html", html_path, "the HTML file to write")->required();
+  CLI::App* exp = app.add_subcommand("export", "write the database as JSON (docs/database-format.md)");
+  add_common(exp, common);
+  exp->add_option("--out", export_path, "file to write ('-' or nothing: standard output)");
+  exp->add_option("--device", export_device, "only this device (its UUID)");
+  CLI::App* imp = app.add_subcommand(
+      "import", "add a JSON export to the database; a malformed file changes nothing");
+  add_common(imp, common);
+  imp->add_option("file", import_path, "the JSON file ('-': standard input)")->required();
+  CLI::App* merge = app.add_subcommand(
+      "merge", "merge another histtune database file into this one (faster winners are kept)");
+  add_common(merge, common);
+  merge->add_option("other", merge_path, "the other database file")->required()->check(CLI::ExistingFile);
+  CLI::App* prune = app.add_subcommand(
+      "prune", "delete results measured with another kernel template or histtune version");
+  add_common(prune, common);
+  prune->add_flag("--all-versions", prune_all_versions,
+                  "keep results of other histtune versions (prune by kernel template only)");
   app.require_subcommand(0, 1);
 
   try {
@@ -138,6 +163,11 @@ int main(int argc, char** argv) {
     if (*compare) return run_compare(common);
     if (*info) return run_info(common);
     if (*bench) return run_bench(common, bench_json, bench_only);
+    if (*report) return run_report(common, html_path);
+    if (*exp) return run_export(common, export_path, export_device);
+    if (*imp) return run_import(common, import_path);
+    if (*merge) return run_merge(common, merge_path);
+    if (*prune) return run_prune(common, prune_all_versions);
     return run_tune(common, problems, flags);
   } catch (const histtune::Error& e) {
     std::fprintf(stderr, "histtune: %s\n", e.what());

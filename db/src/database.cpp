@@ -3,12 +3,18 @@
 // text. Values always travel as bound parameters; the only SQL strings joined here are constants.
 #include "histtune/db/database.hpp"
 
+#include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <nlohmann/json.hpp>
 
 #include <sqlite3.h>
 
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <system_error>
 #include <utility>
 
@@ -18,10 +24,12 @@ namespace {
 constexpr const char* kApplication = "histtune";
 constexpr int kBusyTimeoutMs = 5000;
 
-// Schema of version kSchemaVersion. CHECKs and NOT NULLs catch bad rows inside the transaction
-// that stores them, so a batch with one bad row is rolled back whole (SQLite binds NaN as NULL).
-// Timestamps are UTC with milliseconds, sortable as text, filled in by column defaults.
-constexpr const char* kSchemaSql = R"sql(
+// Schema version 1, frozen: a new file is created as version 1 and then migrated forward, so a new
+// file and a migrated one are the same by construction. Never edit this text; add a migration.
+// CHECKs and NOT NULLs catch bad rows inside the transaction that stores them, so a batch with one
+// bad row is rolled back whole (SQLite binds NaN as NULL). Timestamps are UTC with milliseconds,
+// sortable as text, filled in by column defaults.
+constexpr const char* kSchemaV1Sql = R"sql(
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -81,16 +89,61 @@ CREATE TABLE winners (
 );
 )sql";
 
+// Version 1 -> 2: device memory clock and NVRTC version, the histtune version of each result, a
+// persistent store of compiled kernels, and the baselines `compare` measures beside the winner.
+// Added columns carry defaults, so old rows stay valid.
+constexpr const char* kMigrateV1ToV2Sql = R"sql(
+ALTER TABLE devices      ADD COLUMN memory_clock_khz INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE devices      ADD COLUMN nvrtc_version    TEXT    NOT NULL DEFAULT '';
+ALTER TABLE measurements ADD COLUMN histtune_version TEXT    NOT NULL DEFAULT '';
+ALTER TABLE winners      ADD COLUMN histtune_version TEXT    NOT NULL DEFAULT '';
+CREATE TABLE cubins (
+  cache_key     TEXT    PRIMARY KEY CHECK (length(cache_key) > 0),
+  arch          INTEGER NOT NULL,
+  nvrtc_version TEXT    NOT NULL,
+  template_hash TEXT    NOT NULL,
+  label         TEXT    NOT NULL,
+  image         BLOB    NOT NULL,
+  created_at    TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE baselines (
+  device_id   INTEGER NOT NULL REFERENCES devices(id),
+  problem_id  INTEGER NOT NULL REFERENCES problems(id),
+  default_ms  REAL CHECK (default_ms IS NULL OR default_ms >= 0),
+  cub_ms      REAL CHECK (cub_ms IS NULL OR cub_ms >= 0),
+  floor_ms    REAL CHECK (floor_ms IS NULL OR floor_ms >= 0),
+  read_gbps   REAL CHECK (read_gbps IS NULL OR read_gbps >= 0),
+  measured_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (device_id, problem_id)
+);
+)sql";
+
+// kMigrations[i] takes schema version i + 1 to i + 2.
+constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == Database::kSchemaVersion - 1,
+              "one migration per schema version step");
+
+constexpr const char* kDeviceColumns =
+    "d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.memory_bytes, d.l2_bytes,"
+    " d.driver_version, d.runtime_version, d.memory_clock_khz, d.nvrtc_version";
+constexpr int kDeviceColumnCount = 11;
+
 constexpr const char* kWinnerSelect = R"sql(
 SELECT d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.memory_bytes, d.l2_bytes,
-       d.driver_version, d.runtime_version,
+       d.driver_version, d.runtime_version, d.memory_clock_khz, d.nvrtc_version,
        p.family, p.sample_type, p.binning, p.num_bins, p.n,
-       c.label, w.median_ms, w.template_hash
+       c.label, w.median_ms, w.template_hash, w.histtune_version
 FROM winners w
 JOIN devices d        ON d.id = w.device_id
 JOIN problems p       ON p.id = w.problem_id
 JOIN configurations c ON c.id = w.config_id
 )sql";
+
+constexpr const char* kInsertMeasurementSql =
+    "INSERT INTO measurements (device_id, problem_id, config_id, median_ms, min_ms, max_ms,"
+    "  samples, verified, template_hash, histtune_version)"
+    " VALUES (:device_id, :problem_id, :config_id, :median_ms, :min_ms, :max_ms,"
+    "  :samples, :verified, :template_hash, :histtune_version)";
 
 constexpr const char* kWinnerOrder =
     " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n, d.uuid";
@@ -149,12 +202,20 @@ void check_version(const SQLite::Database& db, const std::string& path) {
                          " is newer than this build supports (" +
                          std::to_string(Database::kSchemaVersion) + "); upgrade histtune");
   }
-  if (version < Database::kSchemaVersion) {
-    // The place for migrations once there is more than one version.
+  if (version < 1) {
     throw make_error("open", path,
                      "schema version " + std::to_string(version) + " has no migration to " +
                          std::to_string(Database::kSchemaVersion));
   }
+}
+
+// Runs inside the caller's write transaction: a failed step rolls every step back.
+void migrate(SQLite::Database& db, int from) {
+  for (int version = from; version < Database::kSchemaVersion; ++version) {
+    db.exec(kMigrations[version - 1]);
+  }
+  // PRAGMA takes no bound parameters; the value is a compile-time constant.
+  db.exec("PRAGMA user_version = " + std::to_string(Database::kSchemaVersion));
 }
 
 void bind_problem(SQLite::Statement& q, const ProblemRow& p) {
@@ -166,7 +227,7 @@ void bind_problem(SQLite::Statement& q, const ProblemRow& p) {
   q.bind(":n", static_cast<std::int64_t>(p.n));
 }
 
-// Columns 0..8 of kWinnerSelect.
+// kDeviceColumns, from column `first` on.
 DeviceRow read_device(const SQLite::Statement& q, int first) {
   DeviceRow d;
   d.uuid = q.getColumn(first + 0).getString();
@@ -178,20 +239,24 @@ DeviceRow read_device(const SQLite::Statement& q, int first) {
   d.l2_bytes = q.getColumn(first + 6).getInt64();
   d.driver_version = q.getColumn(first + 7).getInt();
   d.runtime_version = q.getColumn(first + 8).getInt();
+  d.memory_clock_khz = q.getColumn(first + 9).getInt64();
+  d.nvrtc_version = q.getColumn(first + 10).getString();
   return d;
 }
 
 WinnerRow read_winner(const SQLite::Statement& q) {
   WinnerRow w;
   w.device = read_device(q, 0);
-  w.problem.family = q.getColumn(9).getString();
-  w.problem.sample_type = q.getColumn(10).getString();
-  w.problem.binning = q.getColumn(11).getString();
-  w.problem.num_bins = static_cast<std::uint32_t>(q.getColumn(12).getInt64());
-  w.problem.n = static_cast<std::uint64_t>(q.getColumn(13).getInt64());
-  w.config_label = q.getColumn(14).getString();
-  w.median_ms = q.getColumn(15).getDouble();
-  w.template_hash = q.getColumn(16).getString();
+  constexpr int p = kDeviceColumnCount;
+  w.problem.family = q.getColumn(p + 0).getString();
+  w.problem.sample_type = q.getColumn(p + 1).getString();
+  w.problem.binning = q.getColumn(p + 2).getString();
+  w.problem.num_bins = static_cast<std::uint32_t>(q.getColumn(p + 3).getInt64());
+  w.problem.n = static_cast<std::uint64_t>(q.getColumn(p + 4).getInt64());
+  w.config_label = q.getColumn(p + 5).getString();
+  w.median_ms = q.getColumn(p + 6).getDouble();
+  w.template_hash = q.getColumn(p + 7).getString();
+  w.histtune_version = q.getColumn(p + 8).getString();
   return w;
 }
 
@@ -210,14 +275,16 @@ std::int64_t device_id_in(SQLite::Database& db, const DeviceRow& d) {
   SQLite::Statement up(
       db,
       "INSERT INTO devices (uuid, name, cc_major, cc_minor, sm_count, memory_bytes,"
-      "  l2_bytes, driver_version, runtime_version)"
+      "  l2_bytes, driver_version, runtime_version, memory_clock_khz, nvrtc_version)"
       " VALUES (:uuid, :name, :cc_major, :cc_minor, :sm_count, :memory_bytes,"
-      "  :l2_bytes, :driver_version, :runtime_version)"
+      "  :l2_bytes, :driver_version, :runtime_version, :memory_clock_khz, :nvrtc_version)"
       " ON CONFLICT (uuid) DO UPDATE SET name = excluded.name,"
       "  cc_major = excluded.cc_major, cc_minor = excluded.cc_minor,"
       "  sm_count = excluded.sm_count, memory_bytes = excluded.memory_bytes,"
       "  l2_bytes = excluded.l2_bytes, driver_version = excluded.driver_version,"
-      "  runtime_version = excluded.runtime_version, updated_at = excluded.updated_at");
+      "  runtime_version = excluded.runtime_version,"
+      "  memory_clock_khz = excluded.memory_clock_khz, nvrtc_version = excluded.nvrtc_version,"
+      "  updated_at = excluded.updated_at");
   up.bind(":uuid", d.uuid);
   up.bind(":name", d.name);
   up.bind(":cc_major", d.cc_major);
@@ -227,6 +294,8 @@ std::int64_t device_id_in(SQLite::Database& db, const DeviceRow& d) {
   up.bind(":l2_bytes", d.l2_bytes);
   up.bind(":driver_version", d.driver_version);
   up.bind(":runtime_version", d.runtime_version);
+  up.bind(":memory_clock_khz", d.memory_clock_khz);
+  up.bind(":nvrtc_version", d.nvrtc_version);
   up.exec();
   // last_insert_rowid() is stale after the UPDATE branch of an upsert, so look the id up.
   SQLite::Statement id(db, "SELECT id FROM devices WHERE uuid = :uuid");
@@ -277,14 +346,15 @@ std::int64_t config_id_in(SQLite::Database& db, const std::string& family,
 
 }  // namespace
 
-Database::Database(const std::string& path) : path_(path) {
+Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   constexpr const char* op = "open";
   if (path_.empty()) {
     // SQLite would silently open a temporary database; an empty path is a caller's mistake.
     throw make_error(op, path_, "empty path (use \":memory:\" for an in-memory database)");
   }
   const bool in_memory = is_memory_path(path_);
-  if (!in_memory) {
+  const bool read_only = mode == OpenMode::kReadOnly;
+  if (!in_memory && !read_only) {
     const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
     std::error_code ec;
     if (!parent.empty()) {
@@ -297,8 +367,9 @@ Database::Database(const std::string& path) : path_(path) {
   }
 
   try {
-    db_ = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
-                                             kBusyTimeoutMs);
+    db_ = std::make_unique<SQLite::Database>(
+        path_, read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+        kBusyTimeoutMs);
   } catch (const SQLite::Exception& e) {
     throw make_error(op, path_, e);
   }
@@ -320,6 +391,23 @@ Database::Database(const std::string& path) : path_(path) {
                        "not a histtune database (it has tables but no meta.application = "
                        "'histtune'); refusing to touch it");
     }
+    if (read_only) {
+      if (kind == FileKind::kEmpty) {
+        throw make_error(op, path_, "not a histtune database (it is empty)");
+      }
+      check_version(*db_, path_);
+      if (const int version = read_user_version(*db_); version < kSchemaVersion) {
+        // The file stays as it is: copy it into memory and migrate the copy.
+        auto copy = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+        SQLite::Backup(*copy, *db_).executeStep();
+        db_ = std::move(copy);
+        SQLite::Transaction tx(*db_);
+        migrate(*db_, version);
+        tx.commit();
+      }
+      db_->exec("PRAGMA foreign_keys = ON");
+      return;
+    }
     if (kind == FileKind::kHisttune) {
       check_version(*db_, path_);
     }
@@ -337,17 +425,27 @@ Database::Database(const std::string& path) : path_(path) {
       SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
       const FileKind now = inspect(*db_);
       if (now == FileKind::kEmpty) {
-        db_->exec(kSchemaSql);
+        db_->exec(kSchemaV1Sql);
         SQLite::Statement meta(*db_, "INSERT INTO meta (key, value) VALUES ('application', :app)");
         meta.bind(":app", kApplication);
         meta.exec();
-        // PRAGMA takes no bound parameters; the value is a compile-time constant.
-        db_->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+        migrate(*db_, 1);
       } else if (now == FileKind::kForeign) {
         throw make_error(op, path_,
                          "not a histtune database (another program created it meanwhile)");
       } else {
         check_version(*db_, path_);  // another histtune, perhaps a newer one, created it meanwhile
+        if (const int version = read_user_version(*db_); version < kSchemaVersion) {
+          migrate(*db_, version);
+        }
+      }
+      tx.commit();
+    } else if (read_user_version(*db_) < kSchemaVersion) {
+      // Another process may be migrating too: re-read the version under the write lock.
+      SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+      check_version(*db_, path_);
+      if (const int version = read_user_version(*db_); version < kSchemaVersion) {
+        migrate(*db_, version);
       }
       tx.commit();
     }
@@ -428,10 +526,7 @@ void Database::record_measurements(const DeviceRow& device, const ProblemRow& pr
     const std::int64_t problem_id = problem_id_in(*db_, problem);
     SQLite::Statement insert(
         *db_,
-        "INSERT INTO measurements (device_id, problem_id, config_id, median_ms, min_ms, max_ms,"
-        "  samples, verified, template_hash)"
-        " VALUES (:device_id, :problem_id, :config_id, :median_ms, :min_ms, :max_ms,"
-        "  :samples, :verified, :template_hash)");
+        kInsertMeasurementSql);
     for (const MeasurementRow& row : rows) {
       const std::int64_t config_id =
           config_id_in(*db_, problem.family, row.config_label, row.params_json, true);
@@ -445,6 +540,7 @@ void Database::record_measurements(const DeviceRow& device, const ProblemRow& pr
       insert.bind(":samples", row.samples);
       insert.bind(":verified", row.verified ? 1 : 0);
       insert.bind(":template_hash", row.template_hash);
+      insert.bind(":histtune_version", row.histtune_version);
       insert.exec();
     }
     tx.commit();
@@ -455,7 +551,8 @@ void Database::record_measurements(const DeviceRow& device, const ProblemRow& pr
 
 void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
                           const std::string& label, double median_ms,
-                          const std::string& template_hash) {
+                          const std::string& template_hash,
+                          const std::string& histtune_version) {
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t device_id = device_id_in(*db_, device);
@@ -464,13 +561,15 @@ void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
     SQLite::Statement put(
         *db_,
         "INSERT OR REPLACE INTO winners (device_id, problem_id, config_id, median_ms,"
-        "  template_hash)"
-        " VALUES (:device_id, :problem_id, :config_id, :median_ms, :template_hash)");
+        "  template_hash, histtune_version)"
+        " VALUES (:device_id, :problem_id, :config_id, :median_ms, :template_hash,"
+        "  :histtune_version)");
     put.bind(":device_id", device_id);
     put.bind(":problem_id", problem_id);
     put.bind(":config_id", config_id);
     put.bind(":median_ms", median_ms);
     put.bind(":template_hash", template_hash);
+    put.bind(":histtune_version", histtune_version);
     put.exec();
     tx.commit();
   } catch (const SQLite::Exception& e) {
@@ -478,11 +577,84 @@ void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
   }
 }
 
-std::optional<DeviceRow> Database::device(const std::string& uuid) const {
+std::vector<DeviceRow> Database::devices() const {
+  try {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kDeviceColumns +
+                                  " FROM devices d ORDER BY d.name, d.uuid");
+    std::vector<DeviceRow> out;
+    while (q.executeStep()) out.push_back(read_device(q, 0));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    throw make_error("devices", path_, e);
+  }
+}
+
+namespace {
+void bind_optional(SQLite::Statement& q, const char* name, const std::optional<double>& v) {
+  if (v)
+    q.bind(name, *v);
+  else
+    q.bind(name);  // NULL
+}
+std::optional<double> optional_column(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return c.getDouble();
+}
+}  // namespace
+
+void Database::set_baseline(const DeviceRow& device, const ProblemRow& problem,
+                            const BaselineRow& b) {
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    const std::int64_t device_id = device_id_in(*db_, device);
+    const std::int64_t problem_id = problem_id_in(*db_, problem);
+    SQLite::Statement put(*db_,
+                          "INSERT OR REPLACE INTO baselines (device_id, problem_id, default_ms,"
+                          "  cub_ms, floor_ms, read_gbps)"
+                          " VALUES (:device_id, :problem_id, :default_ms, :cub_ms, :floor_ms,"
+                          "  :read_gbps)");
+    put.bind(":device_id", device_id);
+    put.bind(":problem_id", problem_id);
+    bind_optional(put, ":default_ms", b.default_ms);
+    bind_optional(put, ":cub_ms", b.cub_ms);
+    bind_optional(put, ":floor_ms", b.floor_ms);
+    bind_optional(put, ":read_gbps", b.read_gbps);
+    put.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    throw make_error("set_baseline", path_, e);
+  }
+}
+
+std::optional<BaselineRow> Database::baseline(const std::string& device_uuid,
+                                              const ProblemRow& problem) const {
   try {
     SQLite::Statement q(*db_,
-                        "SELECT uuid, name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes,"
-                        " driver_version, runtime_version FROM devices WHERE uuid = :uuid");
+                        "SELECT b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at"
+                        " FROM baselines b JOIN devices d ON d.id = b.device_id"
+                        " JOIN problems p ON p.id = b.problem_id"
+                        " WHERE d.uuid = :uuid AND p.family = :family AND"
+                        " p.sample_type = :sample_type AND p.binning = :binning AND"
+                        " p.num_bins = :num_bins AND p.n = :n");
+    q.bind(":uuid", device_uuid);
+    bind_problem(q, problem);
+    if (!q.executeStep()) return std::nullopt;
+    BaselineRow b;
+    b.default_ms = optional_column(q.getColumn(0));
+    b.cub_ms = optional_column(q.getColumn(1));
+    b.floor_ms = optional_column(q.getColumn(2));
+    b.read_gbps = optional_column(q.getColumn(3));
+    b.measured_at = q.getColumn(4).getString();
+    return b;
+  } catch (const SQLite::Exception& e) {
+    throw make_error("baseline", path_, e);
+  }
+}
+
+std::optional<DeviceRow> Database::device(const std::string& uuid) const {
+  try {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kDeviceColumns +
+                                  " FROM devices d WHERE d.uuid = :uuid");
     q.bind(":uuid", uuid);
     if (!q.executeStep()) {
       return std::nullopt;
@@ -564,7 +736,7 @@ std::vector<MeasurementRow> Database::measurements(const std::string& device_uui
   try {
     SQLite::Statement q(*db_,
                         "SELECT c.label, c.params_json, m.median_ms, m.min_ms, m.max_ms,"
-                        "  m.samples, m.verified, m.template_hash"
+                        "  m.samples, m.verified, m.template_hash, m.histtune_version"
                         " FROM measurements m"
                         " JOIN devices d        ON d.id = m.device_id"
                         " JOIN problems p       ON p.id = m.problem_id"
@@ -586,11 +758,557 @@ std::vector<MeasurementRow> Database::measurements(const std::string& device_uui
       r.samples = q.getColumn(5).getInt();
       r.verified = q.getColumn(6).getInt() != 0;
       r.template_hash = q.getColumn(7).getString();
+      r.histtune_version = q.getColumn(8).getString();
       out.push_back(std::move(r));
     }
     return out;
   } catch (const SQLite::Exception& e) {
     throw make_error("measurements", path_, e);
+  }
+}
+
+// --- compiled kernels --------------------------------------------------------------------------
+
+void Database::put_cubin(const std::string& cache_key, int arch, const std::string& nvrtc_version,
+                         const std::string& template_hash, const std::string& label,
+                         const std::vector<char>& image) {
+  if (image.size() > static_cast<std::size_t>(INT_MAX)) {
+    throw make_error("put_cubin", path_, "image of " + std::to_string(image.size()) +
+                                             " bytes is larger than SQLite binds");
+  }
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement put(*db_,
+                          "INSERT OR REPLACE INTO cubins (cache_key, arch, nvrtc_version,"
+                          "  template_hash, label, image)"
+                          " VALUES (:cache_key, :arch, :nvrtc_version, :template_hash, :label,"
+                          "  :image)");
+    put.bind(":cache_key", cache_key);
+    put.bind(":arch", arch);
+    put.bind(":nvrtc_version", nvrtc_version);
+    put.bind(":template_hash", template_hash);
+    put.bind(":label", label);
+    // A null pointer would bind NULL, not an empty blob.
+    static const char kEmpty = 0;
+    put.bind(":image", image.empty() ? static_cast<const void*>(&kEmpty) : image.data(),
+             static_cast<int>(image.size()));
+    put.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    throw make_error("put_cubin", path_, e);
+  }
+}
+
+std::optional<std::vector<char>> Database::get_cubin(const std::string& cache_key) const {
+  try {
+    SQLite::Statement q(*db_, "SELECT image FROM cubins WHERE cache_key = :cache_key");
+    q.bind(":cache_key", cache_key);
+    if (!q.executeStep()) {
+      return std::nullopt;
+    }
+    const SQLite::Column image = q.getColumn(0);
+    const char* bytes = static_cast<const char*>(image.getBlob());
+    return std::vector<char>(bytes, bytes + image.getBytes());
+  } catch (const SQLite::Exception& e) {
+    throw make_error("get_cubin", path_, e);
+  }
+}
+
+// --- JSON export / import -------------------------------------------------------------------------
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "histtune-db";
+constexpr int kFormatVersion = 1;
+constexpr std::size_t kMaxImportMeasurements = 1'000'000;
+constexpr std::size_t kMaxLabel = 200;
+constexpr std::size_t kMaxUuid = 100;
+constexpr std::size_t kMaxText = 200;
+
+// A document that fails validation; the message starts with the JSON path.
+class Invalid : public std::runtime_error {
+ public:
+  Invalid(const std::string& where, const std::string& why) : std::runtime_error(where + ": " + why) {}
+};
+
+std::string at(const std::string& where, const char* key) {
+  return where.empty() ? std::string(key) : where + "." + key;
+}
+
+std::string at(const std::string& where, std::size_t index) {
+  return where + "[" + std::to_string(index) + "]";
+}
+
+const json& field(const json& object, const std::string& where, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) {
+    throw Invalid(at(where, key), "is missing");
+  }
+  return *it;
+}
+
+const json& object_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  if (!v.is_object()) throw Invalid(at(where, key), "must be an object");
+  return v;
+}
+
+const json& array_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  if (!v.is_array()) throw Invalid(at(where, key), "must be an array");
+  return v;
+}
+
+bool printable(const std::string& s, bool allow_space) {
+  for (const char c : s) {
+    if (c < (allow_space ? 0x20 : 0x21) || c > 0x7e) return false;
+  }
+  return true;
+}
+
+// Any printable ASCII text of at most `max` characters (empty allowed).
+std::string text_at(const json& object, const std::string& where, const char* key,
+                    std::size_t max = kMaxText) {
+  const json& v = field(object, where, key);
+  if (!v.is_string()) throw Invalid(at(where, key), "must be a string");
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.size() > max || !printable(s, true)) {
+    throw Invalid(at(where, key),
+                  "must be printable ASCII of at most " + std::to_string(max) + " characters");
+  }
+  return s;
+}
+
+std::string label_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  if (!v.is_string()) throw Invalid(at(where, key), "must be a string");
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.empty() || s.size() > kMaxLabel || !printable(s, false)) {
+    throw Invalid(at(where, key), "must be printable ASCII without spaces, 1 to " +
+                                      std::to_string(kMaxLabel) + " characters");
+  }
+  return s;
+}
+
+std::string uuid_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  if (!v.is_string()) throw Invalid(at(where, key), "must be a string");
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.empty() || s.size() > kMaxUuid || !printable(s, true)) {
+    throw Invalid(at(where, key),
+                  "must be 1 to " + std::to_string(kMaxUuid) + " printable ASCII characters");
+  }
+  return s;
+}
+
+std::int64_t integer_at(const json& object, const std::string& where, const char* key,
+                        std::int64_t lo, std::int64_t hi) {
+  const json& v = field(object, where, key);
+  const std::string why =
+      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!v.is_number_integer()) throw Invalid(at(where, key), why);
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    // The parser stores every non-negative integer as unsigned.
+    if (u > static_cast<std::uint64_t>(hi) || (lo > 0 && u < static_cast<std::uint64_t>(lo))) {
+      throw Invalid(at(where, key), why);
+    }
+    return static_cast<std::int64_t>(u);
+  }
+  const auto i = v.get<std::int64_t>();
+  if (i < lo || i > hi) throw Invalid(at(where, key), why);
+  return i;
+}
+
+double time_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) {
+    throw Invalid(at(where, key), "must be a finite number >= 0");
+  }
+  return v.get<double>();
+}
+
+std::string one_of(const json& object, const std::string& where, const char* key,
+                   std::initializer_list<const char*> allowed) {
+  const json& v = field(object, where, key);
+  std::string list;
+  for (const char* a : allowed) {
+    if (v.is_string() && v.get_ref<const std::string&>() == a) return a;
+    list += list.empty() ? a : std::string(", ") + a;
+  }
+  throw Invalid(at(where, key), "must be one of " + list);
+}
+
+std::string family_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  const std::string why = "must match [a-z0-9_]{1,32}";
+  if (!v.is_string()) throw Invalid(at(where, key), why);
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.empty() || s.size() > 32) throw Invalid(at(where, key), why);
+  for (const char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+      throw Invalid(at(where, key), why);
+    }
+  }
+  return s;
+}
+
+DeviceRow parse_device(const json& j, const std::string& where) {
+  if (!j.is_object()) throw Invalid(where, "must be an object");
+  DeviceRow d;
+  d.uuid = uuid_at(j, where, "uuid");
+  d.name = text_at(j, where, "name");
+  d.cc_major = static_cast<int>(integer_at(j, where, "cc_major", 0, 1000));
+  d.cc_minor = static_cast<int>(integer_at(j, where, "cc_minor", 0, 1000));
+  d.sm_count = static_cast<int>(integer_at(j, where, "sm_count", 0, INT_MAX));
+  d.memory_bytes = integer_at(j, where, "memory_bytes", 0, INT64_MAX);
+  d.l2_bytes = integer_at(j, where, "l2_bytes", 0, INT64_MAX);
+  d.driver_version = static_cast<int>(integer_at(j, where, "driver_version", 0, INT_MAX));
+  d.runtime_version = static_cast<int>(integer_at(j, where, "runtime_version", 0, INT_MAX));
+  d.memory_clock_khz = integer_at(j, where, "memory_clock_khz", 0, INT64_MAX);
+  d.nvrtc_version = text_at(j, where, "nvrtc_version");
+  return d;
+}
+
+ProblemRow parse_problem(const json& j, const std::string& where) {
+  ProblemRow p;
+  p.family = family_at(j, where, "family");
+  p.sample_type = one_of(j, where, "sample_type", {"u8", "u16", "u32", "i32", "f32"});
+  p.binning = one_of(j, where, "binning", {"direct", "even"});
+  p.num_bins = static_cast<std::uint32_t>(integer_at(j, where, "num_bins", 1, UINT32_MAX));
+  p.n = static_cast<std::uint64_t>(integer_at(j, where, "n", 0, UINT32_MAX));
+  return p;
+}
+
+MeasurementRow parse_measurement(const json& j, const std::string& where) {
+  if (!j.is_object()) throw Invalid(where, "must be an object");
+  MeasurementRow m;
+  m.config_label = label_at(j, where, "config_label");
+  m.params_json = object_at(j, where, "params").dump();
+  m.median_ms = time_at(j, where, "median_ms");
+  m.min_ms = time_at(j, where, "min_ms");
+  m.max_ms = time_at(j, where, "max_ms");
+  m.samples = static_cast<int>(integer_at(j, where, "samples", 0, INT_MAX));
+  const json& verified = field(j, where, "verified");
+  if (!verified.is_boolean()) throw Invalid(at(where, "verified"), "must be true or false");
+  m.verified = verified.get<bool>();
+  m.template_hash = text_at(j, where, "template_hash");
+  m.histtune_version = text_at(j, where, "histtune_version");
+  return m;
+}
+
+// One validated result: a device's measurements and winner of one problem.
+struct ImportResult {
+  std::string device_uuid;
+  ProblemRow problem;
+  std::vector<MeasurementRow> measurements;
+  std::optional<MeasurementRow> winner;  // only label, median, hash and version are used
+};
+
+struct ImportDocument {
+  std::vector<DeviceRow> devices;
+  std::vector<ImportResult> results;
+};
+
+ImportDocument parse_document(const std::string& text) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    throw Invalid("document", std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw Invalid("document", "must be a JSON object");
+  const json& format = field(doc, "", "format");
+  if (!format.is_string() || format.get_ref<const std::string&>() != kFormat) {
+    throw Invalid("format", std::string("must be \"") + kFormat + "\"");
+  }
+  const json& version = field(doc, "", "format_version");
+  if (!version.is_number_integer() || version.get<std::int64_t>() != kFormatVersion) {
+    throw Invalid("format_version", "unsupported (this build reads " +
+                                        std::to_string(kFormatVersion) + ")");
+  }
+
+  ImportDocument out;
+  std::set<std::string> uuids;
+  const json& devices = array_at(doc, "", "devices");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    DeviceRow d = parse_device(devices[i], at("devices", i));
+    if (!uuids.insert(d.uuid).second) {
+      throw Invalid(at(at("devices", i), "uuid"), "duplicate device '" + d.uuid + "'");
+    }
+    out.devices.push_back(std::move(d));
+  }
+
+  std::size_t total = 0;
+  const json& results = array_at(doc, "", "results");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::string where = at("results", i);
+    const json& r = results[i];
+    if (!r.is_object()) throw Invalid(where, "must be an object");
+    ImportResult result;
+    result.device_uuid = uuid_at(r, where, "device");
+    if (uuids.count(result.device_uuid) == 0) {
+      throw Invalid(at(where, "device"),
+                    "device '" + result.device_uuid + "' is not listed in devices");
+    }
+    result.problem = parse_problem(object_at(r, where, "problem"), at(where, "problem"));
+    const json& ms = array_at(r, where, "measurements");
+    total += ms.size();
+    if (total > kMaxImportMeasurements) {
+      throw Invalid(at(where, "measurements"),
+                    "more than " + std::to_string(kMaxImportMeasurements) +
+                        " measurements in one document");
+    }
+    for (std::size_t k = 0; k < ms.size(); ++k) {
+      result.measurements.push_back(parse_measurement(ms[k], at(at(where, "measurements"), k)));
+    }
+    const json& w = field(r, where, "winner");
+    if (!w.is_null()) {
+      const std::string ww = at(where, "winner");
+      if (!w.is_object()) throw Invalid(ww, "must be an object or null");
+      MeasurementRow winner;
+      winner.config_label = label_at(w, ww, "config_label");
+      winner.median_ms = time_at(w, ww, "median_ms");
+      winner.template_hash = text_at(w, ww, "template_hash");
+      winner.histtune_version = text_at(w, ww, "histtune_version");
+      result.winner = std::move(winner);
+    }
+    out.results.push_back(std::move(result));
+  }
+  return out;
+}
+
+json device_json(const DeviceRow& d) {
+  return json{{"uuid", d.uuid},
+              {"name", d.name},
+              {"cc_major", d.cc_major},
+              {"cc_minor", d.cc_minor},
+              {"sm_count", d.sm_count},
+              {"memory_bytes", d.memory_bytes},
+              {"l2_bytes", d.l2_bytes},
+              {"driver_version", d.driver_version},
+              {"runtime_version", d.runtime_version},
+              {"memory_clock_khz", d.memory_clock_khz},
+              {"nvrtc_version", d.nvrtc_version}};
+}
+
+}  // namespace
+
+std::string Database::export_json(const std::optional<std::string>& device_uuid) const {
+  try {
+    // One read transaction: a single snapshot even while other processes write.
+    SQLite::Transaction snapshot(*db_);
+    json doc;
+    doc["format"] = kFormat;
+    doc["format_version"] = kFormatVersion;
+    doc["exported_at"] = db_->execAndGet("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+                             .getString();
+
+    json devices = json::array();
+    SQLite::Statement dq(*db_, std::string("SELECT ") + kDeviceColumns +
+                                   " FROM devices d WHERE :uuid IS NULL OR d.uuid = :uuid"
+                                   " ORDER BY d.uuid");
+    if (device_uuid) dq.bind(":uuid", *device_uuid); else dq.bind(":uuid");
+    while (dq.executeStep()) {
+      devices.push_back(device_json(read_device(dq, 0)));
+    }
+    doc["devices"] = std::move(devices);
+
+    // Every (device, problem) with a measurement or a winner.
+    json results = json::array();
+    SQLite::Statement rq(*db_,
+                         "SELECT d.uuid, p.family, p.sample_type, p.binning, p.num_bins, p.n"
+                         " FROM (SELECT device_id, problem_id FROM measurements"
+                         "       UNION SELECT device_id, problem_id FROM winners) k"
+                         " JOIN devices d  ON d.id = k.device_id"
+                         " JOIN problems p ON p.id = k.problem_id"
+                         " WHERE :uuid IS NULL OR d.uuid = :uuid"
+                         " ORDER BY d.uuid, p.family, p.sample_type, p.binning, p.num_bins, p.n");
+    if (device_uuid) rq.bind(":uuid", *device_uuid); else rq.bind(":uuid");
+    while (rq.executeStep()) {
+      const std::string uuid = rq.getColumn(0).getString();
+      ProblemRow p;
+      p.family = rq.getColumn(1).getString();
+      p.sample_type = rq.getColumn(2).getString();
+      p.binning = rq.getColumn(3).getString();
+      p.num_bins = static_cast<std::uint32_t>(rq.getColumn(4).getInt64());
+      p.n = static_cast<std::uint64_t>(rq.getColumn(5).getInt64());
+
+      json ms = json::array();
+      for (const MeasurementRow& m : measurements(uuid, p)) {
+        json params = json::parse(m.params_json, nullptr, false);
+        if (params.is_discarded() || !params.is_object()) {
+          throw make_error("export_json", path_,
+                           "configuration '" + m.config_label + "' of family '" + p.family +
+                               "' has params that are not a JSON object");
+        }
+        ms.push_back(json{{"config_label", m.config_label},
+                          {"params", std::move(params)},
+                          {"median_ms", m.median_ms},
+                          {"min_ms", m.min_ms},
+                          {"max_ms", m.max_ms},
+                          {"samples", m.samples},
+                          {"verified", m.verified},
+                          {"template_hash", m.template_hash},
+                          {"histtune_version", m.histtune_version}});
+      }
+      json win = nullptr;
+      if (const auto w = winner(uuid, p)) {
+        win = json{{"config_label", w->config_label},
+                   {"median_ms", w->median_ms},
+                   {"template_hash", w->template_hash},
+                   {"histtune_version", w->histtune_version}};
+      }
+      results.push_back(json{{"device", uuid},
+                             {"problem",
+                              {{"family", p.family},
+                               {"sample_type", p.sample_type},
+                               {"binning", p.binning},
+                               {"num_bins", p.num_bins},
+                               {"n", p.n}}},
+                             {"measurements", std::move(ms)},
+                             {"winner", std::move(win)}});
+    }
+    doc["results"] = std::move(results);
+    snapshot.commit();
+    // Names written by other tools may not be UTF-8; replace rather than fail the export.
+    return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+  } catch (const SQLite::Exception& e) {
+    throw make_error("export_json", path_, e);
+  }
+}
+
+ImportSummary Database::import_json(const std::string& text) {
+  ImportDocument doc;
+  try {
+    doc = parse_document(text);
+  } catch (const Invalid& e) {
+    throw make_error("import_json", path_, e.what());
+  }
+
+  ImportSummary summary;
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    std::map<std::string, std::int64_t> device_ids;
+    for (const DeviceRow& d : doc.devices) {
+      device_ids.emplace(d.uuid, device_id_in(*db_, d));
+      ++summary.devices;
+    }
+    SQLite::Statement same(
+        *db_,
+        "SELECT 1 FROM measurements WHERE device_id = :device_id AND problem_id = :problem_id"
+        " AND config_id = :config_id AND median_ms = :median_ms AND min_ms = :min_ms"
+        " AND max_ms = :max_ms AND samples = :samples AND template_hash = :template_hash"
+        " LIMIT 1");
+    SQLite::Statement insert(*db_, kInsertMeasurementSql);
+    // Only a faster winner replaces the one in place.
+    SQLite::Statement put_winner(
+        *db_,
+        "INSERT INTO winners (device_id, problem_id, config_id, median_ms, template_hash,"
+        "  histtune_version)"
+        " VALUES (:device_id, :problem_id, :config_id, :median_ms, :template_hash,"
+        "  :histtune_version)"
+        " ON CONFLICT (device_id, problem_id) DO UPDATE SET config_id = excluded.config_id,"
+        "  median_ms = excluded.median_ms, template_hash = excluded.template_hash,"
+        "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
+        " WHERE excluded.median_ms < winners.median_ms");
+    std::set<std::int64_t> problems;
+    for (const ImportResult& r : doc.results) {
+      const std::int64_t device_id = device_ids.at(r.device_uuid);
+      const std::int64_t problem_id = problem_id_in(*db_, r.problem);
+      problems.insert(problem_id);
+      for (const MeasurementRow& m : r.measurements) {
+        const std::int64_t config_id =
+            config_id_in(*db_, r.problem.family, m.config_label, m.params_json, true);
+        same.reset();
+        same.bind(":device_id", device_id);
+        same.bind(":problem_id", problem_id);
+        same.bind(":config_id", config_id);
+        same.bind(":median_ms", m.median_ms);
+        same.bind(":min_ms", m.min_ms);
+        same.bind(":max_ms", m.max_ms);
+        same.bind(":samples", m.samples);
+        same.bind(":template_hash", m.template_hash);
+        if (same.executeStep()) {
+          continue;
+        }
+        insert.reset();
+        insert.bind(":device_id", device_id);
+        insert.bind(":problem_id", problem_id);
+        insert.bind(":config_id", config_id);
+        insert.bind(":median_ms", m.median_ms);
+        insert.bind(":min_ms", m.min_ms);
+        insert.bind(":max_ms", m.max_ms);
+        insert.bind(":samples", m.samples);
+        insert.bind(":verified", m.verified ? 1 : 0);
+        insert.bind(":template_hash", m.template_hash);
+        insert.bind(":histtune_version", m.histtune_version);
+        insert.exec();
+        ++summary.measurements;
+      }
+      if (r.winner) {
+        const std::int64_t config_id =
+            config_id_in(*db_, r.problem.family, r.winner->config_label, "{}", false);
+        put_winner.reset();
+        put_winner.bind(":device_id", device_id);
+        put_winner.bind(":problem_id", problem_id);
+        put_winner.bind(":config_id", config_id);
+        put_winner.bind(":median_ms", r.winner->median_ms);
+        put_winner.bind(":template_hash", r.winner->template_hash);
+        put_winner.bind(":histtune_version", r.winner->histtune_version);
+        summary.winners += static_cast<std::size_t>(put_winner.exec());
+      }
+    }
+    summary.problems = problems.size();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    throw make_error("import_json", path_, e);
+  }
+  return summary;
+}
+
+ImportSummary Database::merge_from(const std::string& other_db_path) {
+  const Database other(other_db_path, OpenMode::kReadOnly);
+  return import_json(other.export_json());
+}
+
+std::size_t Database::prune(const PruneOptions& options) {
+  const auto bind_optional = [](SQLite::Statement& q, const char* name,
+                                const std::optional<std::string>& value) {
+    if (value) q.bind(name, *value); else q.bind(name);
+  };
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    std::size_t deleted = 0;
+    // A NULL bind means "not asked": keep everything on that criterion.
+    for (const char* sql :
+         {"DELETE FROM measurements WHERE"
+          " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
+          " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))",
+          "DELETE FROM winners WHERE"
+          " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
+          " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))"}) {
+      SQLite::Statement q(*db_, sql);
+      bind_optional(q, ":device", options.device_uuid);
+      bind_optional(q, ":hash", options.keep_template_hash);
+      bind_optional(q, ":version", options.keep_histtune_version);
+      deleted += static_cast<std::size_t>(q.exec());
+    }
+    deleted += static_cast<std::size_t>(db_->exec(
+        "DELETE FROM problems WHERE id NOT IN (SELECT problem_id FROM measurements)"
+        " AND id NOT IN (SELECT problem_id FROM winners)"
+        " AND id NOT IN (SELECT problem_id FROM baselines)"));
+    deleted += static_cast<std::size_t>(db_->exec(
+        "DELETE FROM configurations WHERE id NOT IN (SELECT config_id FROM measurements)"
+        " AND id NOT IN (SELECT config_id FROM winners)"));
+    tx.commit();
+    return deleted;
+  } catch (const SQLite::Exception& e) {
+    throw make_error("prune", path_, e);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/jit.hpp"
 #include "histtune/status.hpp"
 
 namespace histtune {
@@ -52,14 +53,20 @@ DeviceInfo query_device(int ordinal) {
   d.smem_per_block_optin = prop.sharedMemPerBlockOptin;
   d.smem_per_sm = prop.sharedMemPerMultiprocessor;
   d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  int clock_khz = 0;
+  HT_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  d.memory_clock_khz = clock_khz;
   HT_CUDA(cudaDriverGetVersion(&d.driver_version));
   HT_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
   return d;
 }
 
 db::DeviceRow DeviceInfo::row() const {
-  return db::DeviceRow{uuid,         name,     cc_major,       cc_minor,       sm_count,
-                       memory_bytes, l2_bytes, driver_version, runtime_version};
+  db::DeviceRow r{uuid,         name,     cc_major,       cc_minor,       sm_count,
+                  memory_bytes, l2_bytes, driver_version, runtime_version};
+  r.memory_clock_khz = memory_clock_khz;
+  r.nvrtc_version = nvrtc_version();
+  return r;
 }
 
 }  // namespace histtune

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "gpu.hpp"
 
@@ -87,6 +88,68 @@ TEST(Cli, CorruptDatabaseIsReportedAndLeftUntouched) {
   std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_EQ(content, "this is not a database");
   std::filesystem::remove(path);
+}
+
+}  // namespace
+
+namespace {
+
+std::string fixture_path() { return std::string(HISTTUNE_TEST_FIXTURES) + "/small_export.json"; }
+
+std::string read_file(const std::string& p) {
+  std::ifstream f(p);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+TEST(CliDatabase, ImportExportMergeReportPruneWithoutAGpu) {
+  const auto dir = std::filesystem::temp_directory_path() / "histtune_cli_db";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string a = (dir / "a.db").string(), b = (dir / "b.db").string();
+  Result r = run("import " + fixture_path() + " --db " + a);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("2 new measurements, 1 winners"), std::string::npos) << r.out;
+  r = run("import " + fixture_path() + " --db " + a);  // again: nothing duplicated
+  EXPECT_NE(r.out.find("0 new measurements"), std::string::npos) << r.out;
+  r = run("export --db " + a + " --out " + (dir / "e.json").string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read_file((dir / "e.json").string()).find("tpb1024.vpt2.vec16"), std::string::npos);
+  r = run("merge " + a + " --db " + b);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("report --html " + (dir / "r.html").string() + " --db " + b);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string html = read_file((dir / "r.html").string());
+  EXPECT_NE(html.find("Fixture H100"), std::string::npos);
+  EXPECT_NE(html.find("class=\"bar tuned\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"bar default\""), std::string::npos) << "default from its measurement";
+  r = run("prune --db " + b);  // the fixture's template hash is not this build's
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("export --db " + b);
+  EXPECT_EQ(r.out.find("tpb1024"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliDatabase, MalformedImportChangesNothing) {
+  const auto dir = std::filesystem::temp_directory_path() / "histtune_cli_badimport";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db = (dir / "a.db").string();
+  ASSERT_EQ(run("import " + fixture_path() + " --db " + db).rc, 0);
+  const std::string before = run("export --db " + db).out;
+  std::string bad = read_file(fixture_path());
+  bad.replace(bad.find("0.1235"), 6, "-1.000");
+  {
+    std::ofstream f(dir / "bad.json");
+    f << bad;
+  }
+  Result r = run("import " + (dir / "bad.json").string() + " --db " + db);
+  EXPECT_EQ(r.rc, 4) << r.out;
+  EXPECT_NE(r.out.find("median_ms"), std::string::npos) << r.out;
+  // exported_at differs between runs; everything else must not.
+  const std::regex stamp("\"exported_at\": \"[^\"]*\"");
+  EXPECT_EQ(std::regex_replace(run("export --db " + db).out, stamp, ""),
+            std::regex_replace(before, stamp, ""));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "histtune/hist1d.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
 #include "histtune/tuner/compile_pool.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/search.hpp"
@@ -57,6 +58,7 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
     m.config_label = c.label();
     m.params_json = c.to_json();
     m.template_hash = r.template_hash;
+    m.histtune_version = version();
     std::optional<double> cost;
     try {
       const CompileRequest req = hist1d_request(c, p, d.arch());
@@ -120,7 +122,8 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
 void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, bool measurements) {
   if (measurements) database.record_measurements(d.row(), r.problem.key(), r.measurements);
   if (!r.winner.empty())
-    database.set_winner(d.row(), r.problem.key(), r.winner, r.winner_ms, r.template_hash);
+    database.set_winner(d.row(), r.problem.key(), r.winner, r.winner_ms, r.template_hash,
+                        version());
 }
 
 std::vector<Problem> default_plan() {

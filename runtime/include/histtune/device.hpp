@@ -24,6 +24,7 @@ struct DeviceInfo {
   int max_threads_per_sm = 0;
   int driver_version = 0;
   int runtime_version = 0;
+  std::int64_t memory_clock_khz = 0;  // peak memory clock
 
   int arch() const { return cc_major * 10 + cc_minor; }  // 90 for sm_90
   db::DeviceRow row() const;

@@ -3,6 +3,7 @@
 // and configurations arrive as plain rows, configurations as their label (the key) plus JSON params.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,6 +32,10 @@ struct DeviceRow {
   std::int64_t l2_bytes = 0;
   int driver_version = 0;   // as cudaDriverGetVersion reports it, e.g. 13000
   int runtime_version = 0;  // as cudaRuntimeGetVersion reports it
+  std::int64_t memory_clock_khz = 0;  // peak memory clock; 0 where unknown (schema v2)
+  // e.g. "12.8"; kernels compiled by another NVRTC may differ. The initializer keeps callers that
+  // aggregate-initialise the v1 fields free of -Wmissing-field-initializers.
+  std::string nvrtc_version{};
 };
 
 // One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32"),
@@ -57,6 +62,7 @@ struct MeasurementRow {
   int samples = 0;
   bool verified = false;  // output matched the host reference exactly
   std::string template_hash;
+  std::string histtune_version{};  // the build that measured it, so stale results can be pruned
 };
 
 struct WinnerRow {
@@ -65,16 +71,42 @@ struct WinnerRow {
   std::string config_label;
   double median_ms = 0;
   std::string template_hash;
+  std::string histtune_version{};
+};
+
+// What import_json / merge_from wrote: devices and problems upserted, measurements newly inserted
+// (identical ones already present are skipped), winners set or replaced by a faster one.
+// What `histtune compare` measured beside the winner of one (device, problem), all in one run.
+struct BaselineRow {
+  std::optional<double> default_ms;  // the built-in default configuration
+  std::optional<double> cub_ms;      // CUB's DeviceHistogram, where CUB can express the problem
+  std::optional<double> floor_ms;    // input bytes / read_gbps
+  std::optional<double> read_gbps;   // the read bandwidth measured in that run
+  std::string measured_at;           // set by the database
+};
+
+struct ImportSummary {
+  std::size_t devices = 0, problems = 0, measurements = 0, winners = 0;
+};
+
+// What prune keeps: measurements and winners whose template hash / histtune version differ from a
+// given one are deleted (only of `device_uuid` when given). Unset fields keep everything.
+struct PruneOptions {
+  std::optional<std::string> keep_template_hash, keep_histtune_version, device_uuid;
 };
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
+
+  enum class OpenMode { kReadWrite, kReadOnly };
 
   // Opens (creating the file, its parent folders and the schema on first use) the database at
-  // `path`; ":memory:" gives a private in-memory database. A file whose schema is newer than
-  // kSchemaVersion, or that is not a histtune database, is refused with DbError and left untouched.
-  explicit Database(const std::string& path);
+  // `path`; ":memory:" gives a private in-memory database. An older schema is migrated forward in
+  // one transaction, keeping all data. A file whose schema is newer than kSchemaVersion, or that is
+  // not a histtune database, is refused with DbError and left untouched. kReadOnly never writes
+  // the file: an existing histtune database only; an older schema is migrated in a memory copy.
+  explicit Database(const std::string& path, OpenMode mode = OpenMode::kReadWrite);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -97,9 +129,15 @@ class Database {
                            const std::vector<MeasurementRow>& rows);
   // Sets (replaces) the winner of (device, problem), in one transaction.
   void set_winner(const DeviceRow& device, const ProblemRow& problem, const std::string& label,
-                  double median_ms, const std::string& template_hash);
+                  double median_ms, const std::string& template_hash,
+                  const std::string& histtune_version = "");
 
   std::optional<DeviceRow> device(const std::string& uuid) const;
+  // Every device, ordered by name then uuid.
+  std::vector<DeviceRow> devices() const;
+  // Sets (replaces) the baselines of (device, problem), in one transaction.
+  void set_baseline(const DeviceRow& device, const ProblemRow& problem, const BaselineRow& b);
+  std::optional<BaselineRow> baseline(const std::string& device_uuid, const ProblemRow& problem) const;
   std::optional<WinnerRow> winner(const std::string& device_uuid, const ProblemRow& problem) const;
   // Every winner of one device, ordered by family, sample type, binning, bins, n.
   std::vector<WinnerRow> winners(const std::string& device_uuid) const;
@@ -112,6 +150,26 @@ class Database {
   // Every measurement of (device, problem), fastest first.
   std::vector<MeasurementRow> measurements(const std::string& device_uuid,
                                            const ProblemRow& problem) const;
+
+  // Compiled kernels, kept across processes. The key is the caller's (it should cover arch, NVRTC
+  // version, template hash and configuration); put replaces, in one transaction.
+  void put_cubin(const std::string& cache_key, int arch, const std::string& nvrtc_version,
+                 const std::string& template_hash, const std::string& label,
+                 const std::vector<char>& image);
+  std::optional<std::vector<char>> get_cubin(const std::string& cache_key) const;
+
+  // The whole database (or one device's part) as JSON, format described in
+  // docs/database-format.md. Cubins are not exported: they are rebuilt where they are needed.
+  std::string export_json(const std::optional<std::string>& device_uuid = std::nullopt) const;
+  // Validates the whole document first (a DbError names the JSON path of the first problem and
+  // nothing is written), then stores it in one transaction. Identical measurements are skipped;
+  // an imported winner replaces an existing one only when it is faster.
+  ImportSummary import_json(const std::string& text);
+  // Imports the export of another database file, opened read-only: the same rules as import_json.
+  ImportSummary merge_from(const std::string& other_db_path);
+  // Deletes stale measurements and winners (see PruneOptions), then problems and configurations
+  // nothing refers to any more, in one transaction; returns the number of rows deleted.
+  std::size_t prune(const PruneOptions& options);
 
  private:
   std::string path_;

@@ -417,6 +417,9 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
       // WAL lets readers (a lookup at launch) run beside a tuner writing. Set outside any
       // transaction: SQLite cannot change the journal mode inside one.
       db_->exec("PRAGMA journal_mode = WAL");
+      // In WAL mode NORMAL still survives a killed process (the tuner stores each measurement
+      // as it is taken); it skips the fsync per commit that would slow that down.
+      db_->exec("PRAGMA synchronous = NORMAL");
     }
 
     if (kind == FileKind::kEmpty) {

@@ -59,6 +59,7 @@ Dispatcher::Dispatcher(std::optional<std::string> db_path) {
   if (db_path_ == ":memory:" || !std::filesystem::exists(db_path_, ec)) return;  // no database
   try {
     db_ = std::make_unique<db::Database>(db_path_);
+    cache_.set_store(db_.get());  // a first call in a new process loads instead of compiling
   } catch (const std::exception& e) {
     std::fprintf(stderr, "histtune: ignoring the tuning database, using defaults: %s\n", e.what());
   }

@@ -102,12 +102,42 @@ Kernel KernelCache::get(const CompileRequest& req, const char* kernel_name) {
     if (it != entries_.end()) return it->second.kernel;
   }
   // Compile outside the lock: other threads keep launching cached kernels meanwhile.
-  CompiledKernel compiled = compile(req);
+  return load(req, compiled(req), kernel_name);
+}
+
+CompiledKernel KernelCache::compiled(const CompileRequest& req) {
+  const std::string key = cache_key(req);
+  if (store_) {
+    try {
+      std::optional<std::vector<char>> image;
+      {
+        std::lock_guard<std::mutex> lock(store_mutex_);
+        image = store_->get_cubin(key);
+      }
+      if (image) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++store_hits_;
+        return CompiledKernel{std::move(*image), {}};
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "histtune: CUBIN store unreadable, compiling: %s\n", e.what());
+    }
+  }
+  CompiledKernel out = compile(req);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++compiles_;
   }
-  return load(req, compiled, kernel_name);
+  if (store_) {
+    try {
+      std::lock_guard<std::mutex> lock(store_mutex_);
+      store_->put_cubin(key, req.arch, nvrtc_version(), templates::get(req.template_name).hash,
+                        req.label, out.cubin);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "histtune: could not store a CUBIN (kept in memory): %s\n", e.what());
+    }
+  }
+  return out;
 }
 
 Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compiled,

@@ -145,3 +145,40 @@ TEST(Compile, CacheKeySeparatesArchDefinesAndTemplate) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CubinStore, SecondCacheLoadsFromTheStoreInsteadOfCompiling) {
+  db::Database store(":memory:");
+  Problem p;
+  const CompileRequest req = hist1d_request(hist1d::default_config(), p, 90);
+  KernelCache first;
+  first.set_store(&store);
+  const CompiledKernel a = first.compiled(req);
+  EXPECT_EQ(first.compiles(), 1u);
+  EXPECT_EQ(first.store_hits(), 0u);
+  ASSERT_TRUE(store.get_cubin(cache_key(req)));
+
+  KernelCache second;  // a new process, in effect
+  second.set_store(&store);
+  const CompiledKernel b = second.compiled(req);
+  EXPECT_EQ(second.compiles(), 0u);
+  EXPECT_EQ(second.store_hits(), 1u);
+  EXPECT_EQ(a.cubin, b.cubin);
+
+  Hist1DConfig other;
+  other.vectors_per_thread = 2;  // another kernel: not in the store yet
+  second.compiled(hist1d_request(other, p, 90));
+  EXPECT_EQ(second.compiles(), 1u);
+}
+
+TEST(CubinStore, WithoutAStoreEveryCacheCompiles) {
+  Problem p;
+  const CompileRequest req = hist1d_request(hist1d::default_config(), p, 80);
+  KernelCache a, b;
+  a.compiled(req);
+  b.compiled(req);
+  EXPECT_EQ(a.compiles() + b.compiles(), 2u);
+}
+
+}  // namespace

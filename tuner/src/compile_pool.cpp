@@ -4,7 +4,8 @@
 
 namespace histtune::tuner {
 
-CompilePool::CompilePool(std::vector<CompileRequest> reqs, int threads) : reqs_(std::move(reqs)) {
+CompilePool::CompilePool(std::vector<CompileRequest> reqs, int threads, CompileFn how)
+    : reqs_(std::move(reqs)), how_(how ? std::move(how) : CompileFn(compile)) {
   promises_.resize(reqs_.size());
   for (auto& p : promises_) futures_.push_back(p.get_future().share());
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -20,7 +21,7 @@ CompilePool::~CompilePool() {
 void CompilePool::work() {
   for (std::size_t i = next_++; i < reqs_.size() && !stop_; i = next_++) {
     try {
-      promises_[i].set_value(compile(reqs_[i]));
+      promises_[i].set_value(how_(reqs_[i]));
     } catch (...) {
       promises_[i].set_exception(std::current_exception());
     }

@@ -43,7 +43,8 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
       if (pool_index.emplace(cache_key(req), reqs.size()).second) reqs.push_back(req);
     }
     total = pts.size();
-    pool = std::make_unique<CompilePool>(reqs, opt.compile_threads);
+    pool = std::make_unique<CompilePool>(
+        reqs, opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); });
   };
 
   auto objective = [&](const Point& pt) -> std::optional<double> {

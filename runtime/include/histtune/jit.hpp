@@ -4,6 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "histtune/db/database.hpp"
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,19 +45,27 @@ struct Kernel {
 class KernelCache {
  public:
   KernelCache() = default;
+  // A persistent store of compiled kernels (the tuning database's `cubins` table), consulted
+  // before NVRTC and filled after it, so re-tuning and first dispatch in a new process do not
+  // compile what was compiled before. Optional; must outlive the cache.
+  void set_store(db::Database* store) { store_ = store; }
   ~KernelCache();  // unloads libraries; logs, never throws
   KernelCache(const KernelCache&) = delete;
   KernelCache& operator=(const KernelCache&) = delete;
 
   // Compiles (first time only), loads with cudaLibraryLoadData and returns `kernel_name`.
   Kernel get(const CompileRequest& req, const char* kernel_name);
+  // The CUBIN for `req`: from the store when it has it, else compiled by NVRTC (and stored).
+  // Needs no GPU.
+  CompiledKernel compiled(const CompileRequest& req);
   // Loads an already compiled CUBIN under the request's key (used by the tuner's compile pool).
   Kernel load(const CompileRequest& req, const CompiledKernel& compiled, const char* kernel_name);
   // Raises the kernel's dynamic shared memory limit on `device` when `bytes` needs it.
   void ensure_smem(const Kernel& k, int device, std::size_t bytes);
   std::size_t size() const;
   bool contains(const CompileRequest& req) const;
-  std::size_t compiles() const { return compiles_; }
+  std::size_t compiles() const { return compiles_; }      // NVRTC compiles by this cache
+  std::size_t store_hits() const { return store_hits_; }  // CUBINs the store supplied
 
  private:
   struct Entry {
@@ -66,6 +76,9 @@ class KernelCache {
   std::map<std::string, Entry> entries_;
   std::map<std::pair<cudaKernel_t, int>, std::size_t> smem_set_;  // (kernel, device) -> limit set
   std::size_t compiles_ = 0;
+  std::size_t store_hits_ = 0;
+  db::Database* store_ = nullptr;
+  std::mutex store_mutex_;  // one SQLite connection: one transaction at a time
 };
 
 }  // namespace histtune

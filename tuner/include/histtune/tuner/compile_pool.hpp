@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <thread>
 #include <vector>
@@ -13,8 +14,10 @@ namespace histtune::tuner {
 
 class CompilePool {
  public:
-  // threads <= 0: one per hardware thread.
-  CompilePool(std::vector<CompileRequest> reqs, int threads);
+  // threads <= 0: one per hardware thread. `how` produces one CUBIN (default: NVRTC; the
+  // tuner passes KernelCache::compiled, which consults the persistent store first).
+  using CompileFn = std::function<CompiledKernel(const CompileRequest&)>;
+  CompilePool(std::vector<CompileRequest> reqs, int threads, CompileFn how = {});
   ~CompilePool();  // finishes the compiles in progress, abandons the rest
   CompilePool(const CompilePool&) = delete;
   CompilePool& operator=(const CompilePool&) = delete;
@@ -26,6 +29,7 @@ class CompilePool {
  private:
   void work();
   std::vector<CompileRequest> reqs_;
+  CompileFn how_;
   std::vector<std::promise<CompiledKernel>> promises_;
   std::vector<std::shared_future<CompiledKernel>> futures_;
   std::atomic<std::size_t> next_{0};

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "fake_device.hpp"
+
 #include <set>
 
 #include "histtune/hist1d.hpp"
@@ -7,17 +9,7 @@
 using namespace histtune;
 
 namespace {
-DeviceInfo h100_like() {
-  DeviceInfo d;
-  d.name = "H100-like";
-  d.uuid = "GPU-test";
-  d.cc_major = 9;
-  d.sm_count = 132;
-  d.smem_per_block_optin = 227 * 1024;
-  d.smem_per_sm = 228 * 1024;
-  d.max_threads_per_sm = 2048;
-  return d;
-}
+using histtune::test::h100_like;
 Problem u8_256(std::uint64_t n) {
   Problem p;
   p.num_bins = 256;

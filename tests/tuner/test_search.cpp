@@ -1,6 +1,8 @@
 // Search strategies on synthetic cost functions whose optimum is known by brute force.
 #include <gtest/gtest.h>
 
+#include "fake_device.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,15 +18,7 @@ using namespace histtune::tuner;
 
 namespace {
 
-DeviceInfo h100_like() {
-  DeviceInfo d;
-  d.cc_major = 9;
-  d.sm_count = 132;
-  d.smem_per_block_optin = 227 * 1024;
-  d.smem_per_sm = 228 * 1024;
-  d.max_threads_per_sm = 2048;
-  return d;
-}
+using histtune::test::h100_like;
 
 Problem u8_256() {
   Problem p;

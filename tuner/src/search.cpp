@@ -65,38 +65,23 @@ void note_budget_stop(const SearchBudget& b, SearchResult& r) {
     r.stopped_by_budget = true;
 }
 
-class Exhaustive : public Strategy {
+// Strategies that fix their points up front and time them in order: exhaustive (every valid
+// point, in enumeration order) and random (the same points shuffled: sampling without
+// repetition). The budget truncates the list, so the compile pool gets exactly what is timed.
+class Listed : public Strategy {
  public:
-  const char* name() const override { return "exhaustive"; }
-  SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
-                   std::uint64_t, const std::function<void(const std::vector<Point>&)>& plan)
-      override {
-    SearchResult r;
-    std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
-    r.valid_points = pts.size();
-    if (b.max_evaluations && pts.size() > b.max_evaluations) pts.resize(b.max_evaluations);
-    if (plan) plan(pts);
-    Run run(f, b, r);
-    for (const auto& p : pts) {
-      if (run.exhausted()) break;
-      run.evaluate(p);
-    }
-    note_budget_stop(b, r);
-    return r;
-  }
-};
-
-class Random : public Strategy {
- public:
-  const char* name() const override { return "random"; }
+  explicit Listed(bool shuffle) : shuffle_(shuffle) {}
+  const char* name() const override { return shuffle_ ? "random" : "exhaustive"; }
   SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
                    std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan)
       override {
     SearchResult r;
     std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
     r.valid_points = pts.size();
-    std::mt19937_64 rng(seed);
-    std::shuffle(pts.begin(), pts.end(), rng);  // sampling without repetition
+    if (shuffle_) {
+      std::mt19937_64 rng(seed);
+      std::shuffle(pts.begin(), pts.end(), rng);
+    }
     if (b.max_evaluations && pts.size() > b.max_evaluations) pts.resize(b.max_evaluations);
     if (plan) plan(pts);
     Run run(f, b, r);
@@ -107,6 +92,9 @@ class Random : public Strategy {
     note_budget_stop(b, r);
     return r;
   }
+
+ private:
+  bool shuffle_;
 };
 
 // Simulated annealing on log(cost), neighbourhood = one parameter moved to an adjacent value
@@ -243,8 +231,8 @@ const std::vector<std::string>& strategy_names() {
 }
 
 std::unique_ptr<Strategy> make_strategy(const std::string& name) {
-  if (name == "exhaustive") return std::make_unique<Exhaustive>();
-  if (name == "random") return std::make_unique<Random>();
+  if (name == "exhaustive") return std::make_unique<Listed>(false);
+  if (name == "random") return std::make_unique<Listed>(true);
   if (name == "annealing") return std::make_unique<Annealing>();
   throw std::invalid_argument("unknown search strategy '" + name +
                               "' (valid: exhaustive, random, annealing)");

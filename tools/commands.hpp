@@ -18,6 +18,7 @@ struct TuneFlags {
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f);
 int run_compare(const Common& c);
 int run_info(const Common& c);
+int run_show(const Common& c, const std::string& problem_spec, std::size_t top, bool as_json);
 int run_report(const Common& c, const std::string& html_path);
 int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid);
 int run_import(const Common& c, const std::string& in_path);

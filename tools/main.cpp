@@ -128,6 +128,15 @@ int main(int argc, char** argv) {
   bench->add_flag("--matrix", "the whole matrix (the default; --only narrows it)");
   bench->add_option("--only", bench_only, "only rows whose id matches this regular expression");
   bench->add_option("--json", bench_json, "also write the results as JSON to this file");
+  std::string show_problem;
+  std::size_t show_top = 0;
+  bool show_json = false;
+  CLI::App* show = app.add_subcommand(
+      "show", "what the database holds: tuned problems and winners per device (needs no GPU)");
+  add_common(show, common);
+  show->add_option("--problem", show_problem, "only this problem, TYPE:BINNING:BINS:N");
+  show->add_option("--top", show_top, "also list the N fastest measurements of each problem");
+  show->add_flag("--json", show_json, "machine-readable output");
   std::string html_path, export_path, export_device, import_path, merge_path;
   bool prune_all_versions = false;
   CLI::App* report = app.add_subcommand(
@@ -164,6 +173,7 @@ int main(int argc, char** argv) {
     if (*info) return run_info(common);
     if (*bench) return run_bench(common, bench_json, bench_only);
     if (*report) return run_report(common, html_path);
+    if (*show) return run_show(common, show_problem, show_top, show_json);
     if (*exp) return run_export(common, export_path, export_device);
     if (*imp) return run_import(common, import_path);
     if (*merge) return run_merge(common, merge_path);

@@ -129,6 +129,25 @@ TEST(CliDatabase, ImportExportMergeReportPruneWithoutAGpu) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliDatabase, ShowListsWinnersAndFastestMeasurements) {
+  const auto dir = std::filesystem::temp_directory_path() / "histtune_cli_show";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db = (dir / "a.db").string();
+  ASSERT_EQ(run("import " + fixture_path() + " --db " + db).rc, 0);
+  Result r = run("show --top 2 --db " + db);
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("Fixture H100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tpb256.vpt1.vec0"), std::string::npos) << "second fastest listed\n" << r.out;
+  r = run("show --json --problem u8:direct:256:2^28 --db " + db);
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("\"winner_ms\": 0.1235"), std::string::npos) << r.out;
+  r = run("show --problem u8:direct:256:2^20 --db " + db);
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("is not tuned"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliDatabase, MalformedImportChangesNothing) {
   const auto dir = std::filesystem::temp_directory_path() / "histtune_cli_badimport";
   std::filesystem::remove_all(dir);

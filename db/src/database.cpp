@@ -244,15 +244,22 @@ DeviceRow read_device(const SQLite::Statement& q, int first) {
   return d;
 }
 
+// family, sample_type, binning, num_bins, n from column `first` on.
+ProblemRow read_problem(const SQLite::Statement& q, int first) {
+  ProblemRow p;
+  p.family = q.getColumn(first + 0).getString();
+  p.sample_type = q.getColumn(first + 1).getString();
+  p.binning = q.getColumn(first + 2).getString();
+  p.num_bins = static_cast<std::uint32_t>(q.getColumn(first + 3).getInt64());
+  p.n = static_cast<std::uint64_t>(q.getColumn(first + 4).getInt64());
+  return p;
+}
+
 WinnerRow read_winner(const SQLite::Statement& q) {
   WinnerRow w;
   w.device = read_device(q, 0);
   constexpr int p = kDeviceColumnCount;
-  w.problem.family = q.getColumn(p + 0).getString();
-  w.problem.sample_type = q.getColumn(p + 1).getString();
-  w.problem.binning = q.getColumn(p + 2).getString();
-  w.problem.num_bins = static_cast<std::uint32_t>(q.getColumn(p + 3).getInt64());
-  w.problem.n = static_cast<std::uint64_t>(q.getColumn(p + 4).getInt64());
+  w.problem = read_problem(q, p);
   w.config_label = q.getColumn(p + 5).getString();
   w.median_ms = q.getColumn(p + 6).getDouble();
   w.template_hash = q.getColumn(p + 7).getString();
@@ -304,13 +311,15 @@ std::int64_t device_id_in(SQLite::Database& db, const DeviceRow& d) {
   return id.getColumn(0).getInt64();
 }
 
-std::int64_t problem_id_in(SQLite::Database& db, const ProblemRow& p) {
+// `inserted`, when given, says whether the problem was new.
+std::int64_t problem_id_in(SQLite::Database& db, const ProblemRow& p, bool* inserted = nullptr) {
   SQLite::Statement up(db,
                        "INSERT INTO problems (family, sample_type, binning, num_bins, n)"
                        " VALUES (:family, :sample_type, :binning, :num_bins, :n)"
                        " ON CONFLICT DO NOTHING");
   bind_problem(up, p);
-  up.exec();
+  const int changes = up.exec();
+  if (inserted != nullptr) *inserted = changes > 0;
   SQLite::Statement id(db,
                        "SELECT id FROM problems WHERE family = :family AND"
                        " sample_type = :sample_type AND binning = :binning AND"
@@ -527,9 +536,7 @@ void Database::record_measurements(const DeviceRow& device, const ProblemRow& pr
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t device_id = device_id_in(*db_, device);
     const std::int64_t problem_id = problem_id_in(*db_, problem);
-    SQLite::Statement insert(
-        *db_,
-        kInsertMeasurementSql);
+    SQLite::Statement insert(*db_, kInsertMeasurementSql);
     for (const MeasurementRow& row : rows) {
       const std::int64_t config_id =
           config_id_in(*db_, problem.family, row.config_label, row.params_json, true);
@@ -629,28 +636,53 @@ void Database::set_baseline(const DeviceRow& device, const ProblemRow& problem,
   }
 }
 
+namespace {
+
+constexpr const char* kBaselineSelect =
+    "SELECT p.family, p.sample_type, p.binning, p.num_bins, p.n,"
+    "  b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at"
+    " FROM baselines b JOIN devices d ON d.id = b.device_id"
+    " JOIN problems p ON p.id = b.problem_id";
+
+BaselineRow read_baseline(const SQLite::Statement& q) {
+  BaselineRow b;
+  b.problem = read_problem(q, 0);
+  b.default_ms = optional_column(q.getColumn(5));
+  b.cub_ms = optional_column(q.getColumn(6));
+  b.floor_ms = optional_column(q.getColumn(7));
+  b.read_gbps = optional_column(q.getColumn(8));
+  b.measured_at = q.getColumn(9).getString();
+  return b;
+}
+
+}  // namespace
+
 std::optional<BaselineRow> Database::baseline(const std::string& device_uuid,
                                               const ProblemRow& problem) const {
   try {
-    SQLite::Statement q(*db_,
-                        "SELECT b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at"
-                        " FROM baselines b JOIN devices d ON d.id = b.device_id"
-                        " JOIN problems p ON p.id = b.problem_id"
-                        " WHERE d.uuid = :uuid AND p.family = :family AND"
-                        " p.sample_type = :sample_type AND p.binning = :binning AND"
-                        " p.num_bins = :num_bins AND p.n = :n");
+    SQLite::Statement q(*db_, std::string(kBaselineSelect) +
+                                  " WHERE d.uuid = :uuid AND p.family = :family AND"
+                                  " p.sample_type = :sample_type AND p.binning = :binning AND"
+                                  " p.num_bins = :num_bins AND p.n = :n");
     q.bind(":uuid", device_uuid);
     bind_problem(q, problem);
     if (!q.executeStep()) return std::nullopt;
-    BaselineRow b;
-    b.default_ms = optional_column(q.getColumn(0));
-    b.cub_ms = optional_column(q.getColumn(1));
-    b.floor_ms = optional_column(q.getColumn(2));
-    b.read_gbps = optional_column(q.getColumn(3));
-    b.measured_at = q.getColumn(4).getString();
-    return b;
+    return read_baseline(q);
   } catch (const SQLite::Exception& e) {
     throw make_error("baseline", path_, e);
+  }
+}
+
+std::vector<BaselineRow> Database::baselines(const std::string& device_uuid) const {
+  try {
+    SQLite::Statement q(*db_, std::string(kBaselineSelect) + " WHERE d.uuid = :uuid" +
+                                  " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n");
+    q.bind(":uuid", device_uuid);
+    std::vector<BaselineRow> out;
+    while (q.executeStep()) out.push_back(read_baseline(q));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    throw make_error("baselines", path_, e);
   }
 }
 
@@ -829,6 +861,12 @@ constexpr std::size_t kMaxImportMeasurements = 1'000'000;
 constexpr std::size_t kMaxLabel = 200;
 constexpr std::size_t kMaxUuid = 100;
 constexpr std::size_t kMaxText = 200;
+constexpr std::size_t kMaxDevices = 100'000;
+constexpr std::size_t kMaxResults = 1'000'000;
+// Real documents nest 6 deep (params one more); the bound keeps dump() and the destructor of a
+// hostile document from recursing without limit.
+constexpr std::size_t kMaxDepth = 32;
+constexpr std::size_t kMaxKeyShown = 40;  // a path names at most this much of one key
 
 // A document that fails validation; the message starts with the JSON path.
 class Invalid : public std::runtime_error {
@@ -958,6 +996,112 @@ std::string family_at(const json& object, const std::string& where, const char* 
   return s;
 }
 
+// The timestamps the database writes: "2025-01-31T12:00:00.000Z", UTC, sortable as text.
+std::string timestamp_at(const json& object, const std::string& where, const char* key) {
+  const json& v = field(object, where, key);
+  const std::string why = "must be a UTC time like 2025-01-31T12:00:00.000Z";
+  if (!v.is_string()) throw Invalid(at(where, key), why);
+  const std::string& s = v.get_ref<const std::string&>();
+  static const char kShape[] = "dddd-dd-ddTdd:dd:dd.dddZ";
+  if (s.size() != sizeof(kShape) - 1) throw Invalid(at(where, key), why);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const bool ok = kShape[i] == 'd' ? (s[i] >= '0' && s[i] <= '9') : s[i] == kShape[i];
+    if (!ok) throw Invalid(at(where, key), why);
+  }
+  return s;
+}
+
+// null (not measured) or a finite number >= 0.
+std::optional<double> optional_time_at(const json& object, const std::string& where,
+                                       const char* key) {
+  if (field(object, where, key).is_null()) return std::nullopt;
+  const json& v = field(object, where, key);
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) {
+    throw Invalid(at(where, key), "must be null or a finite number >= 0");
+  }
+  return v.get<double>();
+}
+
+// A first pass over the text that builds nothing: finds syntax errors, nesting deeper than
+// kMaxDepth and too many measurements before a DOM is allocated for them, and says where (the
+// JSON path of the value being read when it stopped).
+class Prescan : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return open(false); }
+  bool key(string_t& k) override {
+    frames_.back().key = k.size() > kMaxKeyShown ? k.substr(0, kMaxKeyShown) + "..." : k;
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const json::exception& e) override {
+    return fail(std::string("not valid JSON: ") + e.what());
+  }
+
+  // Where and why the scan stopped; empty when the text passed.
+  const std::string& where() const { return where_; }
+  const std::string& why() const { return why_; }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t count = 0;  // elements begun, arrays only
+    std::string key;        // the current key, objects only
+  };
+
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.array && f.count > 0) {
+        out += "[" + std::to_string(f.count - 1) + "]";
+      } else if (!f.array && !f.key.empty()) {
+        out += (out.empty() ? "" : ".") + f.key;
+      }
+    }
+    return out.empty() ? "document" : out;
+  }
+  bool fail(const std::string& why) {
+    where_ = path();
+    why_ = why;
+    return false;
+  }
+  bool value() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
+    return true;
+  }
+  bool open(bool array) {
+    value();
+    if (frames_.size() >= kMaxDepth) {
+      return fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    // An object directly in results[i].measurements is one measurement.
+    if (!array && frames_.size() == 4 && frames_[0].key == "results" && frames_[1].array &&
+        frames_[2].key == "measurements" && frames_[3].array &&
+        ++measurements_ > kMaxImportMeasurements) {
+      return fail("more than " + std::to_string(kMaxImportMeasurements) +
+                  " measurements in one document");
+    }
+    frames_.push_back(Frame{array, 0, {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+
+  std::vector<Frame> frames_;
+  std::size_t measurements_ = 0;
+  std::string where_, why_;
+};
+
 DeviceRow parse_device(const json& j, const std::string& where) {
   if (!j.is_object()) throw Invalid(where, "must be an object");
   DeviceRow d;
@@ -1002,12 +1146,24 @@ MeasurementRow parse_measurement(const json& j, const std::string& where) {
   return m;
 }
 
-// One validated result: a device's measurements and winner of one problem.
+BaselineRow parse_baseline(const json& j, const std::string& where) {
+  if (!j.is_object()) throw Invalid(where, "must be an object or null");
+  BaselineRow b;
+  b.default_ms = optional_time_at(j, where, "default_ms");
+  b.cub_ms = optional_time_at(j, where, "cub_ms");
+  b.floor_ms = optional_time_at(j, where, "floor_ms");
+  b.read_gbps = optional_time_at(j, where, "read_gbps");
+  b.measured_at = timestamp_at(j, where, "measured_at");
+  return b;
+}
+
+// One validated result: a device's measurements, winner and baseline of one problem.
 struct ImportResult {
   std::string device_uuid;
   ProblemRow problem;
   std::vector<MeasurementRow> measurements;
   std::optional<MeasurementRow> winner;  // only label, median, hash and version are used
+  std::optional<BaselineRow> baseline;
 };
 
 struct ImportDocument {
@@ -1016,12 +1172,16 @@ struct ImportDocument {
 };
 
 ImportDocument parse_document(const std::string& text) {
+  Prescan scan;
+  bool scanned = false;
   json doc;
   try {
-    doc = json::parse(text);
+    scanned = json::sax_parse(text, &scan);
+    if (scanned) doc = json::parse(text);
   } catch (const json::exception& e) {
     throw Invalid("document", std::string("not valid JSON: ") + e.what());
   }
+  if (!scanned) throw Invalid(scan.where(), scan.why());
   if (!doc.is_object()) throw Invalid("document", "must be a JSON object");
   const json& format = field(doc, "", "format");
   if (!format.is_string() || format.get_ref<const std::string&>() != kFormat) {
@@ -1033,9 +1193,16 @@ ImportDocument parse_document(const std::string& text) {
                                         std::to_string(kFormatVersion) + ")");
   }
 
+  // Written by every export since the first; optional so that those older files still import.
+  if (doc.contains("histtune_version")) text_at(doc, "", "histtune_version");
+  if (doc.contains("exported_at")) text_at(doc, "", "exported_at");
+
   ImportDocument out;
   std::set<std::string> uuids;
   const json& devices = array_at(doc, "", "devices");
+  if (devices.size() > kMaxDevices) {
+    throw Invalid("devices", "more than " + std::to_string(kMaxDevices) + " devices");
+  }
   for (std::size_t i = 0; i < devices.size(); ++i) {
     DeviceRow d = parse_device(devices[i], at("devices", i));
     if (!uuids.insert(d.uuid).second) {
@@ -1046,6 +1213,9 @@ ImportDocument parse_document(const std::string& text) {
 
   std::size_t total = 0;
   const json& results = array_at(doc, "", "results");
+  if (results.size() > kMaxResults) {
+    throw Invalid("results", "more than " + std::to_string(kMaxResults) + " results");
+  }
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string where = at("results", i);
     const json& r = results[i];
@@ -1078,6 +1248,10 @@ ImportDocument parse_document(const std::string& text) {
       winner.histtune_version = text_at(w, ww, "histtune_version");
       result.winner = std::move(winner);
     }
+    // Optional: exports before baselines were stored have no such field.
+    if (const auto b = r.find("baseline"); b != r.end() && !b->is_null()) {
+      result.baseline = parse_baseline(*b, at(where, "baseline"));
+    }
     out.results.push_back(std::move(result));
   }
   return out;
@@ -1106,6 +1280,7 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
     json doc;
     doc["format"] = kFormat;
     doc["format_version"] = kFormatVersion;
+    doc["histtune_version"] = HISTTUNE_VERSION;
     doc["exported_at"] = db_->execAndGet("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
                              .getString();
 
@@ -1119,12 +1294,13 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
     }
     doc["devices"] = std::move(devices);
 
-    // Every (device, problem) with a measurement or a winner.
+    // Every (device, problem) with a measurement, a winner or a baseline.
     json results = json::array();
     SQLite::Statement rq(*db_,
                          "SELECT d.uuid, p.family, p.sample_type, p.binning, p.num_bins, p.n"
                          " FROM (SELECT device_id, problem_id FROM measurements"
-                         "       UNION SELECT device_id, problem_id FROM winners) k"
+                         "       UNION SELECT device_id, problem_id FROM winners"
+                         "       UNION SELECT device_id, problem_id FROM baselines) k"
                          " JOIN devices d  ON d.id = k.device_id"
                          " JOIN problems p ON p.id = k.problem_id"
                          " WHERE :uuid IS NULL OR d.uuid = :uuid"
@@ -1132,12 +1308,7 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
     if (device_uuid) rq.bind(":uuid", *device_uuid); else rq.bind(":uuid");
     while (rq.executeStep()) {
       const std::string uuid = rq.getColumn(0).getString();
-      ProblemRow p;
-      p.family = rq.getColumn(1).getString();
-      p.sample_type = rq.getColumn(2).getString();
-      p.binning = rq.getColumn(3).getString();
-      p.num_bins = static_cast<std::uint32_t>(rq.getColumn(4).getInt64());
-      p.n = static_cast<std::uint64_t>(rq.getColumn(5).getInt64());
+      const ProblemRow p = read_problem(rq, 1);
 
       json ms = json::array();
       for (const MeasurementRow& m : measurements(uuid, p)) {
@@ -1164,6 +1335,15 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
                    {"template_hash", w->template_hash},
                    {"histtune_version", w->histtune_version}};
       }
+      json base = nullptr;
+      if (const auto b = baseline(uuid, p)) {
+        const auto or_null = [](const std::optional<double>& t) { return t ? json(*t) : json(); };
+        base = json{{"default_ms", or_null(b->default_ms)},
+                    {"cub_ms", or_null(b->cub_ms)},
+                    {"floor_ms", or_null(b->floor_ms)},
+                    {"read_gbps", or_null(b->read_gbps)},
+                    {"measured_at", b->measured_at}};
+      }
       results.push_back(json{{"device", uuid},
                              {"problem",
                               {{"family", p.family},
@@ -1172,7 +1352,8 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
                                {"num_bins", p.num_bins},
                                {"n", p.n}}},
                              {"measurements", std::move(ms)},
-                             {"winner", std::move(win)}});
+                             {"winner", std::move(win)},
+                             {"baseline", std::move(base)}});
     }
     doc["results"] = std::move(results);
     snapshot.commit();
@@ -1195,9 +1376,12 @@ ImportSummary Database::import_json(const std::string& text) {
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     std::map<std::string, std::int64_t> device_ids;
+    SQLite::Statement known_device(*db_, "SELECT 1 FROM devices WHERE uuid = :uuid");
     for (const DeviceRow& d : doc.devices) {
+      known_device.reset();
+      known_device.bind(":uuid", d.uuid);
+      if (!known_device.executeStep()) ++summary.devices;
       device_ids.emplace(d.uuid, device_id_in(*db_, d));
-      ++summary.devices;
     }
     SQLite::Statement same(
         *db_,
@@ -1217,11 +1401,22 @@ ImportSummary Database::import_json(const std::string& text) {
         "  median_ms = excluded.median_ms, template_hash = excluded.template_hash,"
         "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
         " WHERE excluded.median_ms < winners.median_ms");
-    std::set<std::int64_t> problems;
+    // Only a more recent baseline replaces the one in place; timestamps sort as text.
+    SQLite::Statement put_baseline(
+        *db_,
+        "INSERT INTO baselines (device_id, problem_id, default_ms, cub_ms, floor_ms, read_gbps,"
+        "  measured_at)"
+        " VALUES (:device_id, :problem_id, :default_ms, :cub_ms, :floor_ms, :read_gbps,"
+        "  :measured_at)"
+        " ON CONFLICT (device_id, problem_id) DO UPDATE SET default_ms = excluded.default_ms,"
+        "  cub_ms = excluded.cub_ms, floor_ms = excluded.floor_ms,"
+        "  read_gbps = excluded.read_gbps, measured_at = excluded.measured_at"
+        " WHERE excluded.measured_at > baselines.measured_at");
     for (const ImportResult& r : doc.results) {
       const std::int64_t device_id = device_ids.at(r.device_uuid);
-      const std::int64_t problem_id = problem_id_in(*db_, r.problem);
-      problems.insert(problem_id);
+      bool new_problem = false;
+      const std::int64_t problem_id = problem_id_in(*db_, r.problem, &new_problem);
+      if (new_problem) ++summary.problems;
       for (const MeasurementRow& m : r.measurements) {
         const std::int64_t config_id =
             config_id_in(*db_, r.problem.family, m.config_label, m.params_json, true);
@@ -1263,8 +1458,18 @@ ImportSummary Database::import_json(const std::string& text) {
         put_winner.bind(":histtune_version", r.winner->histtune_version);
         summary.winners += static_cast<std::size_t>(put_winner.exec());
       }
+      if (r.baseline) {
+        put_baseline.reset();
+        put_baseline.bind(":device_id", device_id);
+        put_baseline.bind(":problem_id", problem_id);
+        bind_optional(put_baseline, ":default_ms", r.baseline->default_ms);
+        bind_optional(put_baseline, ":cub_ms", r.baseline->cub_ms);
+        bind_optional(put_baseline, ":floor_ms", r.baseline->floor_ms);
+        bind_optional(put_baseline, ":read_gbps", r.baseline->read_gbps);
+        put_baseline.bind(":measured_at", r.baseline->measured_at);
+        summary.baselines += static_cast<std::size_t>(put_baseline.exec());
+      }
     }
-    summary.problems = problems.size();
     tx.commit();
   } catch (const SQLite::Exception& e) {
     throw make_error("import_json", path_, e);

@@ -399,6 +399,39 @@ TEST(DatabaseImport, ImportingTwiceDoesNotDuplicateMeasurements) {
   EXPECT_EQ(a, b);
 }
 
+TEST(DatabaseImport, BaselinesRoundTripAndOnlyANewerOneReplaces) {
+  Database src(":memory:");
+  fill(src);
+  const histtune::db::ProblemRow p = make_problem(256, 1 << 20);
+  histtune::db::BaselineRow b;
+  b.cub_ms = 0.25;
+  b.floor_ms = 0.1;
+  src.set_baseline(make_device("GPU-a"), p, b);
+  json doc = json::parse(src.export_json());
+  Database dst(":memory:");
+  ImportSummary s = dst.import_json(doc.dump());
+  EXPECT_EQ(s.baselines, 1u);
+  auto got = dst.baseline("GPU-a", p);
+  ASSERT_TRUE(got);
+  EXPECT_DOUBLE_EQ(*got->cub_ms, 0.25);
+  EXPECT_FALSE(got->default_ms);
+  EXPECT_EQ(got->measured_at, src.baseline("GPU-a", p)->measured_at);
+  // An older baseline does not replace it; a newer one does.
+  for (json& r : doc["results"]) {
+    if (r["baseline"].is_null()) continue;
+    r["baseline"]["cub_ms"] = 9.0;
+    r["baseline"]["measured_at"] = "2000-01-01T00:00:00.000Z";
+  }
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 0u);
+  EXPECT_DOUBLE_EQ(*dst.baseline("GPU-a", p)->cub_ms, 0.25);
+  for (json& r : doc["results"]) {
+    if (!r["baseline"].is_null()) r["baseline"]["measured_at"] = "2999-01-01T00:00:00.000Z";
+  }
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 1u);
+  EXPECT_DOUBLE_EQ(*dst.baseline("GPU-a", p)->cub_ms, 9.0);
+  EXPECT_EQ(dst.baselines("GPU-a").size(), 1u);
+}
+
 namespace {
 
 json valid_document() {
@@ -479,6 +512,18 @@ std::vector<BadCase> bad_cases() {
        "results[1].device: device 'GPU-zzz' is not listed in devices"},
       {"results missing", [] { return with([](json& d) { d.erase("results"); }); },
        "results: is missing"},
+      {"baseline cub_ms negative", [] { return with([](json& d) {
+         d["results"][0]["baseline"] = {{"default_ms", nullptr}, {"cub_ms", -2.0}, {"floor_ms", nullptr},
+                                        {"read_gbps", nullptr}, {"measured_at", "2026-01-01T00:00:00.000Z"}}; }); },
+       "results[0].baseline.cub_ms: must be null or a finite number >= 0"},
+      {"baseline bad time", [] { return with([](json& d) {
+         d["results"][0]["baseline"] = {{"default_ms", 1.0}, {"cub_ms", nullptr}, {"floor_ms", nullptr},
+                                        {"read_gbps", nullptr}, {"measured_at", "yesterday"}}; }); },
+       "results[0].baseline.measured_at: must be a UTC time"},
+      {"nested 100 deep", [] {
+         return std::string(100, '[') + std::string(100, ']');
+       },
+       "nested deeper than 32 levels"},
   };
 }
 

@@ -74,10 +74,10 @@ struct WinnerRow {
   std::string histtune_version{};
 };
 
-// What import_json / merge_from wrote: devices and problems upserted, measurements newly inserted
-// (identical ones already present are skipped), winners set or replaced by a faster one.
 // What `histtune compare` measured beside the winner of one (device, problem), all in one run.
+// Unset times were not measured (NULL in the database).
 struct BaselineRow {
+  ProblemRow problem;                // filled by the readers; set_baseline takes it as an argument
   std::optional<double> default_ms;  // the built-in default configuration
   std::optional<double> cub_ms;      // CUB's DeviceHistogram, where CUB can express the problem
   std::optional<double> floor_ms;    // input bytes / read_gbps
@@ -85,8 +85,11 @@ struct BaselineRow {
   std::string measured_at;           // set by the database
 };
 
+// What import_json / merge_from added: devices and problems not known before, measurements newly
+// inserted (identical ones already present are skipped), winners and baselines set or replaced
+// (by a faster winner, by a more recent baseline).
 struct ImportSummary {
-  std::size_t devices = 0, problems = 0, measurements = 0, winners = 0;
+  std::size_t devices = 0, problems = 0, measurements = 0, winners = 0, baselines = 0;
 };
 
 // What prune keeps: measurements and winners whose template hash / histtune version differ from a
@@ -135,9 +138,12 @@ class Database {
   std::optional<DeviceRow> device(const std::string& uuid) const;
   // Every device, ordered by name then uuid.
   std::vector<DeviceRow> devices() const;
-  // Sets (replaces) the baselines of (device, problem), in one transaction.
+  // Sets (replaces) the baselines of (device, problem), in one transaction; b.problem is not
+  // read, `problem` says which. measured_at is set to now.
   void set_baseline(const DeviceRow& device, const ProblemRow& problem, const BaselineRow& b);
   std::optional<BaselineRow> baseline(const std::string& device_uuid, const ProblemRow& problem) const;
+  // Every baseline of one device, ordered like winners().
+  std::vector<BaselineRow> baselines(const std::string& device_uuid) const;
   std::optional<WinnerRow> winner(const std::string& device_uuid, const ProblemRow& problem) const;
   // Every winner of one device, ordered by family, sample type, binning, bins, n.
   std::vector<WinnerRow> winners(const std::string& device_uuid) const;
@@ -163,7 +169,8 @@ class Database {
   std::string export_json(const std::optional<std::string>& device_uuid = std::nullopt) const;
   // Validates the whole document first (a DbError names the JSON path of the first problem and
   // nothing is written), then stores it in one transaction. Identical measurements are skipped;
-  // an imported winner replaces an existing one only when it is faster.
+  // an imported winner replaces an existing one only when it is faster, an imported baseline only
+  // when it was measured later.
   ImportSummary import_json(const std::string& text);
   // Imports the export of another database file, opened read-only: the same rules as import_json.
   ImportSummary merge_from(const std::string& other_db_path);

@@ -12,6 +12,14 @@
 //  - Aggregation (HT_AGGREGATE): a thread merges runs of equal bins in what it reads and adds a
 //    run with one atomic: a large win on constant, skewed or image-like data, a compare per
 //    sample on uniform data.
+//  - Storage 1 (per-thread counters): every thread owns 16-bit counters, packed two per word,
+//    bin pair q of thread t at word q * threads + t: a thread's update is a plain load and store
+//    (no atomic unit, always on bank t % 32), so a block is bound by load/store throughput,
+//    twice the shared atomic rate. HT_BATCH samples load their counters together (ILP; equal
+//    words in a batch are merged). Warps sum the counters into one block histogram before a
+//    16-bit counter can overflow and at the end. Costs bins x threads x 2 bytes: few bins only.
+//  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
+//    memset and no global atomics: the shortest path for small inputs.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
 // deep. A misaligned head and the tail that fills no whole tile are handled by all blocks.
 //
@@ -20,7 +28,7 @@
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
-//   HT_AGGREGATE, HT_UNROLL
+//   HT_AGGREGATE, HT_UNROLL, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK
 
 #ifndef HT_SAMPLE_T
 #error "HT_SAMPLE_T must be defined"
@@ -122,6 +130,82 @@ struct HtCounter {
   }
 };
 
+// Storage 1: the thread-counter area and the warp-wise flush into the block histogram.
+struct HtThreadCounters {
+  unsigned int* area;   // words_per_thread rows of HT_BLOCK_THREADS words
+  unsigned int* block;  // num_bins words
+  unsigned int words_per_thread;
+  unsigned int num_bins;
+
+  // Adds HT_BATCH samples (bin[i] counted when ok[i]) to this thread's counters: all loads
+  // first, so their latencies overlap; samples on one word are merged, so equal words store
+  // equal values and the order of the stores does not matter.
+  template <int B>
+  __device__ __forceinline__ void add(const unsigned int* bin, const bool* ok) {
+    unsigned int* a[B];
+    unsigned int inc[B], v[B], w[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+      w[i] = ok[i] ? bin[i] >> 1 : 0u;
+      inc[i] = ok[i] ? 1u << ((bin[i] & 1u) * 16u) : 0u;
+      a[i] = area + w[i] * HT_BLOCK_THREADS + threadIdx.x;
+    }
+#pragma unroll
+    for (int i = 0; i < B; ++i) v[i] = *a[i];
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+      unsigned int t = inc[i];
+#pragma unroll
+      for (int j = 0; j < B; ++j)
+        if (j != i && w[j] == w[i]) t += inc[j];
+      *a[i] = v[i] + t;
+    }
+  }
+
+  // Every warp sums whole rows (one bin pair over all threads) and clears them; a row belongs to
+  // one warp, so the block histogram needs no atomics here.
+  __device__ void flush() {
+    __syncthreads();
+    const unsigned int lane = threadIdx.x % 32u;
+    for (unsigned int q = threadIdx.x / 32u; q < words_per_thread; q += HT_BLOCK_THREADS / 32) {
+      unsigned int lo = 0, hi = 0;
+      unsigned int* row = area + q * HT_BLOCK_THREADS;
+#pragma unroll 4
+      for (unsigned int j = lane; j < HT_BLOCK_THREADS; j += 32u) {
+        const unsigned int x = row[j];
+        row[j] = 0u;
+        lo += x & 0xFFFFu;
+        hi += x >> 16;
+      }
+#pragma unroll
+      for (unsigned int o = 16; o > 0; o >>= 1) {
+        lo += __shfl_down_sync(0xFFFFFFFFu, lo, o);
+        hi += __shfl_down_sync(0xFFFFFFFFu, hi, o);
+      }
+      if (lane == 0) {
+        block[2u * q] += lo;
+        if (2u * q + 1u < num_bins) block[2u * q + 1u] += hi;
+      }
+    }
+    __syncthreads();
+  }
+};
+
+// Counts M samples whose bins are computed (bin[i] when ok[i]) in the configured storage.
+template <unsigned int M>
+__device__ __forceinline__ void ht_count(HtCounter& ctr, HtThreadCounters& tc,
+                                         const unsigned int* bin, const bool* ok) {
+#if HT_STORAGE == 1
+  constexpr unsigned int b = M % HT_BATCH == 0 ? HT_BATCH : 1;
+#pragma unroll
+  for (unsigned int i = 0; i < M; i += b) tc.add<b>(bin + i, ok + i);
+#else
+#pragma unroll
+  for (unsigned int i = 0; i < M; ++i)
+    if (ok[i]) ctr.count(bin[i]);
+#endif
+}
+
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
@@ -135,16 +219,38 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   constexpr unsigned int kPerWord = kWords ? 4 / sizeof(SampleT) : 1;
   constexpr unsigned int kPerVec = kWords ? kWords * kPerWord : 1;
   constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
+  constexpr unsigned int kPerTile = kVecs * kPerVec;  // samples per thread per tile
   typedef typename HtVec<kWords>::T VecT;
 
-  // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
   extern __shared__ unsigned int private_bins[];
+  HtThreadCounters tc;  // storage 1 only
+#if HT_STORAGE == 1
+  // Thread counters, then the block histogram (what the final flush reads as its one copy).
+  tc.words_per_thread = (num_bins + 1u) / 2u;
+  tc.num_bins = num_bins;
+  tc.area = private_bins;
+  tc.block = private_bins + tc.words_per_thread * kThreads;
+  const unsigned int words = tc.words_per_thread * kThreads + num_bins;
+  unsigned int* const copy0 = tc.block;
+  const unsigned int copy_words = num_bins;
+  // A thread adds at most kPerTile samples per tile, and at most kPerTile + 2 after the last
+  // (the leftover vectors, the head and the tail): flushing every kFlushTiles tiles keeps every
+  // 16-bit counter below 2^16.
+#ifdef HT_TEST_FLUSH_TILES
+  constexpr unsigned int kFlushTiles = HT_TEST_FLUSH_TILES;  // tests exercise frequent flushes
+#else
+  constexpr unsigned int kFlushTiles = (0xFFFFu - kPerTile - 2u) / kPerTile;
+#endif
+#else
+  // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
 #if HT_LAYOUT == 0
   const unsigned int copy_words = row_stride;
 #else
   const unsigned int copy_words = num_bins * 32u;
 #endif
   const unsigned int words = kCopies * copy_words;
+  unsigned int* const copy0 = private_bins;
+#endif
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) private_bins[i] = 0u;
   __syncthreads();
 
@@ -156,26 +262,39 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   ctr.run_bin = 0xFFFFFFFFu;
   ctr.run_len = 0;
 
-  auto count_sample = [&](SampleT s) {
-    unsigned int bin;
-    if (ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin))
-      ctr.count(bin);
+  auto bin_of = [&](SampleT s, unsigned int& bin) {
+    return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin);
   };
-  auto count_vec = [&](VecT v) {
+  auto count_sample = [&](SampleT s) {
+    unsigned int bin[1];
+    bool ok[1];
+    ok[0] = bin_of(s, bin[0]);
+    ht_count<1>(ctr, tc, bin, ok);
+  };
+  // The bins of one vector's samples, from index `at` of bin/ok.
+  auto bins_of_vec = [&](VecT v, unsigned int* bin, bool* ok) {
     if (kWords == 0) {
-      count_sample(ht_sample_of<0>(ht_word(v, 0)));
+      ok[0] = bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
       return;
     }
 #pragma unroll
     for (unsigned int w = 0; w < kWords; ++w) {
       const unsigned int word = ht_word(v, w);
-      count_sample(ht_sample_of<0>(word));
-      if (kPerWord > 1) count_sample(ht_sample_of<1>(word));
+      unsigned int* b = bin + w * kPerWord;
+      bool* o = ok + w * kPerWord;
+      o[0] = bin_of(ht_sample_of<0>(word), b[0]);
+      if (kPerWord > 1) o[1] = bin_of(ht_sample_of<1>(word), b[1]);
       if (kPerWord > 2) {
-        count_sample(ht_sample_of<2>(word));
-        count_sample(ht_sample_of<3>(word));
+        o[2] = bin_of(ht_sample_of<2>(word), b[2]);
+        o[3] = bin_of(ht_sample_of<3>(word), b[3]);
       }
     }
+  };
+  auto count_vec = [&](VecT v) {
+    unsigned int bin[kPerVec];
+    bool ok[kPerVec];
+    bins_of_vec(v, bin, ok);
+    ht_count<kPerVec>(ctr, tc, bin, ok);
   };
 
   // Samples before the first vector-aligned address, and the aligned body as vectors.
@@ -186,15 +305,26 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long body_vecs = (n - head) / kPerVec;
   constexpr unsigned long long kTileVecs = (unsigned long long)kThreads * kVecs;
   const unsigned long long full_tiles = body_vecs / kTileVecs;
-
+#if HT_STORAGE == 1
+  unsigned int since_flush = 0;
+#endif
 #pragma unroll HT_UNROLL
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     const VecT* p = body + t * kTileVecs + threadIdx.x;
     VecT v[kVecs];
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) v[k] = p[k * kThreads];
+    unsigned int bin[kPerTile];
+    bool ok[kPerTile];
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) count_vec(v[k]);
+    for (unsigned int k = 0; k < kVecs; ++k) bins_of_vec(v[k], bin + k * kPerVec, ok + k * kPerVec);
+    ht_count<kPerTile>(ctr, tc, bin, ok);
+#if HT_STORAGE == 1
+    if (++since_flush == kFlushTiles) {  // the same count in every thread of the block
+      tc.flush();
+      since_flush = 0;
+    }
+#endif
   }
 
   // Whole vectors after the last full tile, spread over every thread of the grid.
@@ -207,21 +337,31 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long tail_start = head + body_vecs * kPerVec;
   if (gtid < head) count_sample(samples[gtid]);
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
+#if HT_STORAGE == 1
+  tc.flush();
+  constexpr unsigned int kFlushCopies = 1;
+#else
   ctr.close();
   __syncthreads();
+  constexpr unsigned int kFlushCopies = kCopies;
+#endif
 
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads) {
     unsigned int sum = 0;
 #pragma unroll
-    for (unsigned int c = 0; c < kCopies; ++c) {
-#if HT_LAYOUT == 0
-      sum += private_bins[c * copy_words + b];
+    for (unsigned int c = 0; c < kFlushCopies; ++c) {
+#if HT_LAYOUT == 0 || HT_STORAGE == 1
+      sum += copy0[c * copy_words + b];
 #else
-      const unsigned int* row = private_bins + c * copy_words + b * 32u;
+      const unsigned int* row = copy0 + c * copy_words + b * 32u;
 #pragma unroll 8
       for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
 #endif
     }
+#if HT_SINGLE_BLOCK
+    counts[b] = sum;  // the only block: every count is stored, zeros too
+#else
     if (sum) atomicAdd(&counts[b], sum);
+#endif
   }
 }

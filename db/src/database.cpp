@@ -487,6 +487,7 @@ std::string Database::default_path() {
 }
 
 int Database::schema_version() const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     return read_user_version(*db_);
   } catch (const SQLite::Exception& e) {
@@ -495,6 +496,7 @@ int Database::schema_version() const {
 }
 
 std::int64_t Database::upsert_device(const DeviceRow& device) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t id = device_id_in(*db_, device);
@@ -506,6 +508,7 @@ std::int64_t Database::upsert_device(const DeviceRow& device) {
 }
 
 std::int64_t Database::upsert_problem(const ProblemRow& problem) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t id = problem_id_in(*db_, problem);
@@ -518,6 +521,7 @@ std::int64_t Database::upsert_problem(const ProblemRow& problem) {
 
 std::int64_t Database::upsert_config(const std::string& family, const std::string& label,
                                      const std::string& params_json) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t id = config_id_in(*db_, family, label, params_json, true);
@@ -530,6 +534,7 @@ std::int64_t Database::upsert_config(const std::string& family, const std::strin
 
 void Database::record_measurements(const DeviceRow& device, const ProblemRow& problem,
                                    const std::vector<MeasurementRow>& rows) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     // IMMEDIATE: a deferred transaction that reads first can fail to upgrade to a writer under
     // WAL without waiting on the busy timeout.
@@ -563,6 +568,7 @@ void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
                           const std::string& label, double median_ms,
                           const std::string& template_hash,
                           const std::string& histtune_version) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t device_id = device_id_in(*db_, device);
@@ -588,6 +594,7 @@ void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
 }
 
 std::vector<DeviceRow> Database::devices() const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string("SELECT ") + kDeviceColumns +
                                   " FROM devices d ORDER BY d.name, d.uuid");
@@ -614,6 +621,7 @@ std::optional<double> optional_column(const SQLite::Column& c) {
 
 void Database::set_baseline(const DeviceRow& device, const ProblemRow& problem,
                             const BaselineRow& b) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     const std::int64_t device_id = device_id_in(*db_, device);
@@ -659,6 +667,7 @@ BaselineRow read_baseline(const SQLite::Statement& q) {
 
 std::optional<BaselineRow> Database::baseline(const std::string& device_uuid,
                                               const ProblemRow& problem) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kBaselineSelect) +
                                   " WHERE d.uuid = :uuid AND p.family = :family AND"
@@ -674,6 +683,7 @@ std::optional<BaselineRow> Database::baseline(const std::string& device_uuid,
 }
 
 std::vector<BaselineRow> Database::baselines(const std::string& device_uuid) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kBaselineSelect) + " WHERE d.uuid = :uuid" +
                                   " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n");
@@ -687,6 +697,7 @@ std::vector<BaselineRow> Database::baselines(const std::string& device_uuid) con
 }
 
 std::optional<DeviceRow> Database::device(const std::string& uuid) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string("SELECT ") + kDeviceColumns +
                                   " FROM devices d WHERE d.uuid = :uuid");
@@ -702,6 +713,7 @@ std::optional<DeviceRow> Database::device(const std::string& uuid) const {
 
 std::optional<WinnerRow> Database::winner(const std::string& device_uuid,
                                           const ProblemRow& problem) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kWinnerSelect) +
                                   " WHERE d.uuid = :uuid AND p.family = :family AND"
@@ -719,6 +731,7 @@ std::optional<WinnerRow> Database::winner(const std::string& device_uuid,
 }
 
 std::vector<WinnerRow> Database::winners(const std::string& device_uuid) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kWinnerSelect) + " WHERE d.uuid = :uuid" + kWinnerOrder);
     q.bind(":uuid", device_uuid);
@@ -730,6 +743,7 @@ std::vector<WinnerRow> Database::winners(const std::string& device_uuid) const {
 
 std::vector<WinnerRow> Database::winners_like(const std::string& device_uuid,
                                               const ProblemRow& like) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kWinnerSelect) +
                                   " WHERE d.uuid = :uuid AND p.family = :family AND"
@@ -748,6 +762,7 @@ std::vector<WinnerRow> Database::winners_like(const std::string& device_uuid,
 std::vector<WinnerRow> Database::winners_same_arch(int cc_major, int cc_minor,
                                                    const std::string& exclude_uuid,
                                                    const ProblemRow& like) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kWinnerSelect) +
                                   " WHERE d.cc_major = :cc_major AND d.cc_minor = :cc_minor AND"
@@ -768,6 +783,7 @@ std::vector<WinnerRow> Database::winners_same_arch(int cc_major, int cc_minor,
 
 std::vector<MeasurementRow> Database::measurements(const std::string& device_uuid,
                                                    const ProblemRow& problem) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_,
                         "SELECT c.label, c.params_json, m.median_ms, m.min_ms, m.max_ms,"
@@ -807,6 +823,7 @@ std::vector<MeasurementRow> Database::measurements(const std::string& device_uui
 void Database::put_cubin(const std::string& cache_key, int arch, const std::string& nvrtc_version,
                          const std::string& template_hash, const std::string& label,
                          const std::vector<char>& image) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (image.size() > static_cast<std::size_t>(INT_MAX)) {
     throw make_error("put_cubin", path_, "image of " + std::to_string(image.size()) +
                                              " bytes is larger than SQLite binds");
@@ -835,6 +852,7 @@ void Database::put_cubin(const std::string& cache_key, int arch, const std::stri
 }
 
 std::optional<std::vector<char>> Database::get_cubin(const std::string& cache_key) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, "SELECT image FROM cubins WHERE cache_key = :cache_key");
     q.bind(":cache_key", cache_key);
@@ -1274,6 +1292,7 @@ json device_json(const DeviceRow& d) {
 }  // namespace
 
 std::string Database::export_json(const std::optional<std::string>& device_uuid) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     // One read transaction: a single snapshot even while other processes write.
     SQLite::Transaction snapshot(*db_);
@@ -1365,6 +1384,7 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
 }
 
 ImportSummary Database::import_json(const std::string& text) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   ImportDocument doc;
   try {
     doc = parse_document(text);
@@ -1478,11 +1498,13 @@ ImportSummary Database::import_json(const std::string& text) {
 }
 
 ImportSummary Database::merge_from(const std::string& other_db_path) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   const Database other(other_db_path, OpenMode::kReadOnly);
   return import_json(other.export_json());
 }
 
 std::size_t Database::prune(const PruneOptions& options) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   const auto bind_optional = [](SQLite::Statement& q, const char* name,
                                 const std::optional<std::string>& value) {
     if (value) q.bind(name, *value); else q.bind(name);

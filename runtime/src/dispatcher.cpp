@@ -29,7 +29,9 @@ void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, c
                    cudaStream_t stream) {
   const LaunchGeometry g = hist1d::geometry(c, p, d);
   cache.ensure_smem(k, d.ordinal, g.smem_bytes);
-  HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
+  // A single block stores every count itself; everything else adds to zeroed counts.
+  if (!c.single_block || p.n == 0)
+    HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
   if (p.n == 0) return;
   const void* samples = d_samples;
   unsigned long long n = p.n;

@@ -19,6 +19,9 @@ const std::vector<Hist1DParam>& params() {
       {"unroll", "u", &Hist1DConfig::unroll, {1, 2}, true},
       {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
       {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
+      {"storage", "st", &Hist1DConfig::storage, {0, 1}, true},
+      {"batch", "b", &Hist1DConfig::batch, {1, 2, 4}, true},
+      {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
   };
   return table;
 }
@@ -59,6 +62,17 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (per_load * c.vectors_per_thread > 32)
     return "more than 32 samples per thread per tile (" +
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
+  if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
+    return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
+  if (c.storage == 0 && c.batch != 1)
+    return "batch only groups the loads of per-thread counters (storage 1)";
+  if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
+    return "batch " + std::to_string(c.batch) + " does not divide the " +
+           std::to_string(per_load * c.vectors_per_thread) + " samples of a tile";
+  if (c.single_block == 1 && p.n > kSingleBlockMaxSamples)
+    return "single_block is for small inputs (n <= 2^22)";
+  if (c.single_block == 1 && c.blocks_per_sm != 1)
+    return "single_block launches one block: blocks_per_sm 1";
   if (c.layout == 1 && c.private_copies > 4)
     return "lane-striped layout already has 32 sub-copies: private_copies at most 4";
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
@@ -82,15 +96,22 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
   g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
-  const std::size_t copy_words =
-      c.layout == 0 ? g.row_stride : static_cast<std::size_t>(p.num_bins) * 32;
-  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
+  if (c.storage == 1) {
+    // 16-bit counters two per word per thread, then the block histogram.
+    const std::size_t thread_words = (static_cast<std::size_t>(p.num_bins) + 1) / 2;
+    g.smem_bytes = (thread_words * c.block_threads + p.num_bins) * sizeof(std::uint32_t);
+  } else {
+    const std::size_t copy_words =
+        c.layout == 0 ? g.row_stride : static_cast<std::size_t>(p.num_bins) * 32;
+    g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
+  }
   const std::size_t per_load =
       c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
   const std::uint64_t tiles = (p.n + tile - 1) / tile;
   const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
   g.grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(tiles, resident)));
+  if (c.single_block) g.grid = 1;
   return g;
 }
 
@@ -119,12 +140,24 @@ std::string Hist1DConfig::label() const {
   return s;
 }
 
+namespace {
+// tpb .. bps: the fields of the first labels (histtune 0.1).
+constexpr std::size_t kFirstLabelFields = 9;
+}  // namespace
+
 std::optional<Hist1DConfig> Hist1DConfig::parse(const std::string& label) {
   Hist1DConfig c;
   std::istringstream in(label);
   std::string part;
+  std::size_t i = 0;
   for (const auto& prm : hist1d::params()) {
-    if (!std::getline(in, part, '.')) return std::nullopt;
+    // Labels written before a parameter existed end early: it takes its first (original) value.
+    if (!std::getline(in, part, '.')) {
+      if (i < kFirstLabelFields) return std::nullopt;
+      c.*prm.member = prm.values.front();
+      continue;
+    }
+    ++i;
     const std::string key = prm.key;
     if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
     const std::string num = part.substr(key.size());

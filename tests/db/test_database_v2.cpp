@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -277,6 +278,31 @@ TEST(DatabaseCubin, PutGetReplaceAndMissing) {
   db.put_cubin("empty", 90, "12.8", "h", "tpb256", {});
   EXPECT_EQ(db.get_cubin("empty"), std::vector<char>{});
   EXPECT_THROW(db.put_cubin("", 90, "12.8", "h", "tpb256", {'x'}), DbError);
+}
+
+// The tuner's compile threads store CUBINs through the connection the main thread uses for
+// measurements: their transactions must not interleave (it failed so on the H100).
+TEST_F(DatabaseV2File, DatabaseConcurrencyThreadsShareOneConnection) {
+  Database db((dir_ / "threads.db").string());
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t) {
+    workers.emplace_back([&db, t] {
+      for (int i = 0; i < 50; ++i)
+        db.put_cubin("k" + std::to_string(t) + "_" + std::to_string(i), 90, "13.0", "h", "l",
+                     std::vector<char>(2000, static_cast<char>(i)));
+    });
+  }
+  for (int i = 0; i < 50; ++i) {
+    MeasurementRow m;
+    m.config_label = "cfg" + std::to_string(i);
+    m.median_ms = m.min_ms = m.max_ms = 0.1;
+    m.samples = 5;
+    m.verified = true;
+    ASSERT_NO_THROW(db.record_measurements(make_device("GPU-a"), make_problem(256, 1 << 20), {m}));
+  }
+  for (auto& w : workers) w.join();
+  EXPECT_EQ(db.measurements("GPU-a", make_problem(256, 1 << 20)).size(), 50u);
+  EXPECT_TRUE(db.get_cubin("k3_49").has_value());
 }
 
 // --- several processes writing one file ------------------------------------------------------------

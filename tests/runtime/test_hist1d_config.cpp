@@ -31,7 +31,9 @@ TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
 }
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
-  EXPECT_EQ(hist1d::default_config().label(), "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8");
+  EXPECT_EQ(hist1d::default_config().label(), "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8.st0.b1.sb0");
+  // A label written before storage, batch and single_block existed means their first values.
+  EXPECT_EQ(Hist1DConfig::parse("tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8"), hist1d::default_config());
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
@@ -47,7 +49,7 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   c.padding = 1;
   c.blocks_per_sm = 4;
   auto d = c.defines();
-  EXPECT_EQ(d.size(), 7u);
+  EXPECT_EQ(d.size(), 10u);
   EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
   for (const auto& s : d) {
     EXPECT_EQ(s.find("PADDING"), std::string::npos);
@@ -134,4 +136,38 @@ TEST(Hist1DRestrictions, VectorWidthAndLaneStripedRules) {
   EXPECT_NE(hist1d::check(crowded, u8_256(1 << 20), h100_like()).find("per SM"), std::string::npos);
   crowded.blocks_per_sm = 1;
   EXPECT_EQ(hist1d::check(crowded, u8_256(1 << 20), h100_like()), "");
+}
+
+TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
+  Hist1DConfig c;
+  c.storage = 1;
+  c.vector_bytes = 16;
+  c.vectors_per_thread = 2;  // 32 samples per tile
+  c.batch = 4;
+  c.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()), "");
+  // 128 pairs of 16-bit counters x 256 threads + 256 block bins.
+  EXPECT_EQ(hist1d::geometry(c, u8_256(1 << 20), h100_like()).smem_bytes, (128u * 256 + 256) * 4);
+  Hist1DConfig copies = c;
+  copies.private_copies = 2;
+  EXPECT_NE(hist1d::check(copies, u8_256(1 << 20), h100_like()).find("never contend"), std::string::npos);
+  Hist1DConfig odd = c;
+  odd.vectors_per_thread = 1;
+  odd.vector_bytes = 0;  // one sample per tile: batch 4 cannot group it
+  EXPECT_NE(hist1d::check(odd, u8_256(1 << 20), h100_like()).find("does not divide"), std::string::npos);
+  Hist1DConfig atomics;
+  atomics.batch = 2;
+  EXPECT_NE(hist1d::check(atomics, u8_256(1 << 20), h100_like()).find("storage 1"), std::string::npos);
+  Hist1DConfig big = c;
+  big.block_threads = 512;  // 256 KiB of counters
+  EXPECT_NE(hist1d::check(big, u8_256(1 << 20), h100_like()).find("shared memory"), std::string::npos);
+
+  Hist1DConfig one;
+  one.single_block = 1;
+  one.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(one, u8_256(1 << 16), h100_like()), "");
+  EXPECT_EQ(hist1d::geometry(one, u8_256(1 << 20), h100_like()).grid, 1u);
+  EXPECT_NE(hist1d::check(one, u8_256(1 << 24), h100_like()).find("small inputs"), std::string::npos);
+  one.blocks_per_sm = 8;
+  EXPECT_NE(hist1d::check(one, u8_256(1 << 16), h100_like()).find("blocks_per_sm 1"), std::string::npos);
 }

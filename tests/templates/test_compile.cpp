@@ -1,9 +1,9 @@
 // NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The space, after
-// the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 1,700
+// the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 2,000-3,400
 // compile-time variants per (sample type, binning); at ~0.1 s a compile CI compiles a documented
-// sample: every 3rd variant for u8/direct on sm_90, and every 29th (strides coprime with the
+// sample: every 7th variant for u8/direct on sm_90, and every 37th (strides coprime with the
 // parameter counts, so every value of every parameter is reached) of each other (type,
-// binning) on both archs. The GPU tests compile and run every variant.
+// binning) on both archs. The GPU tests compile and run every 7th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -67,7 +67,7 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   p.upper = 256;
   const auto variants = compile_variants(p, k.arch);
   ASSERT_GT(variants.size(), 500u);
-  ASSERT_LT(variants.size(), 2000u) << "the space grew: update the note above";
+  ASSERT_LT(variants.size(), 4000u) << "the space grew: update the note above";
   int compiled = 0;
   for (std::size_t i = 0; i < variants.size(); i += k.stride) {
     const auto& c = variants[i];
@@ -83,17 +83,17 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
 
 INSTANTIATE_TEST_SUITE_P(
     Hist1D, CompileSpace,
-    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 3},
-                      Case{SampleType::u8, Binning::direct, 80, 29},
-                      Case{SampleType::u8, Binning::even, 90, 29},
-                      Case{SampleType::u16, Binning::direct, 80, 29},
-                      Case{SampleType::u16, Binning::even, 90, 29},
-                      Case{SampleType::u32, Binning::direct, 90, 29},
-                      Case{SampleType::u32, Binning::even, 80, 29},
-                      Case{SampleType::i32, Binning::direct, 80, 29},
-                      Case{SampleType::i32, Binning::even, 90, 29},
-                      Case{SampleType::f32, Binning::even, 90, 29},
-                      Case{SampleType::f32, Binning::even, 80, 29}),
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 7},
+                      Case{SampleType::u8, Binning::direct, 80, 37},
+                      Case{SampleType::u8, Binning::even, 90, 37},
+                      Case{SampleType::u16, Binning::direct, 80, 37},
+                      Case{SampleType::u16, Binning::even, 90, 37},
+                      Case{SampleType::u32, Binning::direct, 90, 37},
+                      Case{SampleType::u32, Binning::even, 80, 37},
+                      Case{SampleType::i32, Binning::direct, 80, 37},
+                      Case{SampleType::i32, Binning::even, 90, 37},
+                      Case{SampleType::f32, Binning::even, 90, 37},
+                      Case{SampleType::f32, Binning::even, 80, 37}),
     [](const auto& info) { return name_of(info.param); });
 
 TEST(Compile, NvrtcFailureCarriesLabelOptionsAndLog) {

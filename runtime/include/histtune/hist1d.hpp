@@ -38,10 +38,19 @@ struct Hist1DConfig {
   int padding = 0;
   // Resident blocks per SM {1, 2, 4, 8, 16}; grid = blocks_per_sm x SMs, capped by the work.
   int blocks_per_sm = 8;
+  // Counter storage {0, 1}: 0 private copies updated by shared atomics; 1 per-thread 16-bit
+  // counters updated by plain loads and stores (twice the atomic rate, bins x threads x 2 bytes).
+  int storage = 0;
+  // Samples whose counters load together {1, 2, 4} (storage 1): latency overlap vs. the compares
+  // that merge equal words.
+  int batch = 1;
+  // One block does everything and stores the counts {0, 1}: no memset, no global atomics; for
+  // small inputs, where launches dominate.
+  int single_block = 0;
 
   bool operator==(const Hist1DConfig& o) const;
   bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }
-  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8"
+  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8.st0.b1.sb0"
   std::string label() const;
   static std::optional<Hist1DConfig> parse(const std::string& label);
   std::string to_json() const;
@@ -69,6 +78,8 @@ namespace hist1d {
 constexpr const char* kFamily = "hist1d";
 constexpr const char* kTemplate = "hist1d.cuh";
 constexpr const char* kKernel = "histtune_hist1d";
+// Beyond this one block is slower than any grid: single_block is not searched there.
+constexpr std::uint64_t kSingleBlockMaxSamples = std::uint64_t{1} << 22;
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -181,6 +182,9 @@ class Database {
  private:
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;  // behind a pointer: SQLiteCpp stays out of this header
+  // One connection serves every thread (the tuner's compile pool stores CUBINs while the main
+  // thread stores measurements): a transaction must not interleave with another thread's calls.
+  mutable std::recursive_mutex mutex_;
 };
 
 }  // namespace histtune::db

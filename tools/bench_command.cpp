@@ -1,6 +1,7 @@
 // `histtune bench`: the benchmark matrix on the GPU at hand, in one process: per row the tuned
 // configuration (looked up as the runtime would), the built-in default, CUB and the read floor,
-// all verified; a table on stdout and, with --json, the same as JSON.
+// all verified; a table on stdout and, with --json, the same as JSON (in a file, or on stdout with
+// the table on stderr).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -12,28 +13,40 @@
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/bench.hpp"
 #include "histtune/tuner/compare.hpp"
+#include "histtune/version.hpp"
+#include "json_out.hpp"
 
 namespace histtune::cli {
 
 int run_bench(const Common& c, const std::string& json_path, const std::string& only) {
+  std::regex filter;
+  try {
+    filter = std::regex(only.empty() ? ".*" : only);
+  } catch (const std::regex_error& e) {
+    throw Error(StatusCode::invalid_argument,
+                "--only '" + only + "' is not a regular expression: " + e.what());
+  }
   const DeviceInfo d = select_device(c);
   Dispatcher dispatcher(resolve_db_path(c));
   KernelCache cache;
   const double gbps = tuner::measure_read_bandwidth(cache, d);
-  std::printf("histtune bench on GPU %d, %s (sm_%d); read floor %.0f GB/s (measured now); "
-              "database %s\n",
-              d.ordinal, d.name.c_str(), d.arch(), gbps,
-              dispatcher.has_database() ? dispatcher.db_path().c_str() : "(none: defaults)");
-  std::printf("%-32s %9s %9s %9s %9s %7s %7s %-6s %-14s %s\n", "row", "tuned ms", "default",
-              "CUB", "floor", "%floor", "vs CUB", "target", "lookup", "configuration");
+  std::FILE* text = text_stream(c);  // stderr when the JSON goes to stdout
+  if (!c.quiet)
+    std::fprintf(text,
+                 "histtune bench on GPU %d, %s (sm_%d); read floor %.0f GB/s (measured now); "
+                 "database %s\n",
+                 d.ordinal, d.name.c_str(), d.arch(), gbps,
+                 dispatcher.has_database() ? dispatcher.db_path().c_str() : "(none: defaults)");
+  std::fprintf(text, "%-32s %9s %9s %9s %9s %7s %7s %-6s %-14s %s\n", "row", "tuned ms",
+               "default", "CUB", "floor", "%floor", "vs CUB", "target", "lookup",
+               "configuration");
   nlohmann::json rows = nlohmann::json::array();
   int status = kOk;
-  const std::regex filter(only.empty() ? ".*" : only);
   for (const auto& row : tuner::bench_matrix()) {
     if (!std::regex_search(row.id, filter)) continue;
     nlohmann::json j = {{"id", row.id}, {"target", row.target}};
     if (!row.unsupported.empty()) {
-      std::printf("%-32s not run: %s\n", row.id.c_str(), row.unsupported.c_str());
+      std::fprintf(text, "%-32s not run: %s\n", row.id.c_str(), row.unsupported.c_str());
       j["unsupported"] = row.unsupported;
       rows.push_back(j);
       continue;
@@ -52,26 +65,22 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
       std::snprintf(cub, sizeof cub, "%.4f", r.cub.median_ms);
       std::snprintf(vs, sizeof vs, "%.2fx", vs_cub);
     }
-    std::printf("%-32s %9s %9s %9s %9.4f %6.1f%% %7s %-6s %-14s %s\n", row.id.c_str(),
+    std::fprintf(text, "%-32s %9s %9s %9s %9.4f %6.1f%% %7s %-6s %-14s %s\n", row.id.c_str(),
                 r.tuned_ok ? fmt_ms(r.tuned.median_ms).c_str() : "WRONG",
                 r.fallback_ok ? fmt_ms(r.fallback.median_ms).c_str() : "WRONG", cub, r.floor_ms,
                 pct, vs, met ? "met" : "MISSED", to_string(choice.level),
                 choice.config.label().c_str());
-    std::fflush(stdout);
-    auto timing = [](const tuner::Timing& t) {
-      return nlohmann::json{{"median_ms", t.median_ms}, {"min_ms", t.min_ms},
-                            {"max_ms", t.max_ms}, {"samples", t.samples}};
-    };
+    std::fflush(text);
     j["problem"] = row.problem.describe();
     j["distribution"] = tuner::to_string(row.dist);
-    j["tuned"] = timing(r.tuned);
+    j["tuned"] = timing_json(r.tuned);
     j["tuned"]["verified"] = r.tuned_ok;
     j["tuned"]["configuration"] = choice.config.label();
     j["tuned"]["lookup"] = to_string(choice.level);
-    j["default"] = timing(r.fallback);
+    j["default"] = timing_json(r.fallback);
     j["default"]["verified"] = r.fallback_ok;
     if (cub_ran) {
-      j["cub"] = timing(r.cub);
+      j["cub"] = timing_json(r.cub);
       j["cub"]["verified"] = r.cub_ok;
       j["speedup_vs_cub"] = vs_cub;
     } else {
@@ -83,14 +92,18 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     rows.push_back(j);
     if (!r.tuned_ok || !r.fallback_ok) status = kFailure;
   }
-  if (!json_path.empty()) {
-    nlohmann::json doc = {{"device", {{"name", d.name}, {"uuid", d.uuid}, {"arch", d.arch()},
-                                      {"sm_count", d.sm_count}, {"driver", d.driver_version},
-                                      {"runtime", d.runtime_version}}},
-                          {"read_gbps", gbps}, {"nvrtc", nvrtc_version()}, {"rows", rows}};
-    std::ofstream out(json_path);
-    out << doc.dump(2) << "\n";
-    if (!out) throw Error(StatusCode::invalid_argument, "cannot write --json file " + json_path);
+  if (!json_path.empty() || c.json) {
+    nlohmann::json doc = {{"histtune", version()}, {"command", "bench"},
+                          {"device", device_json(d)}, {"read_gbps", gbps},
+                          {"nvrtc", nvrtc_version()}, {"rows", rows}, {"ok", status == kOk}};
+    if (json_path.empty()) {
+      print_json(doc);
+    } else {
+      std::ofstream out(json_path);
+      out << doc.dump(2) << "\n";
+      out.close();
+      if (!out) throw Error(StatusCode::invalid_argument, "cannot write --json file " + json_path);
+    }
   }
   return status;
 }

@@ -1,11 +1,10 @@
-// The subcommands of the histtune CLI, one file each.
+// The subcommands of the histtune CLI, one file each (export/import/merge/prune share one).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "common.hpp"
-#include "histtune/problem.hpp"
 
 namespace histtune::cli {
 
@@ -16,18 +15,15 @@ struct TuneFlags {
 };
 
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f);
-int run_compare(const Common& c);
+int run_compare(const Common& c, const std::vector<std::string>& problem_specs);
 int run_info(const Common& c);
-int run_show(const Common& c, const std::string& problem_spec, std::size_t top, bool as_json);
+int run_show(const Common& c, const std::string& problem_spec, std::size_t top);
 int run_report(const Common& c, const std::string& html_path);
 int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid);
 int run_import(const Common& c, const std::string& in_path);
 int run_merge(const Common& c, const std::string& other);
 int run_prune(const Common& c, bool all_versions);
+// json_path: a file to write the JSON to; empty with c.json: the JSON goes to stdout.
 int run_bench(const Common& c, const std::string& json_path, const std::string& only);
-
-// "TYPE:BINNING:BINS:N[:LOWER:UPPER]", e.g. "u8:direct:256:2^24" or "f32:even:1024:2^20:0:100";
-// N may be written 2^K. Throws Error(invalid_argument) naming the bad field.
-Problem parse_problem(const std::string& spec);
 
 }  // namespace histtune::cli

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "histtune/status.hpp"
@@ -24,18 +26,124 @@ DeviceInfo select_device(const Common& c) {
   if (index < 0)
     throw Error(StatusCode::invalid_argument,
                 "--gpu must be 'auto' or a device index (0, 1, ...), not '" + c.gpu + "'");
-  return query_device(index);
+  return query_device(index);  // throws "no CUDA device N: this machine has ..." for a bad index
 }
 
 std::string resolve_db_path(const Common& c) {
   return c.db_path.empty() ? db::Database::default_path() : c.db_path;
 }
 
-std::unique_ptr<db::Database> open_db(const Common& c) {
-  return std::make_unique<db::Database>(resolve_db_path(c));
+namespace {
+void require_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw Error(StatusCode::database_error,
+                "no database at " + path + " (`histtune tune` or `histtune import` creates it; "
+                "--db or $HISTTUNE_DB choose another)");
+}
+}  // namespace
+
+std::unique_ptr<db::Database> open_db(const Common& c, bool must_exist) {
+  const std::string path = resolve_db_path(c);
+  if (must_exist) require_file(path);
+  return std::make_unique<db::Database>(path);
 }
 
-ProgressLine::ProgressLine(bool quiet) : quiet_(quiet), tty_(isatty(STDOUT_FILENO) != 0) {}
+std::unique_ptr<db::Database> open_db_read_only(const Common& c) {
+  const std::string path = resolve_db_path(c);
+  require_file(path);
+  return std::make_unique<db::Database>(path, db::Database::OpenMode::kReadOnly);
+}
+
+Problem parse_problem(const std::string& spec) {
+  std::vector<std::string> f;
+  std::stringstream in(spec);
+  for (std::string part; std::getline(in, part, ':');) f.push_back(part);
+  auto bad = [&](const std::string& why) {
+    return Error(StatusCode::invalid_argument, "--problem '" + spec + "': " + why +
+                                                   " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER])");
+  };
+  if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
+  Problem p;
+  auto t = parse_sample_type(f[0]);
+  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32)");
+  auto b = parse_binning(f[1]);
+  if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even)");
+  p.sample_type = *t;
+  p.binning = *b;
+  auto number = [&](const std::string& s, const char* what) -> double {
+    try {
+      std::size_t used = 0;
+      if (s.rfind("2^", 0) == 0) {
+        int e = std::stoi(s.substr(2), &used);
+        if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
+        return static_cast<double>(1ull << e);
+      }
+      double v = std::stod(s, &used);
+      if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
+      return v;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception&) {
+      throw bad(std::string("bad ") + what + " '" + s + "'");
+    }
+  };
+  const double bins = number(f[2], "bin count");
+  const double n = number(f[3], "sample count");
+  if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
+  if (n < 0 || n > 1e15) throw bad("sample count out of range");
+  p.num_bins = static_cast<std::uint32_t>(bins);
+  p.n = static_cast<std::uint64_t>(n);
+  if (f.size() == 6) {
+    p.lower = number(f[4], "lower bound");
+    p.upper = number(f[5], "upper bound");
+  } else if (p.binning == Binning::even) {
+    p.lower = 0;
+    p.upper = p.num_bins;
+  }
+  if (std::string why = validate(p); !why.empty()) throw bad(why);
+  return p;
+}
+
+Problem problem_of(const db::ProblemRow& key) {
+  Problem p;
+  p.family = key.family;
+  if (auto t = parse_sample_type(key.sample_type)) p.sample_type = *t;
+  if (auto b = parse_binning(key.binning)) p.binning = *b;
+  p.num_bins = key.num_bins;
+  p.n = key.n;
+  if (p.binning == Binning::even) {
+    p.lower = 0;
+    p.upper = p.num_bins;
+  }
+  return p;
+}
+
+namespace {
+std::string count_text(std::uint64_t n) {
+  if (n != 0 && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((std::uint64_t{1} << k) != n) ++k;
+    return "2^" + std::to_string(k);
+  }
+  return std::to_string(n);
+}
+}  // namespace
+
+std::string problem_spec(const db::ProblemRow& key) {
+  return key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
+         count_text(key.n);
+}
+
+std::string problem_name(const db::ProblemRow& key) {
+  return key.sample_type + " " + key.binning + " bins=" + std::to_string(key.num_bins) +
+         " n=" + count_text(key.n);
+}
+
+std::FILE* text_stream(const Common& c) { return c.json ? stderr : stdout; }
+
+ProgressLine::ProgressLine(bool quiet, std::FILE* out)
+    : quiet_(quiet), out_(out), tty_(isatty(fileno(out)) != 0) {}
 
 void ProgressLine::update(const std::string& what, std::size_t done, std::size_t total,
                           double elapsed_s) {
@@ -44,25 +152,25 @@ void ProgressLine::update(const std::string& what, std::size_t done, std::size_t
   const double eta = done ? elapsed_s / frac - elapsed_s : 0;
   if (tty_) {
     const int width = 30, filled = static_cast<int>(frac * width);
-    std::printf("\r  [%-*s] %zu/%zu  eta %4.0fs  %-40s", width, std::string(filled, '#').c_str(),
-                done, total, eta, what.c_str());
-    std::fflush(stdout);
+    std::fprintf(out_, "\r  [%-*s] %zu/%zu  eta %4.0fs  %-40s", width,
+                 std::string(filled, '#').c_str(), done, total, eta, what.c_str());
+    std::fflush(out_);
   } else {
     const std::size_t decile = done * 10 / total;
     if (decile != last_decile_ || done == total) {
       last_decile_ = decile;
-      std::printf("  %zu/%zu configurations (%.0f%%), %.1fs elapsed, eta %.0fs\n", done, total,
-                  frac * 100, elapsed_s, eta);
-      std::fflush(stdout);
+      std::fprintf(out_, "  %zu/%zu configurations (%.0f%%), %.1fs elapsed, eta %.0fs\n", done,
+                   total, frac * 100, elapsed_s, eta);
+      std::fflush(out_);
     }
   }
 }
 
 void ProgressLine::finish(const std::string& line) {
   if (quiet_) return;
-  if (tty_) std::printf("\r%-100s\r", "");
-  std::printf("%s\n", line.c_str());
-  std::fflush(stdout);
+  if (tty_) std::fprintf(out_, "\r%-100s\r", "");
+  std::fprintf(out_, "%s\n", line.c_str());
+  std::fflush(out_);
 }
 
 std::string fmt_ms(double ms) {

@@ -2,21 +2,24 @@
 // progress output.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "histtune/db/database.hpp"
 #include "histtune/device.hpp"
+#include "histtune/problem.hpp"
 
 namespace histtune::cli {
 
-// Exit codes (documented in README.md and --help).
+// Exit codes (documented in README.md, docs/cli.md and --help).
 enum Exit : int {
   kOk = 0,
-  kFailure = 1,    // the command ran but something failed (a configuration, a verification)
-  kUsage = 2,      // bad command line or bad input
+  kFailure = 1,    // the command ran but something failed (a configuration, a verification), or
+                   // there was nothing to work on (nothing tuned, a --problem not stored)
+  kUsage = 2,      // bad command line or bad input (a malformed --problem, an import file)
   kNoDevice = 3,   // no CUDA device or driver, or no such device index
-  kDatabase = 4,   // the database could not be opened, read or written
+  kDatabase = 4,   // the database could not be opened, read or written (left untouched)
 };
 
 struct Common {
@@ -24,22 +27,45 @@ struct Common {
   std::string db_path;       // empty: $HISTTUNE_DB, else the default path
   bool quiet = false;
   bool verbose = false;
+  bool json = false;  // one JSON document on stdout; progress and notes go to stderr
 };
 
 // Resolves --gpu: "auto" is device 0 (the first device); N must exist. Throws histtune::Error.
 DeviceInfo select_device(const Common& c);
 std::string resolve_db_path(const Common& c);
-std::unique_ptr<db::Database> open_db(const Common& c);
+// Opens the database for writing, creating it on first use unless `must_exist` (then a missing
+// file is an error naming the path).
+std::unique_ptr<db::Database> open_db(const Common& c, bool must_exist = false);
+// Opens an existing database without ever writing to it (commands that only read). A missing
+// file is an error naming the path, not a new empty database.
+std::unique_ptr<db::Database> open_db_read_only(const Common& c);
 
-// A progress line: a redrawn bar on a terminal, plain lines (at most one per 10%) otherwise.
+// "TYPE:BINNING:BINS:N[:LOWER:UPPER]", e.g. "u8:direct:256:2^24" or "f32:even:1024:2^20:0:100";
+// N may be written 2^K. Throws Error(invalid_argument) naming the bad field.
+Problem parse_problem(const std::string& spec);
+// The problem a stored key names; even binning gets the bounds [0, bins), which the key does
+// not keep.
+Problem problem_of(const db::ProblemRow& key);
+// "u8:direct:256:2^28": the --problem form of a stored key (n as 2^K where it is a power of two).
+std::string problem_spec(const db::ProblemRow& key);
+// "u8 direct bins=256 n=2^28": the key for people.
+std::string problem_name(const db::ProblemRow& key);
+
+// Where human-readable progress and notes go: stdout, or stderr when stdout carries --json.
+std::FILE* text_stream(const Common& c);
+
+// A progress line: a redrawn bar when `out` is a terminal, plain lines (at most one per 10%)
+// otherwise.
 class ProgressLine {
  public:
-  explicit ProgressLine(bool quiet);
+  explicit ProgressLine(bool quiet, std::FILE* out = stdout);
   void update(const std::string& what, std::size_t done, std::size_t total, double elapsed_s);
   void finish(const std::string& line);
 
  private:
-  bool quiet_, tty_;
+  bool quiet_;
+  std::FILE* out_;
+  bool tty_;
   std::size_t last_decile_ = 0;
 };
 

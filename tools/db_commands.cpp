@@ -10,22 +10,37 @@
 #include "histtune/status.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/version.hpp"
+#include "json_out.hpp"
 
 namespace histtune::cli {
+namespace {
+
+nlohmann::json summary_json(const char* command, const std::string& database,
+                            const db::ImportSummary& s) {
+  return {{"histtune", version()}, {"command", command}, {"database", database},
+          {"devices", s.devices},  {"problems", s.problems}, {"measurements", s.measurements},
+          {"winners", s.winners},  {"baselines", s.baselines}};
+}
+
+}  // namespace
 
 int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid) {
-  auto database = open_db(c);
+  auto database = open_db_read_only(c);
   const std::string text =
       database->export_json(device_uuid.empty() ? std::nullopt : std::optional(device_uuid));
   if (out_path.empty() || out_path == "-") {
-    std::cout << text << "\n";
-  } else {
-    std::ofstream out(out_path);
-    out << text << "\n";
-    out.close();
-    if (!out) throw Error(StatusCode::invalid_argument, "cannot write " + out_path);
-    if (!c.quiet) std::printf("histtune: exported %s to %s\n", database->path().c_str(), out_path.c_str());
+    std::cout << text << "\n";  // the export is the JSON document
+    return kOk;
   }
+  std::ofstream out(out_path);
+  out << text << "\n";
+  out.close();
+  if (!out) throw Error(StatusCode::invalid_argument, "cannot write --out file " + out_path);
+  if (c.json)
+    print_json({{"histtune", version()}, {"command", "export"}, {"database", database->path()},
+                {"out", out_path}});
+  else if (!c.quiet)
+    std::printf("histtune: exported %s to %s\n", database->path().c_str(), out_path.c_str());
   return kOk;
 }
 
@@ -40,29 +55,52 @@ int run_import(const Common& c, const std::string& in_path) {
   }
   auto database = open_db(c);
   const db::ImportSummary s = database->import_json(text.str());  // all or nothing
+  if (c.json) {
+    nlohmann::json j = summary_json("import", database->path(), s);
+    j["file"] = in_path;
+    print_json(j);
+    return kOk;
+  }
   std::printf("histtune: imported into %s: %zu devices, %zu problems, %zu new measurements, %zu "
-              "winners set\n",
-              database->path().c_str(), s.devices, s.problems, s.measurements, s.winners);
+              "winners set, %zu baselines set\n",
+              database->path().c_str(), s.devices, s.problems, s.measurements, s.winners,
+              s.baselines);
   return kOk;
 }
 
 int run_merge(const Common& c, const std::string& other) {
   auto database = open_db(c);
   const db::ImportSummary s = database->merge_from(other);
+  if (c.json) {
+    nlohmann::json j = summary_json("merge", database->path(), s);
+    j["other"] = other;
+    print_json(j);
+    return kOk;
+  }
   std::printf("histtune: merged %s into %s: %zu devices, %zu problems, %zu new measurements, %zu "
-              "winners set (the faster one is kept)\n",
+              "winners set (the faster one is kept), %zu baselines set\n",
               other.c_str(), database->path().c_str(), s.devices, s.problems, s.measurements,
-              s.winners);
+              s.winners, s.baselines);
   return kOk;
 }
 
 int run_prune(const Common& c, bool all_versions) {
-  auto database = open_db(c);
+  auto database = open_db(c, /*must_exist=*/true);
   db::PruneOptions o;
   // Results measured with another kernel template can no longer be launched as measured.
   o.keep_template_hash = templates::get(hist1d::kTemplate).hash;
   if (!all_versions) o.keep_histtune_version = version();
   const std::size_t n = database->prune(o);
+  if (c.json) {
+    print_json({{"histtune", version()},
+                {"command", "prune"},
+                {"database", database->path()},
+                {"deleted_rows", n},
+                {"kept_template_hash", *o.keep_template_hash},
+                {"kept_histtune_version",
+                 all_versions ? nlohmann::json() : nlohmann::json(version())}});
+    return kOk;
+  }
   std::printf("histtune: pruned %zu rows from %s (kept template %s%s)\n", n,
               database->path().c_str(), o.keep_template_hash->c_str(),
               all_versions ? "" : (std::string(", histtune ") + version()).c_str());

@@ -1,38 +1,82 @@
-// `histtune info`: the device, the toolchain, and where the database is and what it holds.
+// `histtune info`: the toolchain, where the database is and what it holds, and the device with
+// what is tuned for it. The database part needs no GPU: without one it is still printed, then the
+// command exits 3.
 #include <cstdio>
 #include <filesystem>
 
 #include "commands.hpp"
-#include "histtune/version.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/status.hpp"
+#include "histtune/version.hpp"
+#include "json_out.hpp"
 
 namespace histtune::cli {
 
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
-  std::printf("histtune %s, NVRTC %s\n", version(), nvrtc_version().c_str());
+  nlohmann::json doc = {{"histtune", version()}, {"nvrtc", nvrtc_version()}};
+  if (!c.json) std::printf("histtune %s, NVRTC %s\n", version(), nvrtc_version().c_str());
+
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    auto database = open_db(c);
-    std::printf("database: %s (schema %d)\n", path.c_str(), database->schema_version());
-  } else {
+  std::unique_ptr<db::Database> database;
+  nlohmann::json jdb = {{"path", path}, {"exists", std::filesystem::exists(path, ec)}};
+  if (jdb["exists"]) {
+    database = open_db_read_only(c);  // info never writes, nor creates the file
+    jdb["schema_version"] = database->schema_version();
+    jdb["devices"] = nlohmann::json::array();
+    if (!c.json) std::printf("database: %s (schema %d)\n", path.c_str(), database->schema_version());
+    for (const auto& dev : database->devices()) {
+      const auto winners = database->winners(dev.uuid);
+      std::size_t measurements = 0;
+      for (const auto& w : winners) measurements += database->measurements(dev.uuid, w.problem).size();
+      const std::size_t baselines = database->baselines(dev.uuid).size();
+      nlohmann::json jd = device_json(dev);
+      jd["tuned_problems"] = winners.size();
+      jd["measurements"] = measurements;
+      jd["compared_problems"] = baselines;
+      jdb["devices"].push_back(jd);
+      if (!c.json)
+        std::printf("  %s (%s, sm_%d%d): %zu tuned problems, %zu measurements, %zu compared\n",
+                    dev.name.c_str(), dev.uuid.c_str(), dev.cc_major, dev.cc_minor,
+                    winners.size(), measurements, baselines);
+    }
+  } else if (!c.json) {
     std::printf("database: %s (not created yet)\n", path.c_str());
   }
-  const DeviceInfo d = select_device(c);  // throws "no CUDA device" where there is none
-  std::printf("GPU %d: %s, %s, sm_%d, %d SMs, %.1f GiB, L2 %.0f MiB, driver %d, runtime %d\n",
-              d.ordinal, d.name.c_str(), d.uuid.c_str(), d.arch(), d.sm_count,
-              d.memory_bytes / 1073741824.0, d.l2_bytes / 1048576.0, d.driver_version,
-              d.runtime_version);
-  if (std::filesystem::exists(path, ec)) {
-    auto database = open_db(c);
-    const auto winners = database->winners(d.uuid);
-    std::printf("tuned problems on this GPU: %zu\n", winners.size());
-    for (const auto& w : winners)
-      std::printf("  %s %s %s bins=%u n=%llu -> %s (%s ms)\n", w.problem.family.c_str(),
-                  w.problem.sample_type.c_str(), w.problem.binning.c_str(), w.problem.num_bins,
-                  static_cast<unsigned long long>(w.problem.n), w.config_label.c_str(),
-                  fmt_ms(w.median_ms).c_str());
+  doc["database"] = jdb;
+
+  DeviceInfo d;
+  try {
+    d = select_device(c);
+  } catch (const Error& e) {
+    if (!c.json || e.code() != StatusCode::no_device) throw;
+    // The document still says what is known; the exit code and stderr say what is missing.
+    doc["device"] = nullptr;
+    doc["device_error"] = e.what();
+    print_json(doc);
+    throw;
   }
+  doc["device"] = device_json(d);
+  nlohmann::json tuned = nlohmann::json::array();
+  if (!c.json)
+    std::printf("GPU %d: %s, %s, sm_%d, %d SMs, %.1f GiB, L2 %.0f MiB, driver %d, runtime %d\n",
+                d.ordinal, d.name.c_str(), d.uuid.c_str(), d.arch(), d.sm_count,
+                d.memory_bytes / 1073741824.0, d.l2_bytes / 1048576.0, d.driver_version,
+                d.runtime_version);
+  if (database) {
+    const auto winners = database->winners(d.uuid);
+    if (!c.json) std::printf("tuned problems on this GPU: %zu\n", winners.size());
+    for (const auto& w : winners) {
+      tuned.push_back({{"problem", problem_json(w.problem)},
+                       {"winner", w.config_label},
+                       {"winner_ms", w.median_ms}});
+      if (!c.json)
+        std::printf("  %s -> %s (%s ms)\n", problem_name(w.problem).c_str(),
+                    w.config_label.c_str(), fmt_ms(w.median_ms).c_str());
+    }
+  }
+  doc["tuned_on_this_device"] = tuned;
+  if (c.json) print_json(doc);
   return kOk;
 }
 

@@ -9,12 +9,13 @@
 #include "histtune/version.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/status.hpp"
+#include "json_out.hpp"
 #include "report.hpp"
 
 namespace histtune::cli {
 
 int run_report(const Common& c, const std::string& html_path) {
-  auto database = open_db(c);
+  auto database = open_db_read_only(c);
   ReportData data;
   data.histtune_version = version();
   data.db_path = database->path();
@@ -22,7 +23,7 @@ int run_report(const Common& c, const std::string& html_path) {
   char when[32];
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   data.generated_at = when;
-  const std::string default_label = hist1d::default_config().label();
+  const Hist1DConfig fallback = hist1d::default_config();
   for (const auto& dev : database->devices()) {
     ReportDevice rd{dev.name,
                     dev.uuid,
@@ -40,7 +41,8 @@ int run_report(const Common& c, const std::string& html_path) {
       if (auto cfg = Hist1DConfig::parse(w.config_label))
         for (const auto& prm : hist1d::params()) r.params.emplace_back(prm.key, (*cfg).*prm.member);
       for (const auto& m : database->measurements(dev.uuid, w.problem))
-        if (m.config_label == default_label && m.verified) {
+        // By value, not label: labels written before a parameter existed are shorter.
+        if (m.verified && Hist1DConfig::parse(m.config_label) == fallback) {
           r.default_ms = m.median_ms;
           break;
         }
@@ -57,7 +59,14 @@ int run_report(const Common& c, const std::string& html_path) {
   out << render_report(data);
   out.close();
   if (!out) throw Error(StatusCode::invalid_argument, "cannot write --html file " + html_path);
-  if (!c.quiet) std::printf("histtune: wrote %s (%zu devices)\n", html_path.c_str(), data.devices.size());
+  std::size_t problems = 0;
+  for (const auto& d : data.devices) problems += d.rows.size();
+  if (c.json)
+    print_json({{"histtune", version()}, {"command", "report"}, {"database", database->path()},
+                {"html", html_path}, {"devices", data.devices.size()}, {"problems", problems}});
+  else if (!c.quiet)
+    std::printf("histtune: wrote %s (%zu devices, %zu problems)\n", html_path.c_str(),
+                data.devices.size(), problems);
   return kOk;
 }
 

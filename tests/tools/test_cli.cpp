@@ -2,31 +2,17 @@
 // clear line and a non-zero exit instead of a crash.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
-#include "gpu.hpp"
+#include "cli_runner.hpp"
 
 namespace {
 
-struct Result {
-  int rc;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = histtune::test::cli_path() + " " + args + " 2>&1";
-  std::FILE* pipe = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[512];
-  while (pipe && std::fgets(buf, sizeof buf, pipe)) out += buf;
-  const int status = pipe ? ::pclose(pipe) : -1;
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Result = histtune::test::CliResult;
+Result run(const std::string& args) { return histtune::test::run_cli(args); }
 
 TEST(Cli, HelpListsCommandsOptionsAndExitCodes) {
   Result r = run("--help");

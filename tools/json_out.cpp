@@ -1,0 +1,51 @@
+#include "json_out.hpp"
+
+#include <cstdio>
+
+#include "common.hpp"
+
+namespace histtune::cli {
+namespace {
+std::string arch_name(int cc_major, int cc_minor) {
+  return "sm_" + std::to_string(cc_major * 10 + cc_minor);
+}
+}  // namespace
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  return {{"ordinal", d.ordinal},           {"name", d.name},
+          {"uuid", d.uuid},                 {"arch", arch_name(d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count},         {"memory_bytes", d.memory_bytes},
+          {"l2_bytes", d.l2_bytes},         {"driver", d.driver_version},
+          {"runtime", d.runtime_version}};
+}
+
+nlohmann::json device_json(const db::DeviceRow& d) {
+  return {{"name", d.name},
+          {"uuid", d.uuid},
+          {"arch", arch_name(d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"memory_bytes", d.memory_bytes},
+          {"l2_bytes", d.l2_bytes},
+          {"driver", d.driver_version},
+          {"runtime", d.runtime_version},
+          {"nvrtc", d.nvrtc_version}};
+}
+
+nlohmann::json problem_json(const db::ProblemRow& p) {
+  return {{"spec", problem_spec(p)},         {"family", p.family},
+          {"sample_type", p.sample_type},    {"binning", p.binning},
+          {"num_bins", p.num_bins},          {"n", p.n}};
+}
+
+nlohmann::json timing_json(const tuner::Timing& t) {
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
+          {"samples", t.samples}};
+}
+
+void print_json(const nlohmann::json& doc) {
+  // Names written by other tools may not be UTF-8; replace rather than fail the output.
+  std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace histtune::cli

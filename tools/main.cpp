@@ -104,13 +104,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> compare_problems;
   CLI::App* compare = app.add_subcommand(
       "compare",
-      "for each problem tuned on this GPU, measure now, in one run: the tuned configuration, the "
-      "built-in default and CUB (min / median / max of the calls), the read floor, the speedups "
-      "and % of the floor; stores default, CUB and floor for `report`");
+      "for each problem tuned on this GPU, measure now, in one run and on the same input: the "
+      "tuned configuration, the built-in default and CUB (min / median / max ms of the calls), "
+      "the read floor, the speedups (other's median / tuned median) and % of the floor. A "
+      "difference is a tie, not a win, when the min..max ranges overlap or the medians are "
+      "within 2%. Stores default, CUB and floor in the database for `report`");
   add_common(compare, common, kGpu | kDb | kJson | kQuiet | kVerbose,
              {"machine-readable output: one JSON document on stdout (docs/cli.md)",
-              "print only the table and errors",
-              "also print the repetitions behind each spread"});
+              "print only the results and errors (no header or legend)",
+              "also print how many calls each spread is taken from"});
   compare->add_option("--problem", compare_problems,
                       "only this tuned problem, TYPE:BINNING:BINS:N (repeatable)");
 

@@ -175,6 +175,11 @@ TEST(CliJson, TuneThenCompareOnTheGpu) {
     EXPECT_LE(row[who]["median_ms"].get<double>(), row[who]["max_ms"].get<double>()) << who;
   }
   EXPECT_GT(row["percent_of_floor"].get<double>(), 0.0);
+  EXPECT_EQ(j["tie_tolerance"], 0.02);
+  for (const char* vs : {"vs_default", "vs_cub"}) {
+    const std::string v = row[vs]["verdict"];
+    EXPECT_TRUE(v == "win" || v == "tie" || v == "loss") << vs << ": " << v;
+  }
 
   r = run_cli_split("--gpu 99 info --json --db " + db);  // no such device: exit 3, named
   EXPECT_EQ(r.rc, 3) << r.err;

@@ -36,6 +36,10 @@
 
 typedef HT_SAMPLE_T SampleT;
 
+// "#pragma unroll HT_UNROLL" would not expand the macro: _Pragma with the value stringified does.
+#define HT_PRAGMA(x) _Pragma(#x)
+#define HT_UNROLL_LOOP(n) HT_PRAGMA(unroll n)
+
 // Maps one sample to its bin; returns false for samples that fall in no bin. The host
 // reference (runtime/src/reference.cpp) computes exactly the same arithmetic.
 __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long long lower_i,
@@ -306,14 +310,32 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   constexpr unsigned long long kTileVecs = (unsigned long long)kThreads * kVecs;
   const unsigned long long full_tiles = body_vecs / kTileVecs;
 #if HT_STORAGE == 1
+  // Per-thread counters leave room for few resident threads, so each thread keeps the next
+  // tile's loads in flight while it counts the current one.
   unsigned int since_flush = 0;
+  VecT next[kVecs];
+  if (blockIdx.x < full_tiles) {
+    const VecT* p = body + blockIdx.x * kTileVecs + threadIdx.x;
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) next[k] = p[k * kThreads];
+  }
 #endif
-#pragma unroll HT_UNROLL
+  HT_UNROLL_LOOP(HT_UNROLL)
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
-    const VecT* p = body + t * kTileVecs + threadIdx.x;
     VecT v[kVecs];
+#if HT_STORAGE == 1
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) v[k] = next[k];
+    if (t + gridDim.x < full_tiles) {
+      const VecT* p = body + (t + gridDim.x) * kTileVecs + threadIdx.x;
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) next[k] = p[k * kThreads];
+    }
+#else
+    const VecT* p = body + t * kTileVecs + threadIdx.x;
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) v[k] = p[k * kThreads];
+#endif
     unsigned int bin[kPerTile];
     bool ok[kPerTile];
 #pragma unroll

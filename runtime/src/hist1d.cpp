@@ -59,8 +59,10 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
     return "vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
            to_string(p.sample_type) + " sample: that is vec0";
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
-  if (per_load * c.vectors_per_thread > 32)
-    return "more than 32 samples per thread per tile (" +
+  // Per-thread counters run few threads, each with more loads in flight: they may take 64.
+  const std::size_t max_per_tile = c.storage == 1 ? 64 : 32;
+  if (per_load * c.vectors_per_thread > max_per_tile)
+    return "more than " + std::to_string(max_per_tile) + " samples per thread per tile (" +
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
   if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
     return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";

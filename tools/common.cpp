@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -34,24 +36,35 @@ std::string resolve_db_path(const Common& c) {
 }
 
 namespace {
-void require_file(const std::string& path) {
+// What SQLite would report vaguely ("disk I/O error", "unable to open database file"), said
+// plainly before it is asked.
+void check_db_path(const std::string& path, bool must_exist) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) {
+    if (must_exist)
+      throw Error(StatusCode::database_error,
+                  "no database at " + path + " (`histtune tune` or `histtune import` creates it; "
+                  "--db or $HISTTUNE_DB choose another)");
+    return;
+  }
+  if (std::filesystem::is_directory(st))
+    throw Error(StatusCode::database_error, "database " + path + " is a folder, not a file");
+  if (::access(path.c_str(), R_OK) != 0)
     throw Error(StatusCode::database_error,
-                "no database at " + path + " (`histtune tune` or `histtune import` creates it; "
-                "--db or $HISTTUNE_DB choose another)");
+                "cannot read database " + path + ": " + std::strerror(errno));
 }
 }  // namespace
 
 std::unique_ptr<db::Database> open_db(const Common& c, bool must_exist) {
   const std::string path = resolve_db_path(c);
-  if (must_exist) require_file(path);
+  check_db_path(path, must_exist);
   return std::make_unique<db::Database>(path);
 }
 
 std::unique_ptr<db::Database> open_db_read_only(const Common& c) {
   const std::string path = resolve_db_path(c);
-  require_file(path);
+  check_db_path(path, /*must_exist=*/true);
   return std::make_unique<db::Database>(path, db::Database::OpenMode::kReadOnly);
 }
 

@@ -1,6 +1,9 @@
 // `histtune export | import | merge | prune`: moving tuning results between machines and
 // keeping the database current. None needs a GPU.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,6 +29,13 @@ nlohmann::json summary_json(const char* command, const std::string& database,
 
 int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid) {
   auto database = open_db_read_only(c);
+  if (!device_uuid.empty() && !database->device(device_uuid)) {
+    std::string known;
+    for (const auto& d : database->devices()) known += (known.empty() ? "" : ", ") + d.uuid;
+    std::fprintf(stderr, "histtune: no device %s in %s (it holds: %s)\n", device_uuid.c_str(),
+                 database->path().c_str(), known.empty() ? "none" : known.c_str());
+    return kFailure;
+  }
   const std::string text =
       database->export_json(device_uuid.empty() ? std::nullopt : std::optional(device_uuid));
   if (out_path.empty() || out_path == "-") {
@@ -49,9 +59,27 @@ int run_import(const Common& c, const std::string& in_path) {
   if (in_path == "-") {
     text << std::cin.rdbuf();
   } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(in_path, ec))
+      throw Error(StatusCode::invalid_argument, "cannot read " + in_path + ": it is a folder");
     std::ifstream in(in_path);
-    if (!in) throw Error(StatusCode::invalid_argument, "cannot read " + in_path);
+    if (!in)
+      throw Error(StatusCode::invalid_argument,
+                  "cannot read " + in_path + ": " + std::strerror(errno));
     text << in.rdbuf();
+  }
+  // The file is tried on a scratch database first: its faults are then told apart from the
+  // database's (exit 2, not 4), and the database is not even opened for a malformed file.
+  try {
+    db::Database scratch(":memory:");
+    scratch.import_json(text.str());
+  } catch (const db::DbError& e) {
+    const std::string what = e.what();
+    const auto at = what.find(" failed: ");
+    throw Error(StatusCode::invalid_argument,
+                "bad import file " + (in_path == "-" ? std::string("(stdin)") : in_path) + ": " +
+                    (at == std::string::npos ? what : what.substr(at + 9)) +
+                    " (nothing imported)");
   }
   auto database = open_db(c);
   const db::ImportSummary s = database->import_json(text.str());  // all or nothing

@@ -15,13 +15,13 @@ namespace histtune::cli {
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
   nlohmann::json doc = {{"histtune", version()}, {"nvrtc", nvrtc_version()}};
-  if (!c.json) std::printf("histtune %s, NVRTC %s\n", version(), nvrtc_version().c_str());
-
   std::error_code ec;
   std::unique_ptr<db::Database> database;
   nlohmann::json jdb = {{"path", path}, {"exists", std::filesystem::exists(path, ec)}};
-  if (jdb["exists"]) {
-    database = open_db_read_only(c);  // info never writes, nor creates the file
+  // Opened before anything is printed, so a database error is the only output.
+  if (jdb["exists"]) database = open_db_read_only(c);  // info never writes, nor creates the file
+  if (!c.json) std::printf("histtune %s, NVRTC %s\n", version(), nvrtc_version().c_str());
+  if (database) {
     jdb["schema_version"] = database->schema_version();
     jdb["devices"] = nlohmann::json::array();
     if (!c.json) std::printf("database: %s (schema %d)\n", path.c_str(), database->schema_version());

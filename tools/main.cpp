@@ -1,196 +1,272 @@
 // The histtune command line: `histtune --gpu auto` tunes this machine's GPU; the subcommands
 // compare, benchmark, inspect and move what was tuned. Errors are one line on stderr and a
-// documented exit code (see common.hpp); every option listed by --help is read by its command.
+// documented exit code (see common.hpp); every option --help lists is read by its command.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 #include "commands.hpp"
 #include "histtune/status.hpp"
 #include "histtune/version.hpp"
+#include "verdict.hpp"
 
 namespace histtune::cli {
 namespace {
+
+// A number >= 0 (CLI::NonNegativeNumber's message would print the largest double).
+std::string non_negative(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size() && v >= 0 && std::isfinite(v)) return {};
+  } catch (const std::exception&) {
+  }
+  return "must be a number >= 0, not '" + s + "'";
+}
+
+std::string gpu_index(const std::string& s) {
+  if (s == "auto" || (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos))
+    return {};
+  return "must be 'auto' or a device index (0, 1, ...), not '" + s + "'";
+}
 
 // Which of the shared options a command reads; it offers only those.
 enum Uses : unsigned { kGpu = 1, kDb = 2, kJson = 4, kQuiet = 8, kVerbose = 16 };
 
 struct Help {
-  const char* json = "machine-readable output: one JSON document on stdout (docs/cli.md)";
-  const char* quiet = "print only results and errors";
+  const char* json = "machine-readable output: one JSON document on stdout";
+  const char* quiet = nullptr;
   const char* verbose = nullptr;
 };
 
 void add_common(CLI::App* app, Common& c, unsigned uses, const Help& help = {}) {
   if (uses & kGpu)
-    app->add_option("--gpu", c.gpu, "GPU to use: 'auto' (device 0) or a device index")
+    app->add_option("--gpu", c.gpu, "the GPU: 'auto' (device 0) or a device index")
+        ->type_name("auto|N")
         ->capture_default_str()
-        ->check([](const std::string& s) -> std::string {
-          if (s == "auto" || (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos))
-            return {};
-          return "must be 'auto' or a device index (0, 1, ...), not '" + s + "'";
-        });
+        ->check(gpu_index, "");
   if (uses & kDb)
     app->add_option("--db", c.db_path,
-                    "tuning database file (default: $HISTTUNE_DB, else "
-                    "$XDG_DATA_HOME/histtune/histtune.db, else ~/.local/share/histtune/histtune.db)");
+                    "the tuning database (default: $HISTTUNE_DB, else\n"
+                    "$XDG_DATA_HOME/histtune/histtune.db, else ~/.local/share/histtune/histtune.db)")
+        ->type_name("FILE");
   if (uses & kJson) app->add_flag("--json", c.json, help.json);
-  if (uses & kQuiet) app->add_flag("-q,--quiet", c.quiet, help.quiet);
+  if ((uses & kQuiet) && help.quiet) app->add_flag("-q,--quiet", c.quiet, help.quiet);
   if ((uses & kVerbose) && help.verbose) app->add_flag("-v,--verbose", c.verbose, help.verbose);
 }
 
+const char* const kProblemFormat =
+    "A problem is TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, u32, i32 or f32; BINNING\n"
+    "direct (the sample value is its bin) or even (BINS equal bins over [LOWER, UPPER), by\n"
+    "default [0, BINS)); N may be written 2^K. Example: u8:direct:256:2^24.";
+
 const char* const kExitCodes =
-    "Exit codes: 0 success; 1 a configuration failed verification, or nothing to work on "
-    "(nothing tuned on this GPU, a --problem not in the database); 2 bad command line or input "
-    "(a malformed --problem, --gpu or --only, an unreadable or malformed import file, which "
-    "changes nothing); 3 no CUDA device, or no such --gpu index; 4 the database could not be "
-    "opened, read or written (a missing, locked, corrupt or foreign file is reported and left "
-    "untouched).";
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  a configuration failed verification, or nothing to work on (nothing tuned on this\n"
+    "     GPU, a --problem or --device not in the database)\n"
+    "  2  bad command line or input: a malformed option or --problem, an unreadable or\n"
+    "     malformed import file (nothing is imported), an output file that cannot be written\n"
+    "  3  no CUDA device or driver, or no such --gpu index\n"
+    "  4  the database could not be opened, read or written: missing (where one must exist),\n"
+    "     locked, corrupt, foreign or unreadable; it is left untouched";
+
+std::string footer(const std::string& details) { return details + "\n\n" + kExitCodes; }
+
+// "histtune db: open on 'x.db' failed: database is locked (SQLite code 5)" reads, after the
+// CLI's own "histtune: ", as "database open on 'x.db' failed: ...", with a hint where one helps.
+std::string database_error_text(std::string what) {
+  const std::string prefix = "histtune db: ";
+  if (what.rfind(prefix, 0) == 0) what = "database " + what.substr(prefix.size());
+  if (what.find("database is locked") != std::string::npos)
+    what += "; another process holds it (histtune waited 5 s): retry when it is done";
+  return what;
+}
 
 }  // namespace
 }  // namespace histtune::cli
 
 int main(int argc, char** argv) {
   using namespace histtune::cli;
-  CLI::App app{"histtune: autotuned CUDA histogram kernels.\n"
-               "With no subcommand, tunes the default plan (or --problem ...) on the chosen GPU, "
-               "the same as `histtune tune`.",
+  CLI::App app{"histtune: autotuned CUDA histogram kernels. Without a subcommand it tunes, as "
+               "`histtune tune` does.",
                "histtune"};
   app.set_version_flag("--version", std::string("histtune ") + histtune::version(),
                        "print the version and exit");
-  app.footer(kExitCodes);  // subcommands created after this inherit it
+  app.footer(footer(
+      std::string("Every subcommand has its own --help. Output for scripts: --json.\n") +
+      kProblemFormat));
+  // Parse errors read like the others: one line, prefixed.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "histtune: " + std::string(e.what()) + " (see --help)\n";
+  });
 
   Common common;
   std::vector<std::string> problems;
   TuneFlags flags;
   const Help tune_help{
-      "machine-readable output: one JSON document on stdout at the end; progress goes to stderr",
-      "print only the final summary and errors (no progress)",
-      "print every configuration as it is measured (median and min..max ms)"};
-  auto add_tune_options = [&](CLI::App* a, const char* problem_help) {
+      "one JSON document on stdout at the end; progress goes to stderr",
+      "print only each problem's winner line and errors (with --json: none)",
+      "print each configuration as it is measured instead of a progress bar"};
+  auto add_tune_options = [&](CLI::App* a) {
     add_common(a, common, kGpu | kDb | kJson | kQuiet | kVerbose, tune_help);
-    a->add_option("--problem", problems, problem_help);
+    a->add_option("--problem", problems,
+                  "tune this problem instead of the default plan (repeatable; format below)")
+        ->type_name("SPEC");
     a->add_option("--strategy", flags.strategy,
-                  "search strategy: exhaustive (every valid configuration), random (a sample "
-                  "without repetition), or annealing (simulated annealing over neighbouring "
-                  "configurations, then a hill climb around the best)")
+                  "exhaustive: every valid configuration; random: the same in random order;\n"
+                  "annealing: simulated annealing over neighbours, then a hill climb")
+        ->type_name("NAME")
         ->capture_default_str()
         ->check(CLI::IsMember({"exhaustive", "random", "annealing"}));
     a->add_option("--budget", flags.budget,
-                  "at most this many configurations timed per problem (0: no limit, except that "
-                  "annealing then times a tenth of the space)")
+                  "time at most N configurations per problem (0: no limit; annealing then\n"
+                  "times a tenth of the valid space)")
+        ->type_name("N")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative, "");
     a->add_option("--time-limit", flags.time_limit_s,
                   "stop searching a problem after this many seconds (0: no limit)")
+        ->type_name("SECONDS")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative, "");
   };
-  const char* problem_help =
-      "tune only this problem (repeatable), TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, "
-      "u32, i32 or f32; BINNING direct (the value is the bin) or even (equal bins over "
-      "[LOWER, UPPER), default [0, BINS)); N may be written 2^K; e.g. u8:direct:256:2^24. "
-      "Without it: the default plan (u8 with 256 bins at 2^16, 2^20, 2^24, 2^28; u32 with 4096 "
-      "bins at 2^26)";
-  add_tune_options(&app, problem_help);
+  const std::string tune_details =
+      std::string(
+          "Tunes the default plan (u8 with 256 bins at 2^16, 2^20, 2^24 and 2^28 samples; u32\n"
+          "with 4096 and with 256 bins at 2^26), or each --problem, on one GPU: every\n"
+          "configuration the strategy picks is compiled by NVRTC (or loaded from the database),\n"
+          "timed, and verified exactly against a host reference. Each measurement is stored as\n"
+          "it is taken, so running the same command again after an interruption measures only\n"
+          "the rest; the fastest verified configuration is stored as the problem's winner.\n") +
+      kProblemFormat;
+  add_tune_options(&app);
 
-  CLI::App* tune = app.add_subcommand(
-      "tune",
-      "tune the default plan (or --problem ...) on one GPU: every configuration is compiled, "
-      "timed and verified, each measurement stored at once (a re-run resumes), the fastest "
-      "verified one stored as the winner");
-  add_tune_options(tune, problem_help);
+  CLI::App* tune = app.add_subcommand("tune", "tune the default plan or --problem ... (default)");
+  add_tune_options(tune);
+  tune->footer(footer(tune_details));
 
   std::vector<std::string> compare_problems;
   CLI::App* compare = app.add_subcommand(
-      "compare",
-      "for each problem tuned on this GPU, measure now, in one run and on the same input: the "
-      "tuned configuration, the built-in default and CUB (min / median / max ms of the calls), "
-      "the read floor, the speedups (other's median / tuned median) and % of the floor. A "
-      "difference is a tie, not a win, when the min..max ranges overlap or the medians are "
-      "within 2%. Stores default, CUB and floor in the database for `report`");
+      "compare", "tuned vs built-in default vs CUB vs the read floor, measured now");
   add_common(compare, common, kGpu | kDb | kJson | kQuiet | kVerbose,
-             {"machine-readable output: one JSON document on stdout (docs/cli.md)",
-              "print only the results and errors (no header or legend)",
+             {"one JSON document on stdout", "no header or legend: the results and errors",
               "also print how many calls each spread is taken from"});
   compare->add_option("--problem", compare_problems,
-                      "only this tuned problem, TYPE:BINNING:BINS:N (repeatable)");
+                      "only this tuned problem, TYPE:BINNING:BINS:N (repeatable)")
+      ->type_name("SPEC");
+  char tie_band[16];
+  std::snprintf(tie_band, sizeof tie_band, "%.0f%%", kTieTolerance * 100);
+  compare->footer(footer(
+      std::string("For each problem tuned on this GPU (or each --problem), measures in one run, on\n"
+                  "the same input: the tuned configuration, the built-in default and CUB, each\n"
+                  "verified; prints min / median / max ms of the calls, the speedups (the other's\n"
+                  "median / the tuned median) and % of the read floor (input bytes / read\n"
+                  "bandwidth, measured now). A difference is a tie, not a win, when the min..max\n"
+                  "ranges overlap or the medians are within ") +
+      tie_band +
+      ". Default, CUB and floor are stored in\n"
+      "the database for `histtune report`."));
 
   CLI::App* info = app.add_subcommand(
-      "info",
-      "histtune and NVRTC versions, the database (path, schema, devices and what is stored for "
-      "each) and the GPU (name, UUID, architecture, SMs, memory, driver and runtime versions) "
-      "with its tuned problems. Without a GPU it still prints the rest, then exits 3");
+      "info", "versions, the database and what it holds, the GPU and its tuned problems");
   add_common(info, common, kGpu | kDb | kJson);
+  info->footer(footer(
+      "Prints the histtune and NVRTC versions; the database's path, schema and, per device,\n"
+      "its tuned problems, measurements and compared problems; then the GPU (name, UUID,\n"
+      "architecture, SMs, memory, L2, driver and runtime) and the winners tuned for it.\n"
+      "Without a GPU it prints the rest (with --json: \"device\": null and \"device_error\"),\n"
+      "then exits 3. It never creates or writes the database."));
 
   std::string bench_json, bench_only;
   CLI::App* bench = app.add_subcommand(
-      "bench",
-      "run the benchmark matrix on one GPU: per row the configuration the runtime would pick "
-      "from the database, the built-in default, CUB and the read floor, verified, against the "
-      "row's target");
-  add_common(bench, common, kGpu | kDb | kQuiet, {nullptr, "print only the table and errors"});
+      "bench", "the benchmark matrix: tuned (as the runtime picks it) vs default vs CUB");
+  add_common(bench, common, kGpu | kDb | kQuiet, {nullptr, "no header line: the table and errors"});
   bench->add_flag("--matrix", "the whole matrix (the default; --only narrows it)");
   bench->add_option("--only", bench_only,
-                    "only rows whose id matches this regular expression (ECMAScript), e.g. "
-                    "'u8-256-2\\^28'");
+                    "only the rows whose id matches this regular expression")
+      ->type_name("REGEX");
   CLI::Option* bench_json_opt =
       bench->add_option("--json", bench_json,
-                        "also write the results as JSON to FILE; without FILE: the JSON on "
-                        "stdout and the table on stderr")
+                        "also write the results as JSON to FILE; without FILE: the JSON\n"
+                        "on stdout, the table on stderr")
           ->expected(0, 1)
           ->type_name("[FILE]");
+  bench->footer(footer(
+      "Runs each row of the matrix (ids like u8-256-2^28-uniform) on one GPU: the configuration\n"
+      "the runtime's lookup picks from the database (and at which level), the built-in default\n"
+      "and CUB, all verified, against the read floor and the row's target. Rows that need a\n"
+      "kernel family histtune does not have yet are listed as not run."));
 
   std::string show_problem;
   std::size_t show_top = 0;
-  CLI::App* show = app.add_subcommand(
-      "show", "what the database holds, per device: tuned problems and their winners (needs no GPU)");
+  CLI::App* show =
+      app.add_subcommand("show", "what the database holds: tuned problems and winners per device");
   add_common(show, common, kDb | kJson);
   show->add_option("--problem", show_problem,
-                   "only this problem, TYPE:BINNING:BINS:N (exit 1 if it is not stored)");
-  show->add_option("--top", show_top, "also list the N fastest measurements of each problem");
+                   "only this problem, TYPE:BINNING:BINS:N (exit 1 if it is not stored)")
+      ->type_name("SPEC");
+  show->add_option("--top", show_top, "also list the N fastest measurements of each problem")
+      ->type_name("N")
+      ->check(non_negative, "");
+  show->footer(footer("Needs no GPU; only reads the database."));
 
   std::string html_path, export_path, export_device, import_path, merge_path;
   bool prune_all_versions = false;
   CLI::App* report = app.add_subcommand(
-      "report",
-      "write one self-contained HTML page of the database (inline SVG, nothing fetched): per "
-      "device and problem the tuned / default / CUB bars, % of floor, the configuration chosen, "
-      "how the winning parameters change with size and bin count, and the device and toolchain "
-      "(needs no GPU; default, CUB and floor come from `compare`)");
+      "report", "write the database as one self-contained HTML page (--html FILE)");
   add_common(report, common, kDb | kJson | kQuiet,
-             {"print a JSON summary (file written, devices, problems) instead of the line"});
-  report->add_option("--html", html_path, "the HTML file to write")->required();
+             {"print a JSON summary (the file, devices, problems) instead of the line",
+              "print nothing on success"});
+  report->add_option("--html", html_path, "the HTML file to write (required)")
+      ->type_name("FILE")
+      ->required();
+  report->footer(footer(
+      "One page, inline SVG and CSS, nothing fetched and no script. Per device: for each tuned\n"
+      "problem the tuned, default and CUB times as bars (whiskers: fastest..slowest call), the\n"
+      "read floor, % of the floor and the configuration chosen; a chart per tunable parameter of\n"
+      "its winning value against the problem size, one line per sample type and bin count; a\n"
+      "table; and the device, driver, runtime, NVRTC, histtune version and kernel template.\n"
+      "CUB and the floor come from `histtune compare`. Needs no GPU; only reads the database."));
 
-  CLI::App* exp = app.add_subcommand(
-      "export", "write the database as JSON (format: docs/database-format.md; needs no GPU)");
+  CLI::App* exp = app.add_subcommand("export", "write the database as JSON");
   add_common(exp, common, kDb | kJson | kQuiet,
-             {"with --out FILE: print a JSON summary instead of the line"});
-  exp->add_option("--out", export_path, "file to write ('-' or nothing: standard output)");
-  exp->add_option("--device", export_device, "only this device (its UUID, as `show` lists it)");
+             {"with --out: a JSON summary instead of the line", "with --out: print nothing"});
+  exp->add_option("--out", export_path, "the file to write ('-' or none: standard output)")
+      ->type_name("FILE");
+  exp->add_option("--device", export_device, "only this device (exit 1 if it is not stored)")
+      ->type_name("UUID");
+  exp->footer(footer(
+      "The format is docs/database-format.md; compiled kernels are not exported. Needs no GPU;\n"
+      "only reads the database."));
 
-  CLI::App* imp = app.add_subcommand(
-      "import",
-      "add a JSON export to the database (needs no GPU). The whole file is checked first: a "
-      "malformed one changes nothing and exits 2. Identical measurements are skipped; a winner "
-      "replaces a stored one only if faster, a baseline only if measured later");
+  CLI::App* imp = app.add_subcommand("import", "add a JSON export to the database");
   add_common(imp, common, kDb | kJson, {"print the summary as JSON"});
   imp->add_option("file", import_path, "the JSON file ('-': standard input)")->required();
+  imp->footer(footer(
+      "The whole file is checked before the database is opened: a malformed one changes nothing\n"
+      "and exits 2, naming the first problem (its JSON path and the rule). Measurements already\n"
+      "stored are skipped; an imported winner replaces a stored one only if it is faster, a\n"
+      "baseline only if it was measured later. Needs no GPU."));
 
   CLI::App* merge = app.add_subcommand(
-      "merge",
-      "merge another histtune database file into this one, with import's rules: the faster "
-      "winner is kept (the other file is only read; needs no GPU)");
+      "merge", "merge another histtune database file into this one");
   add_common(merge, common, kDb | kJson, {"print the summary as JSON"});
-  merge->add_option("other", merge_path, "the other database file")->required()->check(CLI::ExistingFile);
+  merge->add_option("other", merge_path, "the other database file (only read)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge->footer(footer("Import's rules: the faster winner and the later baseline are kept. Needs no GPU."));
 
   CLI::App* prune = app.add_subcommand(
-      "prune",
-      "delete measurements and winners taken with another kernel template or histtune version "
-      "than this build's, then what nothing refers to (needs no GPU)");
+      "prune", "delete results of another kernel template or histtune version");
   add_common(prune, common, kDb | kJson, {"print the summary as JSON"});
   prune->add_flag("--all-versions", prune_all_versions,
                   "keep results of other histtune versions (prune by kernel template only)");
+  prune->footer(footer(
+      "Deletes the measurements and winners taken with another kernel template (or histtune\n"
+      "version) than this build's, then the problems and configurations nothing refers to, in\n"
+      "one transaction. Needs no GPU."));
   app.require_subcommand(0, 1);
 
   try {
@@ -220,7 +296,7 @@ int main(int argc, char** argv) {
       default: return kFailure;
     }
   } catch (const histtune::db::DbError& e) {
-    std::fprintf(stderr, "histtune: %s\n", e.what());
+    std::fprintf(stderr, "histtune: %s\n", database_error_text(e.what()).c_str());
     return kDatabase;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "histtune: %s\n", e.what());

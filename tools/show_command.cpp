@@ -13,22 +13,21 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
   if (!problem_spec.empty()) only = parse_problem(problem_spec);
   auto database = open_db_read_only(c);
   nlohmann::json devices = nlohmann::json::array();
+  std::string text;  // printed at the end: an unknown --problem prints only its error
   bool any = false;
   for (const auto& dev : database->devices()) {
     nlohmann::json jd = device_json(dev);
     jd["problems"] = nlohmann::json::array();
-    if (!c.json)
-      std::printf("%s (%s, sm_%d%d)\n", dev.name.c_str(), dev.uuid.c_str(), dev.cc_major,
-                  dev.cc_minor);
+    text += dev.name + " (" + dev.uuid + ", sm_" + std::to_string(dev.cc_major) +
+            std::to_string(dev.cc_minor) + ")\n";
     for (const auto& w : database->winners(dev.uuid)) {
       if (only && !(w.problem == only->key())) continue;
       any = true;
       nlohmann::json jp = {{"problem", problem_json(w.problem)}, {"winner", w.config_label},
                            {"winner_ms", w.median_ms}, {"template_hash", w.template_hash},
                            {"histtune_version", w.histtune_version}};
-      if (!c.json)
-        std::printf("  %s: %s %s ms\n", problem_name(w.problem).c_str(), w.config_label.c_str(),
-                    fmt_ms(w.median_ms).c_str());
+      text += "  " + problem_name(w.problem) + ": " + w.config_label + " " + fmt_ms(w.median_ms) +
+              " ms\n";
       if (top > 0) {
         nlohmann::json jm = nlohmann::json::array();
         std::size_t shown = 0;
@@ -37,10 +36,12 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
           jm.push_back({{"configuration", m.config_label}, {"median_ms", m.median_ms},
                         {"min_ms", m.min_ms}, {"max_ms", m.max_ms}, {"samples", m.samples},
                         {"verified", m.verified}});
-          if (!c.json)
-            std::printf("      %-56s %s ms (min %s, max %s)%s\n", m.config_label.c_str(),
-                        fmt_ms(m.median_ms).c_str(), fmt_ms(m.min_ms).c_str(),
-                        fmt_ms(m.max_ms).c_str(), m.verified ? "" : "  WRONG RESULT");
+          char line[256];
+          std::snprintf(line, sizeof line, "      %-56s %s ms (min %s, max %s)%s\n",
+                        m.config_label.c_str(), fmt_ms(m.median_ms).c_str(),
+                        fmt_ms(m.min_ms).c_str(), fmt_ms(m.max_ms).c_str(),
+                        m.verified ? "" : "  WRONG RESULT");
+          text += line;
         }
         jp["fastest"] = jm;
       }
@@ -48,16 +49,20 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
     }
     devices.push_back(jd);
   }
-  if (c.json)
-    print_json({{"histtune", version()},
-                {"command", "show"},
-                {"database", database->path()},
-                {"devices", devices}});
   if (only && !any) {
     std::fprintf(stderr, "histtune: %s is not tuned in %s\n", only->describe().c_str(),
                  database->path().c_str());
     return kFailure;
   }
+  if (c.json)
+    print_json({{"histtune", version()},
+                {"command", "show"},
+                {"database", database->path()},
+                {"devices", devices}});
+  else if (text.empty())
+    std::printf("%s holds no tuning results\n", database->path().c_str());
+  else
+    std::printf("%s", text.c_str());
   return kOk;
 }
 

@@ -14,7 +14,7 @@ namespace histtune::cli {
 
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
-  nlohmann::json doc = {{"histtune", version()}, {"nvrtc", nvrtc_version()}};
+  nlohmann::json doc = {{"histtune", version()}, {"command", "info"}, {"nvrtc", nvrtc_version()}};
   std::error_code ec;
   std::unique_ptr<db::Database> database;
   nlohmann::json jdb = {{"path", path}, {"exists", std::filesystem::exists(path, ec)}};

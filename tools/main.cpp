@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
           "configuration the strategy picks is compiled by NVRTC (or loaded from the database),\n"
           "timed, and verified exactly against a host reference. Each measurement is stored as\n"
           "it is taken, so running the same command again after an interruption measures only\n"
-          "the rest; the fastest verified configuration is stored as the problem's winner.\n") +
+          "the rest; the fastest verified configuration is stored as the problem's winner.\n\n") +
       kProblemFormat;
   add_tune_options(&app);
 
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   add_common(report, common, kDb | kJson | kQuiet,
              {"print a JSON summary (the file, devices, problems) instead of the line",
               "print nothing on success"});
-  report->add_option("--html", html_path, "the HTML file to write (required)")
+  report->add_option("--html", html_path, "the HTML file to write")
       ->type_name("FILE")
       ->required();
   report->footer(footer(
@@ -243,7 +243,9 @@ int main(int argc, char** argv) {
 
   CLI::App* imp = app.add_subcommand("import", "add a JSON export to the database");
   add_common(imp, common, kDb | kJson, {"print the summary as JSON"});
-  imp->add_option("file", import_path, "the JSON file ('-': standard input)")->required();
+  imp->add_option("file", import_path, "the JSON file ('-': standard input)")
+      ->type_name("FILE")
+      ->required();
   imp->footer(footer(
       "The whole file is checked before the database is opened: a malformed one changes nothing\n"
       "and exits 2, naming the first problem (its JSON path and the rule). Measurements already\n"
@@ -254,8 +256,9 @@ int main(int argc, char** argv) {
       "merge", "merge another histtune database file into this one");
   add_common(merge, common, kDb | kJson, {"print the summary as JSON"});
   merge->add_option("other", merge_path, "the other database file (only read)")
+      ->type_name("FILE")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingFile.description(""));
   merge->footer(footer("Import's rules: the faster winner and the later baseline are kept. Needs no GPU."));
 
   CLI::App* prune = app.add_subcommand(
@@ -264,9 +267,9 @@ int main(int argc, char** argv) {
   prune->add_flag("--all-versions", prune_all_versions,
                   "keep results of other histtune versions (prune by kernel template only)");
   prune->footer(footer(
-      "Deletes the measurements and winners taken with another kernel template (or histtune\n"
-      "version) than this build's, then the problems and configurations nothing refers to, in\n"
-      "one transaction. Needs no GPU."));
+      "Deletes the measurements and winners taken with another kernel template than this\n"
+      "build's (and, without --all-versions, by another histtune version), then the problems\n"
+      "and configurations nothing refers to, in one transaction. Needs no GPU."));
   app.require_subcommand(0, 1);
 
   try {

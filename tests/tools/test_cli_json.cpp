@@ -40,6 +40,7 @@ TEST(CliJson, InfoDescribesDatabaseAndDeviceOrWhyThereIsNone) {
   const auto r = run_cli_split("info --json --db " + db);
   const json j = parse_stdout(r);
   EXPECT_EQ(j["histtune"].get<std::string>().rfind("0.", 0), 0u) << j;
+  EXPECT_EQ(j["command"], "info");
   EXPECT_TRUE(j["nvrtc"].is_string()) << j;
   const json& d = j["database"];
   EXPECT_EQ(d["path"], db);

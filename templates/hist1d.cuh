@@ -18,6 +18,11 @@
 //    twice the shared atomic rate. HT_BATCH samples load their counters together (ILP; equal
 //    words in a batch are merged). Warps sum the counters into one block histogram before a
 //    16-bit counter can overflow and at the end. Costs bins x threads x 2 bytes: few bins only.
+//  - Storage 2 (global atomics): no private copy, every count (or run) is an atomic on the output
+//    in L2. For bin counts far beyond shared memory (n/16 bins), where privatising cannot fit.
+//  - Storage 3 (cluster, sm_90): the HT_CLUSTER blocks of a thread-block cluster share one
+//    histogram spread over their shared memories (bin b lives in block b % HT_CLUSTER, word
+//    b / HT_CLUSTER), updated through distributed shared memory: up to 8 x 227 KB of bins on chip.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
@@ -28,7 +33,8 @@
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
-//   HT_AGGREGATE, HT_UNROLL, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK
+//   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
+//   HT_CLUSTER
 
 #ifndef HT_SAMPLE_T
 #error "HT_SAMPLE_T must be defined"
@@ -100,6 +106,28 @@ __device__ __forceinline__ unsigned int ht_word(uint4 v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
+#if HT_STORAGE == 3
+__device__ __forceinline__ unsigned int ht_cluster_rank() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// Every thread of every block of the cluster; orders shared-memory writes across the cluster.
+__device__ __forceinline__ void ht_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// Adds v to the word at `local` (an address in this block's shared memory) of block `rank`.
+__device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsigned int rank,
+                                               unsigned int v) {
+  const unsigned int a = (unsigned int)__cvta_generic_to_shared(local);
+  unsigned int remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(a), "r"(rank));
+  asm volatile("red.relaxed.cluster.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v)
+               : "memory");
+}
+#endif
+
 // One thread's counting state: where its private counters are, and the open run.
 struct HtCounter {
   unsigned int* base;  // layout 0: the row of this warp's copy; layout 1: copy base + lane
@@ -107,7 +135,11 @@ struct HtCounter {
   unsigned int run_len;
 
   __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
-#if HT_LAYOUT == 0
+#if HT_STORAGE == 2
+    atomicAdd(base + bin, count);  // base: the output counts
+#elif HT_STORAGE == 3
+    ht_cluster_add(base + bin / HT_CLUSTER, bin % HT_CLUSTER, count);
+#elif HT_LAYOUT == 0
     atomicAdd(base + bin, count);
 #else
     atomicAdd(base + bin * 32u, count);
@@ -245,6 +277,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #else
   constexpr unsigned int kFlushTiles = (0xFFFFu - kPerTile - 2u) / kPerTile;
 #endif
+#elif HT_STORAGE == 2
+  const unsigned int words = 0, copy_words = 0;
+  unsigned int* const copy0 = counts;
+#elif HT_STORAGE == 3
+  // This block's share of the cluster's histogram: bins rank, rank + HT_CLUSTER, ...
+  const unsigned int rank = ht_cluster_rank();
+  const unsigned int words = (num_bins + HT_CLUSTER - 1u) / HT_CLUSTER;
+  const unsigned int copy_words = words;
+  unsigned int* const copy0 = private_bins;
 #else
   // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
 #if HT_LAYOUT == 0
@@ -256,10 +297,14 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   unsigned int* const copy0 = private_bins;
 #endif
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) private_bins[i] = 0u;
+#if HT_STORAGE == 3
+  ht_cluster_sync();  // no block may add to another's share before that one is zeroed
+#else
   __syncthreads();
+#endif
 
   HtCounter ctr;
-  ctr.base = private_bins + ((threadIdx.x / 32u) % kCopies) * copy_words;
+  ctr.base = copy0 + ((threadIdx.x / 32u) % kCopies) * copy_words;
 #if HT_LAYOUT == 1
   ctr.base += threadIdx.x % 32u;
 #endif
@@ -320,7 +365,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     for (unsigned int k = 0; k < kVecs; ++k) next[k] = p[k * kThreads];
   }
 #endif
+#if HT_UNROLL > 0
   HT_UNROLL_LOOP(HT_UNROLL)
+#endif
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     VecT v[kVecs];
 #if HT_STORAGE == 1
@@ -359,6 +406,17 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long tail_start = head + body_vecs * kPerVec;
   if (gtid < head) count_sample(samples[gtid]);
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
+#if HT_STORAGE == 2
+  ctr.close();  // every count is already in the output
+#elif HT_STORAGE == 3
+  ctr.close();
+  ht_cluster_sync();  // every block's adds to this share are done; nobody reads it afterwards
+  for (unsigned int w = threadIdx.x; w < words; w += kThreads) {
+    const unsigned int b = w * HT_CLUSTER + rank;
+    const unsigned int sum = private_bins[w];
+    if (b < num_bins && sum) atomicAdd(&counts[b], sum);
+  }
+#else
 #if HT_STORAGE == 1
   tc.flush();
   constexpr unsigned int kFlushCopies = 1;
@@ -367,7 +425,6 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   __syncthreads();
   constexpr unsigned int kFlushCopies = kCopies;
 #endif
-
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads) {
     unsigned int sum = 0;
 #pragma unroll
@@ -386,4 +443,5 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     if (sum) atomicAdd(&counts[b], sum);
 #endif
   }
+#endif
 }

@@ -53,13 +53,14 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     }
     const Choice choice = dispatcher.explain(d, row.problem);
     const tuner::CompareRow r =
-        tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist);
+        tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist, {}, row.skip_cub);
     const double pct = 100.0 * r.floor_ms / r.tuned.median_ms;
     const bool cub_ran = r.cub_error.empty();
     const double vs_cub = cub_ran ? r.cub.median_ms / r.tuned.median_ms : 0;
     bool met = r.tuned_ok && (!cub_ran || vs_cub >= 1.0);
     if (row.min_floor_pct) met = met && pct >= *row.min_floor_pct;
     if (row.max_us) met = met && r.tuned.median_ms * 1e3 <= *row.max_us;
+    if (row.min_cub_speedup) met = met && cub_ran && vs_cub >= *row.min_cub_speedup;
     char cub[16] = "n/a", vs[16] = "-";
     if (cub_ran) {
       std::snprintf(cub, sizeof cub, "%.4f", r.cub.median_ms);

@@ -48,7 +48,23 @@ void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, c
   unsigned int* counts = d_counts;
   void* args[] = {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
                   &recip_i, &lower_f, &upper_f,  &scale_f,    &counts};
-  HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), args, g.smem_bytes, stream));
+  if (c.cluster > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(g.grid);
+    cfg.blockDim = dim3(g.block);
+    cfg.dynamicSmemBytes = g.smem_bytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(c.cluster);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), args));
+  } else {
+    HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), args, g.smem_bytes, stream));
+  }
 }
 
 Dispatcher::Dispatcher(std::optional<std::string> db_path) {
@@ -118,7 +134,7 @@ Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
       skipped += std::string("; database lookup failed: ") + e.what();
     }
   }
-  Choice c{hist1d::default_config(), LookupLevel::builtin_default,
+  Choice c{hist1d::default_for(p, d), LookupLevel::builtin_default,
            db_ ? "nothing tuned for this problem" + skipped : "no tuning database at " + db_path_};
   return c;
 }

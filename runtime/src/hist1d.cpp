@@ -16,17 +16,43 @@ const std::vector<Hist1DParam>& params() {
       {"private_copies", "pc", &Hist1DConfig::private_copies, {1, 2, 4, 8, 16, 32}, true},
       {"layout", "lay", &Hist1DConfig::layout, {0, 1}, true},
       {"aggregate", "agg", &Hist1DConfig::aggregate, {0, 1}, true},
-      {"unroll", "u", &Hist1DConfig::unroll, {1, 2}, true},
+      {"unroll", "u", &Hist1DConfig::unroll, {0, 2}, true},
       {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
       {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
-      {"storage", "st", &Hist1DConfig::storage, {0, 1}, true},
+      {"storage", "st", &Hist1DConfig::storage, {0, 1, 2, 3}, true},
       {"batch", "b", &Hist1DConfig::batch, {1, 2, 4}, true},
       {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
+      {"cluster", "cl", &Hist1DConfig::cluster, {1, 2, 4, 8}, true},
   };
   return table;
 }
 
 Hist1DConfig default_config() { return Hist1DConfig{}; }
+
+Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
+  // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
+  // problems of its kind (docs/kernels.md has the measurements).
+  std::vector<const char*> candidates;
+  if (p.num_bins >= kLargeBinsFrom) {
+    candidates = {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl2",
+                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl4",
+                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl8",
+                  "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"};
+  } else if (p.n >= (std::uint64_t{1} << 22)) {
+    candidates = {"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1",
+                  "tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1",
+                  "tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"};
+  } else if (p.n > (std::uint64_t{1} << 17)) {
+    candidates = {"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"};
+  } else {
+    candidates = {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"};
+  }
+  for (const char* label : candidates) {
+    const auto c = Hist1DConfig::parse(label);
+    if (c && check(*c, p, d).empty()) return *c;
+  }
+  return default_config();
+}
 
 std::vector<Hist1DConfig> space() {
   std::vector<Hist1DConfig> out{Hist1DConfig{}};
@@ -66,6 +92,16 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
   if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
     return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
+  if (c.storage >= 2 && (c.private_copies != 1 || c.layout != 0 || c.single_block != 0))
+    return "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
+           "single block";
+  if (c.storage >= 2 && p.num_bins < kLargeBinsFrom)
+    return "global and cluster storage (2, 3) are for " + std::to_string(kLargeBinsFrom) +
+           " bins or more";
+  if ((c.storage == 3) != (c.cluster > 1))
+    return "cluster > 1 exactly with cluster storage (3)";
+  if (c.storage == 3 && d.cc_major < 9)
+    return "thread-block clusters need sm_90 or newer";
   if (c.storage == 0 && c.batch != 1)
     return "batch only groups the loads of per-thread counters (storage 1)";
   if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
@@ -98,7 +134,12 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
   g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
-  if (c.storage == 1) {
+  if (c.storage == 2) {
+    g.smem_bytes = 0;
+  } else if (c.storage == 3) {
+    const std::size_t share = (static_cast<std::size_t>(p.num_bins) + c.cluster - 1) / c.cluster;
+    g.smem_bytes = share * sizeof(std::uint32_t);
+  } else if (c.storage == 1) {
     // 16-bit counters two per word per thread, then the block histogram.
     const std::size_t thread_words = (static_cast<std::size_t>(p.num_bins) + 1) / 2;
     g.smem_bytes = (thread_words * c.block_threads + p.num_bins) * sizeof(std::uint32_t);
@@ -114,6 +155,9 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
   g.grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(tiles, resident)));
   if (c.single_block) g.grid = 1;
+  // A cluster launch needs a whole number of clusters.
+  if (c.cluster > 1)
+    g.grid = std::max<unsigned>(c.cluster, g.grid / static_cast<unsigned>(c.cluster) * c.cluster);
   return g;
 }
 

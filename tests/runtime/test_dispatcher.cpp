@@ -40,9 +40,9 @@ class DispatcherLookup : public ::testing::Test {
     db::Database db(path_);
     auto h100 = device("GPU-h100").row();
     auto other = device("GPU-other-h100").row();
-    db.set_winner(h100, u8(1 << 20).key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u1.pad1.bps4", 0.01, "hash");
+    db.set_winner(h100, u8(1 << 20).key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01, "hash");
     db.set_winner(h100, u8(1 << 28).key(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2", 0.1, "hash");
-    db.set_winner(other, u8(1 << 24).key(), "tpb128.vpt2.vec0.pc1.lay0.agg0.u1.pad0.bps16", 0.02, "hash");
+    db.set_winner(other, u8(1 << 24).key(), "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16", 0.02, "hash");
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
@@ -53,7 +53,7 @@ TEST_F(DispatcherLookup, ExactMatchWins) {
   Dispatcher disp(path_);
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
   EXPECT_EQ(c.level, LookupLevel::exact);
-  EXPECT_EQ(c.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u1.pad1.bps4.st0.b1.sb0");
+  EXPECT_EQ(c.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1");
 }
 
 TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
@@ -61,9 +61,9 @@ TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
   // 2^26 is nearer 2^28 than 2^20 in log2 n.
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 26));
   EXPECT_EQ(c.level, LookupLevel::nearest_shape);
-  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0");
+  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1");
   Choice d = disp.explain(device("GPU-h100"), u8(1 << 22));
-  EXPECT_EQ(d.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u1.pad1.bps4.st0.b1.sb0");
+  EXPECT_EQ(d.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1");
 }
 
 TEST_F(DispatcherLookup, SameArchitectureFromAnotherDevice) {
@@ -77,7 +77,7 @@ TEST_F(DispatcherLookup, OtherArchitectureOrTypeFallsBackToDefault) {
   Dispatcher disp(path_);
   Choice c = disp.explain(device("GPU-a100", 8, 0), u8(1 << 24));
   EXPECT_EQ(c.level, LookupLevel::builtin_default);
-  EXPECT_EQ(c.config, hist1d::default_config());
+  EXPECT_EQ(c.config, hist1d::default_for(u8(1 << 24), device("GPU-a100", 8, 0)));
   Problem u16 = u8(1 << 20);
   u16.sample_type = SampleType::u16;
   EXPECT_EQ(disp.explain(device("GPU-h100"), u16).level, LookupLevel::builtin_default);
@@ -88,7 +88,7 @@ TEST_F(DispatcherLookup, InvalidStoredConfigurationIsSkippedNotLaunched) {
     db::Database db(path_);
     db.set_winner(device("GPU-h100").row(), u8(1 << 16).key(), "garbage-label", 0.001, "hash");
     // Valid label, but 32 copies need 32 warps: a 256-thread block has 8.
-    db.set_winner(device("GPU-h100").row(), u8(1 << 12).key(), "tpb256.vpt1.vec0.pc32.lay0.agg0.u1.pad1.bps8",
+    db.set_winner(device("GPU-h100").row(), u8(1 << 12).key(), "tpb256.vpt1.vec0.pc32.lay0.agg0.u0.pad1.bps8",
                   0.001, "hash");
   }
   Dispatcher disp(path_);
@@ -106,7 +106,7 @@ TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {
     db::Database db(path_);
     Problem big = u8(1 << 20, 4096);
     big.sample_type = SampleType::u32;
-    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u1.pad0.bps2", 0.1, "h");
+    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u0.pad0.bps2", 0.1, "h");
   }
   Dispatcher disp(path_);
   Problem huge = u8(1 << 20, 16384);  // 8 copies x 16 Ki bins x 4 B = 512 KiB: does not fit
@@ -132,7 +132,7 @@ TEST(Dispatcher, EnvironmentVariableLocatesTheDatabase) {
   std::filesystem::remove(path);
   {
     db::Database db(path.string());
-    db.set_winner(device("GPU-env").row(), u8(1 << 20).key(), "tpb128.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps16",
+    db.set_winner(device("GPU-env").row(), u8(1 << 20).key(), "tpb128.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps16",
                   0.01, "h");
   }
   ::setenv("HISTTUNE_DB", path.c_str(), 1);

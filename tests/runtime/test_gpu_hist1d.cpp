@@ -113,7 +113,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::u32, Binning::even, 777, 0, 4294967296.0},
                       Case{SampleType::i32, Binning::direct, 3000, 0, 0},
                       Case{SampleType::i32, Binning::even, 64, -1000, 1000},
-                      Case{SampleType::f32, Binning::even, 1000, 0, 100}),
+                      Case{SampleType::f32, Binning::even, 1000, 0, 100},
+                      // Beyond shared memory: global and cluster storage.
+                      Case{SampleType::u32, Binning::direct, 65536, 0, 0},
+                      Case{SampleType::f32, Binning::even, 1u << 20, 0, 100}),
     [](const auto& info) { return name_of(info.param); });
 
 template <class T>

@@ -31,9 +31,13 @@ TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
 }
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
-  EXPECT_EQ(hist1d::default_config().label(), "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8.st0.b1.sb0");
-  // A label written before storage, batch and single_block existed means their first values.
-  EXPECT_EQ(Hist1DConfig::parse("tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8"), hist1d::default_config());
+  EXPECT_EQ(hist1d::default_config().label(),
+            "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1");
+  // A label written before storage, batch, single_block and cluster existed means their first
+  // values.
+  auto legacy = Hist1DConfig::parse("tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8");
+  ASSERT_TRUE(legacy);
+  EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1");
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
@@ -49,7 +53,7 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   c.padding = 1;
   c.blocks_per_sm = 4;
   auto d = c.defines();
-  EXPECT_EQ(d.size(), 10u);
+  EXPECT_EQ(d.size(), 11u);
   EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
   for (const auto& s : d) {
     EXPECT_EQ(s.find("PADDING"), std::string::npos);
@@ -89,7 +93,7 @@ TEST(Hist1DRestrictions, ThreadsPerSmAndPaddingRules) {
   d.padding = 1;  // with a single copy
   EXPECT_NE(hist1d::check(d, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
   Hist1DConfig e;
-  e.unroll = 4;  // not a value of the family
+  e.unroll = 1;  // not a value of the family (0 lets the compiler choose)
   EXPECT_NE(hist1d::check(e, u8_256(1 << 20), h100_like()).find("unroll"), std::string::npos);
 }
 
@@ -170,4 +174,65 @@ TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
   EXPECT_NE(hist1d::check(one, u8_256(1 << 24), h100_like()).find("small inputs"), std::string::npos);
   one.blocks_per_sm = 8;
   EXPECT_NE(hist1d::check(one, u8_256(1 << 16), h100_like()).find("blocks_per_sm 1"), std::string::npos);
+}
+
+TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
+  Problem big = u8_256(1 << 20);
+  big.sample_type = SampleType::u32;
+  big.num_bins = 65536;  // 256 KiB: more than one block's shared memory
+  Hist1DConfig shared;
+  EXPECT_NE(hist1d::check(shared, big, h100_like()).find("shared memory"), std::string::npos);
+  Hist1DConfig global;
+  global.storage = 2;
+  global.aggregate = 1;
+  EXPECT_EQ(hist1d::check(global, big, h100_like()), "");
+  EXPECT_EQ(hist1d::geometry(global, big, h100_like()).smem_bytes, 0u);
+  EXPECT_NE(hist1d::check(global, u8_256(1 << 20), h100_like()).find("16384 bins or more"),
+            std::string::npos);
+  Hist1DConfig cl;
+  cl.storage = 3;
+  cl.cluster = 2;
+  cl.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(cl, big, h100_like()), "");
+  const LaunchGeometry g = hist1d::geometry(cl, big, h100_like());
+  EXPECT_EQ(g.smem_bytes, 32768u * 4);  // half of the bins in each block of the pair
+  EXPECT_EQ(g.grid % 2, 0u);
+  cl.cluster = 8;
+  EXPECT_EQ(hist1d::geometry(cl, big, h100_like()).grid, 128u);  // 132 SMs: whole clusters of 8
+  cl.cluster = 1;
+  EXPECT_NE(hist1d::check(cl, big, h100_like()).find("cluster"), std::string::npos);
+  Hist1DConfig stray;
+  stray.cluster = 4;  // without cluster storage
+  EXPECT_NE(hist1d::check(stray, u8_256(1 << 20), h100_like()).find("cluster"), std::string::npos);
+  DeviceInfo a100 = h100_like();
+  a100.cc_major = 8;
+  Hist1DConfig cl2;
+  cl2.storage = 3;
+  cl2.cluster = 2;
+  cl2.blocks_per_sm = 1;
+  EXPECT_NE(hist1d::check(cl2, big, a100).find("sm_90"), std::string::npos);
+}
+
+TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
+  for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::f32}) {
+    for (const std::uint32_t bins : {1u, 256u, 4096u, 16383u, 65536u, 1u << 20, 1u << 22}) {
+      for (const std::uint64_t n : {0ull, 1000ull, 1ull << 20, 1ull << 28}) {
+        Problem p = u8_256(n);
+        p.sample_type = t;
+        p.num_bins = bins;
+        if (t == SampleType::f32) {
+          p.binning = Binning::even;
+          p.upper = 100;
+        }
+        const Hist1DConfig c = hist1d::default_for(p, h100_like());
+        EXPECT_EQ(hist1d::check(c, p, h100_like()), "") << p.describe() << " " << c.label();
+      }
+    }
+  }
+  // Large inputs get 16-byte loads; bins past shared memory get a cluster on sm_90.
+  EXPECT_EQ(hist1d::default_for(u8_256(1 << 28), h100_like()).vector_bytes, 16);
+  Problem big = u8_256(1 << 26);
+  big.sample_type = SampleType::u32;
+  big.num_bins = 65536;
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 3);
 }

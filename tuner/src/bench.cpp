@@ -56,7 +56,6 @@ std::vector<BenchRow> bench_matrix() {
   for (D d : {D::uniform, D::skewed, D::constant}) {
     auto r = row(SampleType::u32, 65536, 1ull << 26, d, ">= 50% of floor");
     r.min_floor_pct = 50;
-    r.unsupported = "65536 bins need the large-bin family (global / cluster privatization)";
     m.push_back(r);
   }
   for (int e : {24, 26}) {
@@ -66,7 +65,10 @@ std::vector<BenchRow> bench_matrix() {
     r.problem.lower = 0;
     r.problem.upper = 100;
     r.id = "f32-n/16-" + pow2(1ull << e) + "-uniform";
-    r.unsupported = "n/16 bins need the large-bin family";
+    if (e == 24) r.min_cub_speedup = 5;
+    // CUB 3.x faults (illegal address) on 4M bins on the H100 (ANCHORS.md); a fault would end
+    // every later row of this process.
+    if (e == 26) r.skip_cub = "not run: CUB faults with an illegal memory access at 4M bins";
     m.push_back(r);
   }
   BenchRow rgba = row(SampleType::u8, 256, 7680ull * 4320 * 4, D::uniform, ">= 85% of floor");

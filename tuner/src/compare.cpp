@@ -10,7 +10,7 @@ namespace histtune::tuner {
 
 CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
                    KernelCache& cache, double read_gbps, Distribution dist,
-                   const TimingOptions& timing) {
+                   const TimingOptions& timing, const std::string& skip_cub) {
   CompareRow row;
   row.problem = p;
   row.tuned_label = tuned.label();
@@ -31,7 +31,12 @@ CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tu
     ok = in.read_counts(p.num_bins) == expect;
   };
   ours(tuned, row.tuned, row.tuned_ok);
-  ours(hist1d::default_config(), row.fallback, row.fallback_ok);
+  ours(hist1d::default_for(p, d), row.fallback, row.fallback_ok);
+  if (!skip_cub.empty()) {
+    row.cub_error = skip_cub;
+    cudaStreamDestroy(stream);
+    return row;
+  }
   try {
     CubHistogram cub(p);
     row.cub = time_calls([&](cudaStream_t s, int rep) { cub.run(in.samples(rep), in.counts(), s); },

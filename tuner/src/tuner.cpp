@@ -149,6 +149,20 @@ std::vector<Problem> default_plan() {
   u16.num_bins = 1024;
   u16.n = 1ull << 27;
   plan.push_back(u16);
+  // Bins beyond shared memory: global and cluster storage.
+  Problem large;
+  large.sample_type = SampleType::u32;
+  large.num_bins = 65536;
+  large.n = 1ull << 26;
+  plan.push_back(large);
+  Problem fine;
+  fine.sample_type = SampleType::f32;
+  fine.binning = Binning::even;
+  fine.n = 1ull << 24;
+  fine.num_bins = static_cast<std::uint32_t>(fine.n / 16);
+  fine.lower = 0;
+  fine.upper = 100;
+  plan.push_back(fine);
   return plan;
 }
 

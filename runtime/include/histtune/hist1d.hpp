@@ -32,14 +32,17 @@ struct Hist1DConfig {
   // Run-length aggregation {0, 1}: merge equal neighbours before the atomic; pays off on
   // constant, skewed and image-like data, costs a compare per sample on uniform data.
   int aggregate = 0;
-  // Unroll depth of the tile loop {1, 2}: instruction-level parallelism vs. code size.
-  int unroll = 1;
+  // Unroll depth of the tile loop {0, 2}; 0 leaves it to the compiler: instruction-level
+  // parallelism vs. code size.
+  int unroll = 0;
   // Padding words after each row {0, 1}: shifts copy c by c banks (layout 0 with copies > 1).
   int padding = 0;
   // Resident blocks per SM {1, 2, 4, 8, 16}; grid = blocks_per_sm x SMs, capped by the work.
   int blocks_per_sm = 8;
-  // Counter storage {0, 1}: 0 private copies updated by shared atomics; 1 per-thread 16-bit
-  // counters updated by plain loads and stores (twice the atomic rate, bins x threads x 2 bytes).
+  // Counter storage {0, 1, 2, 3}: 0 private copies updated by shared atomics; 1 per-thread
+  // 16-bit counters updated by plain loads and stores (no atomic unit, bins x threads x 2 bytes);
+  // 2 atomics straight on the output (L2), for bins that fit no shared memory; 3 one histogram
+  // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB.
   int storage = 0;
   // Samples whose counters load together {1, 2, 4} (storage 1): latency overlap vs. the compares
   // that merge equal words.
@@ -47,10 +50,13 @@ struct Hist1DConfig {
   // One block does everything and stores the counts {0, 1}: no memset, no global atomics; for
   // small inputs, where launches dominate.
   int single_block = 0;
+  // Blocks per cluster {1, 2, 4, 8} sharing one histogram (storage 3 only): more blocks hold
+  // more bins on chip, but more of each block's adds go to another SM.
+  int cluster = 1;
 
   bool operator==(const Hist1DConfig& o) const;
   bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }
-  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u1.pad0.bps8.st0.b1.sb0"
+  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1"
   std::string label() const;
   static std::optional<Hist1DConfig> parse(const std::string& label);
   std::string to_json() const;
@@ -80,11 +86,17 @@ constexpr const char* kTemplate = "hist1d.cuh";
 constexpr const char* kKernel = "histtune_hist1d";
 // Beyond this one block is slower than any grid: single_block is not searched there.
 constexpr std::uint64_t kSingleBlockMaxSamples = std::uint64_t{1} << 22;
+// Global (2) and cluster (3) storage are searched only past this many bins: below, one block's
+// shared memory holds the histogram and wins.
+constexpr std::uint32_t kLargeBinsFrom = 16384;
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory
 // kernel (one private copy, 8 blocks/SM x 256 threads, one sample load per thread per iteration).
 Hist1DConfig default_config();
+// The built-in choice for `p` on `d` when nothing is tuned: a short per-shape heuristic (large
+// inputs, small inputs, bins beyond shared memory) that falls back to default_config().
+Hist1DConfig default_for(const Problem& p, const DeviceInfo& d);
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();
 // Empty when `c` may run `p` on `d`; otherwise why not (a restriction, named).

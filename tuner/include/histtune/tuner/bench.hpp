@@ -18,7 +18,9 @@ struct BenchRow {
   std::string target;                   // as the issue states it
   std::optional<double> min_floor_pct;  // target as % of floor, when it is one
   std::optional<double> max_us;         // target as microseconds per call, when it is one
+  std::optional<double> min_cub_speedup;  // target as times faster than CUB, when it is one
   std::string unsupported;              // non-empty: no family expresses this row yet (why)
+  std::string skip_cub;                 // non-empty: why CUB is not run on this row
 };
 
 std::vector<BenchRow> bench_matrix();

@@ -22,8 +22,11 @@ struct CompareRow {
   double floor_ms = 0;    // input bytes / measured read bandwidth
 };
 
+// `skip_cub`, when not empty, is why CUB is not run (it becomes cub_error): for problems where
+// CUB is known to fault, since a fault would poison this process's CUDA context.
 CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
                    KernelCache& cache, double read_gbps,
-                   Distribution dist = Distribution::uniform, const TimingOptions& timing = {});
+                   Distribution dist = Distribution::uniform, const TimingOptions& timing = {},
+                   const std::string& skip_cub = {});
 
 }  // namespace histtune::tuner

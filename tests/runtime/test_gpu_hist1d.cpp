@@ -191,15 +191,27 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
   HT_CUDA(cudaStreamDestroy(stream));
 }
 
-TEST(PublicApi, TooManyBinsForSharedMemoryIsAClearError) {
+// Bins far beyond shared memory go through global or cluster storage, still exact.
+TEST(PublicApi, BinsBeyondSharedMemoryAreCountedExactly) {
   HT_REQUIRE_GPU();
-  std::uint32_t* d_counts = nullptr;
-  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t)));
-  Status s = histogram_direct(reinterpret_cast<const std::uint32_t*>(d_counts), 1, 1u << 24,
-                              d_counts, nullptr);
-  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
-  EXPECT_NE(s.message().find("shared memory"), std::string::npos) << s.message();
-  HT_CUDA(cudaFree(d_counts));
+  for (const std::uint32_t bins : {65536u, 1u << 24}) {
+    Problem p;
+    p.sample_type = SampleType::u32;
+    p.num_bins = bins;
+    p.n = (1u << 20) + 7;
+    const auto host = tuner::make_samples(p, fresh_seed(), tuner::Distribution::mixed);
+    auto* d = upload<std::uint32_t>(host);
+    std::uint32_t* d_counts = nullptr;
+    HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * bins));
+    const Status s = histogram_direct(d, p.n, bins, d_counts, nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    std::vector<std::uint32_t> got(bins);
+    HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * bins, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, reference_histogram(p, host.data())) << p.describe();
+    EXPECT_GE(last_choice().config.storage, 2) << last_choice().config.label();
+    HT_CUDA(cudaFree(d));
+    HT_CUDA(cudaFree(d_counts));
+  }
 }
 
 }  // namespace

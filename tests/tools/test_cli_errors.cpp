@@ -279,11 +279,17 @@ TEST(CliErrors, UnknownGpuIndexIsNamed) {
   ScratchDir dir("histtune_err_gpu_index");
   const std::string db = imported_fixture(dir);
   for (const char* cmd : {"tune --gpu 99 --problem u8:direct:256:2^16", "compare --gpu 99",
-                          "bench --gpu 99", "info --gpu 99"}) {
+                          "bench --gpu 99"}) {
     const auto r = run_cli_split(std::string(cmd) + " --db " + db);
     EXPECT_EQ(r.rc, 3) << cmd << "\n" << r.err;
     expect_one_line_error(r, "no CUDA device 99: this machine has", cmd);
   }
+  // info still reports the database (its documented behaviour), then the device error.
+  const auto info = run_cli_split("info --gpu 99 --db " + db);
+  EXPECT_EQ(info.rc, 3);
+  EXPECT_NE(info.out.find("database: " + db), std::string::npos) << info.out;
+  EXPECT_EQ(lines(info.err), 1u) << info.err;
+  EXPECT_NE(info.err.find("no CUDA device 99: this machine has"), std::string::npos) << info.err;
 }
 
 }  // namespace

@@ -8,15 +8,15 @@
 namespace {
 
 thread_local std::string t_error;
-thread_local std::string t_label;
-thread_local std::string t_level;
+thread_local histtune::Choice t_choice;  // of the last successful call
+thread_local std::string t_label;        // built when asked for: not on every call's path
+thread_local bool t_any_success = false;  // before one, the getters answer ""
 
 histtune_status finish(const histtune::Status& s) {
   if (s.ok()) {
     t_error.clear();
-    const histtune::Choice c = histtune::last_choice();
-    t_label = c.config.label();
-    t_level = histtune::to_string(c.level);
+    t_choice = histtune::last_choice();
+    t_any_success = true;
   } else {
     t_error = s.message();
   }
@@ -54,7 +54,14 @@ HT_C_DIRECT(i32, int32_t)
 #undef HT_C_DIRECT
 
 const char* histtune_last_error(void) { return t_error.c_str(); }
-const char* histtune_last_configuration(void) { return t_label.c_str(); }
-const char* histtune_last_lookup_level(void) { return t_level.c_str(); }
+const char* histtune_last_configuration(void) {
+  t_label = t_any_success ? t_choice.config.label() : "";
+  return t_label.c_str();
+}
+const char* histtune_last_lookup_level(void) {
+  return t_any_success ? histtune::to_string(t_choice.level) : "";
+}
+int histtune_last_unverified(void) { return t_choice.unverified ? 1 : 0; }
+const char* histtune_last_detail(void) { return t_choice.detail.c_str(); }
 
 }  // extern "C"

@@ -1,12 +1,17 @@
 #include "histtune/dispatcher.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
 
 namespace histtune {
 
@@ -20,59 +25,184 @@ const char* to_string(LookupLevel level) {
   return "?";
 }
 
+std::string Choice::summary() const {
+  std::string s = std::string(to_string(level)) + " " + config.label();
+  if (unverified) s += " (unverified: " + stale + ")";
+  return s;
+}
+
+Toolchain current_toolchain(const DeviceInfo& d) {
+  return Toolchain{d.driver_version, nvrtc_version(), templates::get(hist1d::kTemplate).hash,
+                   version()};
+}
+
 CompileRequest hist1d_request(const Hist1DConfig& c, const Problem& p, int arch) {
   return CompileRequest{hist1d::kTemplate, hist1d::defines(c, p), arch, c.label()};
+}
+
+// ---- arguments -------------------------------------------------------------------------------
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string address(const void* ptr) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", ptr);
+  return buf;
+}
+
+}  // namespace
+
+std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
+  if (p.binning == Binning::even) {
+    // Said before validate(), whose "lower < upper" would be a puzzling answer for a NaN.
+    if (std::isnan(p.lower) || std::isnan(p.upper))
+      return "even binning needs bounds that are numbers, got lower = " + num(p.lower) +
+             ", upper = " + num(p.upper);
+    if (!std::isfinite(p.lower) || !std::isfinite(p.upper))
+      return "even binning needs finite bounds, got lower = " + num(p.lower) +
+             ", upper = " + num(p.upper);
+  }
+  if (std::string why = validate(p); !why.empty()) {
+    if (p.binning == Binning::even && !(p.lower < p.upper))
+      why += ", got lower = " + num(p.lower) + ", upper = " + num(p.upper);
+    return why;
+  }
+  if (p.binning == Binning::even && is_float(p.sample_type)) {
+    // The kernel bins in float: the bounds, their range and the scale must all be floats.
+    const float lower_f = static_cast<float>(p.lower), upper_f = static_cast<float>(p.upper);
+    if (!(lower_f < upper_f))
+      return "even binning needs lower < upper as floats: " + num(p.lower) + " and " +
+             num(p.upper) + " round to the same float";
+    const float range_f = upper_f - lower_f;
+    if (!std::isfinite(range_f))
+      return "upper - lower = " + num(p.upper - p.lower) + " overflows float";
+    if (!std::isfinite(static_cast<float>(p.num_bins) / range_f))
+      return "num_bins / (upper - lower) = " + num(p.num_bins / (p.upper - p.lower)) +
+             " overflows float: the range is too narrow for the bins";
+  }
+  if (p.binning == Binning::even && !is_float(p.sample_type)) {
+    constexpr double kExact = 9007199254740992.0;  // 2^53: integers a double holds exactly
+    if (std::fabs(p.lower) > kExact || std::fabs(p.upper) > kExact)
+      return "even binning of integer samples needs bounds within +-2^53, got lower = " +
+             num(p.lower) + ", upper = " + num(p.upper);
+  }
+  if (d_counts == nullptr) return "d_counts is null";
+  if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
+  const std::size_t bytes = sample_bytes(p.sample_type);
+  if (reinterpret_cast<std::uintptr_t>(d_samples) % bytes != 0)
+    return "d_samples = " + address(d_samples) + " is not aligned to its " + std::to_string(bytes) +
+           "-byte " + to_string(p.sample_type) + " samples";
+  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint32_t) != 0)
+    return "d_counts = " + address(d_counts) + " is not aligned to its 4-byte counters";
+  return {};
+}
+
+// ---- the prepared launch ---------------------------------------------------------------------
+
+Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
+                           const Problem& p, const DeviceInfo& d)
+    : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster) {
+  cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
+  // A single block stores every count itself; everything else adds to zeroed counts.
+  zero_counts_ = !c.single_block || p.n == 0;
+  args_.n = p.n;
+  args_.num_bins = p.num_bins;
+  args_.row_stride = geometry_.row_stride;
+  args_.lower_i = static_cast<long long>(p.lower);
+  args_.range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
+  args_.recip_i = args_.range_i ? ~0ull / args_.range_i : 0;
+  args_.lower_f = static_cast<float>(p.lower);
+  args_.upper_f = static_cast<float>(p.upper);
+  // The host reference computes the same float scale the same way.
+  args_.scale_f = static_cast<float>(p.num_bins) / (args_.upper_f - args_.lower_f);
+}
+
+Hist1DArgs Hist1DLaunch::args(const void* d_samples, std::uint32_t* d_counts) const {
+  Hist1DArgs a = args_;
+  a.samples = d_samples;
+  a.counts = d_counts;
+  return a;
+}
+
+void Hist1DLaunch::operator()(const void* d_samples, std::uint32_t* d_counts,
+                              cudaStream_t stream) const {
+  if (zero_counts_)
+    HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * args_.num_bins, stream));
+  if (args_.n == 0) return;
+  Hist1DArgs a = args(d_samples, d_counts);
+  auto ptrs = a.pointers();
+  if (cluster_ > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(geometry_.grid);
+    cfg.blockDim = dim3(geometry_.block);
+    cfg.dynamicSmemBytes = geometry_.smem_bytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster_);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    HT_CUDA(cudaLaunchKernelExC(&cfg, kernel_.func(), ptrs.data()));
+  } else {
+    HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(geometry_.grid), dim3(geometry_.block),
+                             ptrs.data(), geometry_.smem_bytes, stream));
+  }
 }
 
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
                    const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
                    cudaStream_t stream) {
-  const LaunchGeometry g = hist1d::geometry(c, p, d);
-  cache.ensure_smem(k, d.ordinal, g.smem_bytes);
-  // A single block stores every count itself; everything else adds to zeroed counts.
-  if (!c.single_block || p.n == 0)
-    HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
-  if (p.n == 0) return;
-  const void* samples = d_samples;
-  unsigned long long n = p.n;
-  unsigned int num_bins = p.num_bins;
-  unsigned int row_stride = g.row_stride;
-  long long lower_i = static_cast<long long>(p.lower);
-  unsigned long long range_i = static_cast<unsigned long long>(p.upper - p.lower);
-  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
-  unsigned long long recip_i = range_i ? ~0ull / range_i : 0;
-  float lower_f = static_cast<float>(p.lower);
-  float upper_f = static_cast<float>(p.upper);
-  // The host reference computes the same float scale the same way.
-  float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
-  unsigned int* counts = d_counts;
-  void* args[] = {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
-                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts};
-  if (c.cluster > 1) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(g.grid);
-    cfg.blockDim = dim3(g.block);
-    cfg.dynamicSmemBytes = g.smem_bytes;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = static_cast<unsigned>(c.cluster);
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), args));
-  } else {
-    HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), args, g.smem_bytes, stream));
-  }
+  Hist1DLaunch(cache, k, c, p, d)(d_samples, d_counts, stream);
 }
 
-Dispatcher::Dispatcher(std::optional<std::string> db_path) {
-  if (db_path) {
-    db_path_ = *db_path;
-  } else {
-    db_path_ = db::Database::default_path();  // $HISTTUNE_DB first, then the default location
-  }
+// ---- logging ---------------------------------------------------------------------------------
+
+namespace {
+
+// $HISTTUNE_LOG: 0 (or "off") nothing; unset or 1: one line per NVRTC compile and per lookup that
+// skipped a stored row or used an unverified one; 2 (or "all"): also one line per first call of
+// each (device, problem). Read once.
+int log_level() {
+  static const int level = [] {
+    const char* v = std::getenv("HISTTUNE_LOG");
+    if (!v || !*v) return 1;
+    if (!std::strcmp(v, "0") || !std::strcmp(v, "off")) return 0;
+    if (!std::strcmp(v, "2") || !std::strcmp(v, "all")) return 2;
+    return 1;
+  }();
+  return level;
+}
+
+bool strict_from_env() {
+  const char* v = std::getenv("HISTTUNE_STRICT");
+  return v && (!std::strcmp(v, "1") || !std::strcmp(v, "on") || !std::strcmp(v, "true"));
+}
+
+}  // namespace
+
+// ---- the dispatcher --------------------------------------------------------------------------
+
+struct Dispatcher::Resolved {
+  Choice choice;
+  Hist1DLaunch launch;
+};
+
+Dispatcher::Dispatcher(std::optional<std::string> db_path)
+    : Dispatcher(DispatcherOptions{std::move(db_path), std::nullopt}) {}
+
+Dispatcher::Dispatcher(const DispatcherOptions& options) {
+  strict_ = options.strict ? *options.strict : strict_from_env();
+  // $HISTTUNE_DB first, then the default location.
+  db_path_ = options.db_path ? *options.db_path : db::Database::default_path();
   std::error_code ec;
   if (db_path_ == ":memory:" || !std::filesystem::exists(db_path_, ec)) return;  // no database
   try {
@@ -99,17 +229,56 @@ std::string where(const db::WinnerRow& w) {
          std::to_string(w.problem.num_bins) + " n=" + std::to_string(w.problem.n);
 }
 
-// The nearest candidate whose configuration parses and passes the family's restrictions for
-// this problem on this device; rows that fail are skipped (and said so in `skipped`).
+// 12080 -> "12.8", as CUDA writes its versions.
+std::string cuda_version_text(int v) {
+  if (v <= 0) return "unrecorded";
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string text_or_unrecorded(const std::string& s) { return s.empty() ? "unrecorded" : s; }
+
+// What differs between the toolchain a row was recorded under and `now`, the template excepted;
+// empty when nothing does.
+std::string staleness(const db::WinnerRow& w, const Toolchain& now) {
+  std::string out;
+  auto add = [&](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+  if (now.driver_version != 0 && w.device.driver_version != now.driver_version)
+    add("driver " + cuda_version_text(w.device.driver_version) + " -> " +
+        cuda_version_text(now.driver_version));
+  if (w.device.nvrtc_version != now.nvrtc_version)
+    add("NVRTC " + text_or_unrecorded(w.device.nvrtc_version) + " -> " + now.nvrtc_version);
+  if (w.histtune_version != now.histtune_version)
+    add("histtune " + text_or_unrecorded(w.histtune_version) + " -> " + now.histtune_version);
+  return out;
+}
+
+// The nearest candidate that is not stale (see Dispatcher::explain) and whose configuration
+// parses and passes the family's restrictions for this problem on this device; rows that fail
+// are skipped, and said so in `skipped`.
 std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
-                              const DeviceInfo& d, LookupLevel level, std::string& skipped) {
+                              const DeviceInfo& d, LookupLevel level, const Toolchain& now,
+                              bool strict, std::string& skipped) {
   std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
     return shape_distance(a.problem, p) < shape_distance(b.problem, p);
   });
   for (const auto& w : rows) {
+    if (w.template_hash != now.template_hash) {
+      skipped += "; skipped stale " + where(w) + ": the kernel source changed since (template " +
+                 text_or_unrecorded(w.template_hash) + ", now " + now.template_hash + ")";
+      continue;
+    }
+    const std::string stale = staleness(w, now);
+    if (!stale.empty() && strict) {
+      skipped += "; skipped unverified " + where(w) + " (strict): " + stale;
+      continue;
+    }
     auto c = Hist1DConfig::parse(w.config_label);
     std::string why = c ? hist1d::check(*c, p, d) : "unparsable label";
-    if (why.empty()) return Choice{*c, level, where(w) + skipped};
+    if (why.empty()) {
+      Choice out{*c, level, !stale.empty(), stale, where(w) + skipped};
+      if (out.unverified) out.detail += "; unverified: recorded under " + stale;
+      return out;
+    }
     skipped += "; skipped " + w.config_label + ": " + why;
   }
   return std::nullopt;
@@ -120,66 +289,132 @@ std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
 Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
   std::string skipped;
   if (db_) {
-    std::lock_guard<std::mutex> lock(mutex_);
     try {
+      const Toolchain now = current_toolchain(d);
       const db::ProblemRow key = p.key();
+      std::lock_guard<std::mutex> lock(db_mutex_);
       if (auto w = db_->winner(d.uuid, key)) {
-        if (auto c = nearest({*w}, p, d, LookupLevel::exact, skipped)) return *c;
+        if (auto c = nearest({*w}, p, d, LookupLevel::exact, now, strict_, skipped)) return *c;
       }
       auto like = db_->winners_like(d.uuid, key);
-      if (auto c = nearest(like, p, d, LookupLevel::nearest_shape, skipped)) return *c;
+      if (auto c = nearest(like, p, d, LookupLevel::nearest_shape, now, strict_, skipped))
+        return *c;
       auto arch = db_->winners_same_arch(d.cc_major, d.cc_minor, d.uuid, key);
-      if (auto c = nearest(arch, p, d, LookupLevel::same_arch, skipped)) return *c;
+      if (auto c = nearest(arch, p, d, LookupLevel::same_arch, now, strict_, skipped)) return *c;
     } catch (const std::exception& e) {
       skipped += std::string("; database lookup failed: ") + e.what();
     }
   }
-  Choice c{hist1d::default_for(p, d), LookupLevel::builtin_default,
-           db_ ? "nothing tuned for this problem" + skipped : "no tuning database at " + db_path_};
+  Choice c;
+  c.config = hist1d::default_for(p, d);
+  c.level = LookupLevel::builtin_default;
+  c.detail = db_ ? "nothing usable tuned for this problem" + skipped
+                 : "no tuning database at " + db_path_;
   return c;
 }
 
-const DeviceInfo& Dispatcher::device(int ordinal) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = devices_.find(ordinal);
-  if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
-  return it->second;
+const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
+  DeviceInfo d;
+  {
+    std::unique_lock<std::shared_mutex> lock(memo_mutex_);
+    auto it = devices_.find(ordinal);
+    if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
+    d = it->second;
+  }
+  auto fresh = std::make_unique<Resolved>();
+  fresh->choice = explain(d, p);
+  const Hist1DConfig& c = fresh->choice.config;
+  if (std::string why = hist1d::check(c, p, d); !why.empty())
+    throw Error(StatusCode::invalid_argument, "histtune: " + p.describe() +
+                                                  " cannot run in the hist1d family on " + d.name +
+                                                  ": " + why);
+  const CompileRequest req = hist1d_request(c, p, d.arch());
+  Kernel k;
+  if (cache_.contains(req)) {
+    k = cache_.get(req, hist1d::kKernel);
+  } else {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t compiles_before = cache_.compiles();
+    const CompiledKernel image = cache_.compiled(req);
+    // Another thread's compile may land in between: the line may then name the wrong one of two
+    // first calls, never a compile that did not happen.
+    if (cache_.compiles() != compiles_before && log_level() >= 1) {
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "histtune: compiled %s for sm_%d (%s) in %.0f ms; %s\n",
+                   req.label.c_str(), req.arch, p.describe().c_str(), ms,
+                   db_ ? "stored in the tuning database for later processes"
+                       : "no tuning database: kept for this process only");
+    }
+    k = cache_.load(req, image, hist1d::kKernel);
+  }
+  fresh->launch = Hist1DLaunch(cache_, k, c, p, d);
+  const Choice& ch = fresh->choice;
+  const bool skipped_rows = ch.detail.find("; skipped") != std::string::npos;
+  if (log_level() >= 2 || (log_level() >= 1 && (ch.unverified || skipped_rows)))
+    std::fprintf(stderr, "histtune: %s on %s (GPU %d): %s; %s\n", p.describe().c_str(),
+                 d.name.c_str(), ordinal, ch.summary().c_str(), ch.detail.c_str());
+
+  const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
+                    p.num_bins, p.n};
+  std::unique_lock<std::shared_mutex> lock(memo_mutex_);
+  // Two threads may resolve the same key at once; the first one stored is kept.
+  return *resolved_.emplace(key, std::move(fresh)).first->second;
 }
 
 Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                        cudaStream_t stream, Choice* used) {
   try {
-    if (std::string why = validate(p); !why.empty())
+    if (std::string why = check_arguments(p, d_samples, d_counts); !why.empty())
       return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-    if (d_counts == nullptr)
-      return Status(StatusCode::invalid_argument, "histtune: d_counts is null");
-    if (d_samples == nullptr && p.n > 0)
-      return Status(StatusCode::invalid_argument,
-                    "histtune: d_samples is null with n = " + std::to_string(p.n));
     const int ordinal = current_device();
+    // The legacy and per-thread default streams are the current device's by definition. Another
+    // stream must be of the current device, which is checked outside capture only: querying a
+    // stream's device is not capture-safe on every driver, and would invalidate the capture.
+    bool capturing = false;
+    if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread) {
+      cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+      cudaError_t e = cudaStreamIsCapturing(stream, &cs);
+      if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone) {
+        int stream_device = -1;
+        e = cudaStreamGetDevice(stream, &stream_device);
+        if (e == cudaSuccess && stream_device != ordinal)
+          return Status(StatusCode::invalid_argument,
+                        "histtune: " + p.describe() + ": the stream belongs to device " +
+                            std::to_string(stream_device) + " but the current device is " +
+                            std::to_string(ordinal) + "; call cudaSetDevice(" +
+                            std::to_string(stream_device) +
+                            ") first, or pass a stream of the current device");
+      }
+      if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return Status(StatusCode::invalid_argument,
+                      "histtune: " + p.describe() + ": the stream " + address(stream) +
+                          " cannot be used: " + cudaGetErrorName(e) + " (" +
+                          cudaGetErrorString(e) + ")");
+      }
+      capturing = cs != cudaStreamCaptureStatusNone;
+    }
     const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
                       p.num_bins, p.n};
-    const Resolved* res = nullptr;  // map nodes are stable: safe to use after the lock
+    const Resolved* res = nullptr;  // entries are never erased: safe to use after the lock
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::shared_lock<std::shared_mutex> lock(memo_mutex_);
       auto it = resolved_.find(key);
-      if (it != resolved_.end()) res = &it->second;
+      if (it != resolved_.end()) res = it->second.get();
     }
-    const DeviceInfo& d = device(ordinal);
     if (!res) {
-      Resolved fresh;
-      fresh.choice = explain(d, p);
-      if (std::string why = hist1d::check(fresh.choice.config, p, d); !why.empty())
+      if (capturing)
         return Status(StatusCode::invalid_argument,
-                      "histtune: " + p.describe() + " cannot run in the hist1d family on " +
-                          d.name + ": " + why);
-      fresh.kernel = cache_.get(hist1d_request(fresh.choice.config, p, d.arch()), hist1d::kKernel);
-      std::lock_guard<std::mutex> lock(mutex_);
-      res = &resolved_.emplace(key, fresh).first->second;
+                      "histtune: " + p.describe() + ": first call on GPU " +
+                          std::to_string(ordinal) +
+                          " made during stream capture; it loads a kernel and sets its shared "
+                          "memory limit, which capture does not allow: make one call outside the "
+                          "capture first");
+      res = &resolve(ordinal, p);
     }
-    const Choice& choice = res->choice;
-    launch_hist1d(cache_, res->kernel, choice.config, p, d, d_samples, d_counts, stream);
-    if (used) *used = choice;
+    res->launch(d_samples, d_counts, stream);
+    if (used) *used = res->choice;
     return Status();
   } catch (const Error& e) {
     return Status(e.code(), e.what());

@@ -15,6 +15,9 @@ static void expect(int cond, const char* what) {
 
 int main(void) {
   uint32_t* fake = (uint32_t*)(uintptr_t)0x1000; /* never dereferenced: rejected before use */
+  expect(strcmp(histtune_last_configuration(), "") == 0, "no configuration before a success");
+  expect(histtune_last_unverified() == 0, "nothing unverified before a success");
+  expect(strcmp(histtune_last_detail(), "") == 0, "no detail before a success");
   histtune_status s = histtune_histogram_direct_u8((const uint8_t*)fake, 100, 0, fake, 0);
   expect(s == HISTTUNE_INVALID_ARGUMENT, "num_bins = 0 is an invalid argument");
   expect(strstr(histtune_last_error(), "num_bins") != NULL, "the message names num_bins");

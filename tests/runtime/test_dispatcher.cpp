@@ -5,10 +5,16 @@
 #include <filesystem>
 
 #include "histtune/dispatcher.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
 
 using namespace histtune;
 
 namespace {
+
+// What this build would record: rows stored with these are current.
+const std::string& current_hash() { return templates::get(hist1d::kTemplate).hash; }
 
 DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
   DeviceInfo d;
@@ -40,9 +46,9 @@ class DispatcherLookup : public ::testing::Test {
     db::Database db(path_);
     auto h100 = device("GPU-h100").row();
     auto other = device("GPU-other-h100").row();
-    db.set_winner(h100, u8(1 << 20).key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01, "hash");
-    db.set_winner(h100, u8(1 << 28).key(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2", 0.1, "hash");
-    db.set_winner(other, u8(1 << 24).key(), "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16", 0.02, "hash");
+    db.set_winner(h100, u8(1 << 20).key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01, current_hash(), version());
+    db.set_winner(h100, u8(1 << 28).key(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2", 0.1, current_hash(), version());
+    db.set_winner(other, u8(1 << 24).key(), "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16", 0.02, current_hash(), version());
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
@@ -86,10 +92,10 @@ TEST_F(DispatcherLookup, OtherArchitectureOrTypeFallsBackToDefault) {
 TEST_F(DispatcherLookup, InvalidStoredConfigurationIsSkippedNotLaunched) {
   {
     db::Database db(path_);
-    db.set_winner(device("GPU-h100").row(), u8(1 << 16).key(), "garbage-label", 0.001, "hash");
+    db.set_winner(device("GPU-h100").row(), u8(1 << 16).key(), "garbage-label", 0.001, current_hash(), version());
     // Valid label, but 32 copies need 32 warps: a 256-thread block has 8.
     db.set_winner(device("GPU-h100").row(), u8(1 << 12).key(), "tpb256.vpt1.vec0.pc32.lay0.agg0.u0.pad1.bps8",
-                  0.001, "hash");
+                  0.001, current_hash(), version());
   }
   Dispatcher disp(path_);
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 16));
@@ -106,7 +112,7 @@ TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {
     db::Database db(path_);
     Problem big = u8(1 << 20, 4096);
     big.sample_type = SampleType::u32;
-    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u0.pad0.bps2", 0.1, "h");
+    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u0.pad0.bps2", 0.1, current_hash(), version());
   }
   Dispatcher disp(path_);
   Problem huge = u8(1 << 20, 16384);  // 8 copies x 16 Ki bins x 4 B = 512 KiB: does not fit
@@ -114,6 +120,137 @@ TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {
   Choice c = disp.explain(device("GPU-h100"), huge);
   EXPECT_EQ(c.level, LookupLevel::builtin_default);
   EXPECT_NE(c.detail.find("shared memory"), std::string::npos) << c.detail;
+}
+
+// ---- stale results: recorded under another toolchain than the current one ----
+
+TEST_F(DispatcherLookup, CurrentRowsAreNotFlagged) {
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::exact);
+  EXPECT_FALSE(c.unverified);
+  EXPECT_EQ(c.stale, "");
+  EXPECT_EQ(c.summary(), "exact " + c.config.label());
+}
+
+TEST_F(DispatcherLookup, OtherTemplateHashIsSkippedAsStale) {
+  {
+    db::Database db(path_);  // the exact row now comes from another kernel source
+    db.set_winner(device("GPU-h100").row(), u8(1 << 20).key(),
+                  "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps4", 0.01, "0123456789abcdef", version());
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
+  // Skipped; the next level answers: the nearest current row on this device (2^28).
+  EXPECT_EQ(c.level, LookupLevel::nearest_shape);
+  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1");
+  EXPECT_FALSE(c.unverified);
+  EXPECT_NE(c.detail.find("skipped stale tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps4"),
+            std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("kernel source changed"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("0123456789abcdef"), std::string::npos) << c.detail;
+}
+
+TEST_F(DispatcherLookup, EveryRowOfAnotherTemplateMeansTheDefault) {
+  const auto p = std::filesystem::path(path_).parent_path() / "old.db";
+  {
+    db::Database db(p.string());
+    db.set_winner(device("GPU-h100").row(), u8(1 << 20).key(),
+                  "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01, "", version());
+  }
+  Dispatcher disp(p.string());
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_EQ(c.config, hist1d::default_for(u8(1 << 20), device("GPU-h100")));
+  EXPECT_NE(c.detail.find("template unrecorded"), std::string::npos) << c.detail;
+}
+
+TEST_F(DispatcherLookup, OtherHisttuneVersionIsUsedButUnverified) {
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-h100").row(), u8(1 << 20).key(),
+                  "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01, current_hash(), "0.0.1");
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::exact);
+  EXPECT_TRUE(c.unverified);
+  EXPECT_EQ(c.stale, std::string("histtune 0.0.1 -> ") + version());
+  EXPECT_NE(c.summary().find("(unverified: histtune 0.0.1"), std::string::npos) << c.summary();
+  EXPECT_NE(c.detail.find("unverified: recorded under histtune 0.0.1"), std::string::npos)
+      << c.detail;
+}
+
+TEST_F(DispatcherLookup, OtherDriverAndNvrtcAreUsedButUnverified) {
+  const auto p = std::filesystem::path(path_).parent_path() / "old_toolchain.db";
+  {
+    db::Database db(p.string());
+    db::DeviceRow row = device("GPU-h100").row();
+    row.driver_version = 12080;
+    row.nvrtc_version = "11.0";
+    db.set_winner(row, u8(1 << 20).key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01,
+                  current_hash(), version());
+  }
+  Dispatcher disp(p.string());
+  DeviceInfo now = device("GPU-h100");
+  now.driver_version = 13000;
+  Choice c = disp.explain(now, u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::exact);
+  EXPECT_TRUE(c.unverified);
+  EXPECT_EQ(c.stale, "driver 12.8 -> 13.0; NVRTC 11.0 -> " + nvrtc_version());
+  // A description without a driver (0) is not compared on it.
+  DeviceInfo described = device("GPU-h100");
+  EXPECT_EQ(disp.explain(described, u8(1 << 20)).stale, "NVRTC 11.0 -> " + nvrtc_version());
+}
+
+TEST_F(DispatcherLookup, StrictSkipsUnverifiedRowsToTheNextLevel) {
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-h100").row(), u8(1 << 20).key(),
+                  "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps4", 0.01, current_hash(), "");
+  }
+  Dispatcher lenient(DispatcherOptions{path_, false});
+  EXPECT_FALSE(lenient.strict());
+  Choice c = lenient.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::exact);
+  EXPECT_TRUE(c.unverified);
+  EXPECT_EQ(c.stale, std::string("histtune unrecorded -> ") + version());
+
+  Dispatcher strict(DispatcherOptions{path_, true});
+  Choice s = strict.explain(device("GPU-h100"), u8(1 << 20));
+  EXPECT_EQ(s.level, LookupLevel::nearest_shape);  // the current 2^28 row
+  EXPECT_FALSE(s.unverified);
+  EXPECT_NE(s.detail.find("skipped unverified tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps4"),
+            std::string::npos) << s.detail;
+  EXPECT_NE(s.detail.find("(strict): histtune unrecorded"), std::string::npos) << s.detail;
+
+  ::setenv("HISTTUNE_STRICT", "1", 1);
+  Dispatcher from_env(path_);
+  ::unsetenv("HISTTUNE_STRICT");
+  EXPECT_TRUE(from_env.strict());
+  EXPECT_EQ(from_env.explain(device("GPU-h100"), u8(1 << 20)).level, LookupLevel::nearest_shape);
+}
+
+TEST_F(DispatcherLookup, StaleRowsOfAnotherDeviceAreJudgedTheSameWay) {
+  {
+    db::Database db(path_);  // the only same-arch candidate for 2^24 comes from an old build
+    db.set_winner(device("GPU-other-h100").row(), u8(1 << 24).key(),
+                  "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16", 0.02, current_hash(), "0.0.9");
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-new-h100"), u8(1 << 24));
+  EXPECT_EQ(c.level, LookupLevel::same_arch);
+  EXPECT_TRUE(c.unverified);
+  // Strict: the old row is skipped and the next same-arch candidate (GPU-h100's) answers.
+  Dispatcher strict(DispatcherOptions{path_, true});
+  Choice s = strict.explain(device("GPU-new-h100"), u8(1 << 24));
+  EXPECT_EQ(s.level, LookupLevel::same_arch);
+  EXPECT_FALSE(s.unverified);
+  EXPECT_EQ(s.detail.rfind("tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4 tuned on Fixture GPU (GPU-h100)", 0), 0u)
+      << s.detail;
+  EXPECT_NE(s.detail.find("skipped unverified tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16 tuned on "
+                          "Fixture GPU (GPU-other-h100)"),
+            std::string::npos) << s.detail;
 }
 
 TEST(Dispatcher, NoDatabaseFileMeansDefaultsAndNoFileCreated) {
@@ -133,7 +270,7 @@ TEST(Dispatcher, EnvironmentVariableLocatesTheDatabase) {
   {
     db::Database db(path.string());
     db.set_winner(device("GPU-env").row(), u8(1 << 20).key(), "tpb128.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps16",
-                  0.01, "h");
+                  0.01, current_hash(), version());
   }
   ::setenv("HISTTUNE_DB", path.c_str(), 1);
   Dispatcher disp;  // no explicit path

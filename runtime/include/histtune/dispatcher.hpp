@@ -4,11 +4,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <tuple>
 
@@ -32,50 +34,143 @@ const char* to_string(LookupLevel level);
 struct Choice {
   Hist1DConfig config;
   LookupLevel level = LookupLevel::builtin_default;
-  std::string detail;  // what was matched ("device GPU-.. n=2^24 bins=256") or why it fell back
+  // The stored result was recorded under another driver, NVRTC or histtune version than the
+  // current ones (or under one that was not recorded). It is used, since the kernel source is
+  // the same and the configuration passed the restrictions, but its speed under what runs now was
+  // never measured: re-tune to confirm it. A strict dispatcher skips such rows instead. Never set
+  // at builtin_default.
+  bool unverified = false;
+  std::string stale;   // what differs, e.g. "driver 12080 -> 13000; NVRTC 12.8 -> 13.0"
+  std::string detail;  // what was matched ("... tuned on GPU-.. for bins=256 n=...") or why it
+                       // fell back, followed by every stored row skipped on the way and why
+  // "exact tpb256...", plus " (unverified: ...)" where it applies: one line for logs.
+  std::string summary() const;
+};
+
+// What runs now, against which stored results are judged (see Dispatcher::explain).
+struct Toolchain {
+  int driver_version = 0;  // cudaDriverGetVersion; 0 = unknown, not compared
+  std::string nvrtc_version;
+  std::string template_hash;  // of the family's kernel template
+  std::string histtune_version;
+};
+// The toolchain of this process for a call on `d` (the driver version is d's).
+Toolchain current_toolchain(const DeviceInfo& d);
+
+struct DispatcherOptions {
+  // Database location, in order: this path if given, else $HISTTUNE_DB (when set and not
+  // empty), else $XDG_DATA_HOME/histtune/histtune.db, else ~/.local/share/histtune/histtune.db.
+  std::optional<std::string> db_path;
+  // Skip stored results recorded under another driver, NVRTC or histtune version instead of
+  // using them unverified. Unset: $HISTTUNE_STRICT=1 turns it on.
+  std::optional<bool> strict;
 };
 
 class Dispatcher {
  public:
-  // Database location, in order: `db_path` if given, else $HISTTUNE_DB, else the default path
-  // (db::Database::default_path()). A missing file means no database: defaults are used and
-  // nothing is created. An unreadable database is reported once to stderr and ignored.
+  // A missing database file means no database: built-in defaults are used and nothing is
+  // created. An unreadable database is reported once to stderr and ignored.
   explicit Dispatcher(std::optional<std::string> db_path = std::nullopt);
+  explicit Dispatcher(const DispatcherOptions& options);
   ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
 
   // The configuration that a call with `p` on device `d` would launch, and how it was found.
-  // Needs no GPU: `d` may be any description.
+  // Needs no GPU: `d` may be any description. Thread-safe.
+  //
+  // Stored results are judged against current_toolchain(d):
+  //  - another template hash (the kernel source changed): skipped, always;
+  //  - another driver, NVRTC or histtune version, or one not recorded: used and flagged
+  //    `unverified` (skipped when strict). The driver and NVRTC versions are those stored with
+  //    the device the result was tuned on, as of its latest tuning run.
+  // Each skipped row is named in `detail` with the reason; the lookup goes on to the next row and
+  // level, down to the built-in default.
   Choice explain(const DeviceInfo& d, const Problem& p) const;
 
-  // Validates, looks up, zeroes d_counts and launches on `stream` (current device). Nothing is
-  // synchronised. `used`, when given, receives the choice.
+  // Checks the arguments, looks up, zeroes d_counts and launches on `stream`, which must belong to
+  // the current device. Nothing is synchronised. `used`, when given, receives the choice.
+  // Bad arguments return invalid_argument before anything is launched (see check_arguments).
+  //
+  // The first call for a (device, problem) resolves it: lookup, compile or load, shared-memory
+  // limit. Later calls are a map lookup and the launch, with no allocation, synchronisation or
+  // attribute change, so they may be captured into a CUDA graph. A first call on a capturing
+  // stream is refused (invalid_argument): make one call outside the capture first.
+  // Thread-safe; one dispatcher may serve many threads and streams.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
              Choice* used = nullptr);
 
   const std::string& db_path() const { return db_path_; }
   bool has_database() const { return db_ != nullptr; }
+  bool strict() const { return strict_; }
   KernelCache& cache() { return cache_; }
 
  private:
-  const DeviceInfo& device(int ordinal);
+  struct Resolved;
+  const Resolved& resolve(int ordinal, const Problem& p);
 
   std::string db_path_;
+  bool strict_ = false;
   std::unique_ptr<db::Database> db_;
-  mutable std::mutex mutex_;  // guards db_ reads and the device/choice caches
+  mutable std::mutex db_mutex_;  // one SQLite connection: one lookup at a time
+  // The warm path: a call whose (device, problem) was seen before takes the shared lock, finds
+  // the prepared launch and launches it: no database query, no string, no restriction check.
+  mutable std::shared_mutex memo_mutex_;
   std::map<int, DeviceInfo> devices_;
-  // The warm path: a call whose (device, problem) was seen before is a map lookup and a launch,
-  // with no database query, no compile-key string and no restriction check.
-  struct Resolved {
-    Choice choice;
-    Kernel kernel;
-  };
   using MemoKey = std::tuple<int, int, int, std::uint32_t, std::uint64_t>;  // device, type, binning, bins, n
-  std::map<MemoKey, Resolved> resolved_;
+  std::map<MemoKey, std::unique_ptr<Resolved>> resolved_;  // entries are never erased
   KernelCache cache_;
 };
 
-// Zeroes d_counts and launches the 1D kernel `k` built for `c` (no lookup). Shared by the
-// dispatcher and the tuner so that what is timed is exactly what users get.
+// The argument checks of Dispatcher::run that need no device: the problem (bins, n, bounds:
+// finite, ordered, exact), null and misaligned pointers. Empty when valid, else the reason.
+std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
+
+// The scalar arguments of the 1D kernel, in its parameter order.
+struct Hist1DArgs {
+  const void* samples = nullptr;
+  unsigned long long n = 0;
+  unsigned int num_bins = 0;
+  unsigned int row_stride = 0;
+  long long lower_i = 0;
+  unsigned long long range_i = 0;
+  unsigned long long recip_i = 0;
+  float lower_f = 0, upper_f = 0, scale_f = 0;
+  unsigned int* counts = nullptr;
+  // What cudaLaunchKernel takes: the address of each argument above.
+  std::array<void*, 11> pointers() {
+    return {&samples, &n, &num_bins, &row_stride, &lower_i, &range_i,
+            &recip_i, &lower_f, &upper_f, &scale_f, &counts};
+  }
+};
+
+// One launch of the 1D kernel `k` built for (c, p) on `d`, prepared once: geometry and scalar
+// arguments computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
+// during capture, hence here). Calling it zeroes the counts when the kernel adds to them and
+// launches; both are legal under stream capture.
+class Hist1DLaunch {
+ public:
+  Hist1DLaunch() = default;
+  Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
+               const DeviceInfo& d);
+  void operator()(const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream) const;
+  // The arguments of one call, for a bare cudaLaunchKernel (the overhead benchmark).
+  Hist1DArgs args(const void* d_samples, std::uint32_t* d_counts) const;
+  const Kernel& kernel() const { return kernel_; }
+  const LaunchGeometry& geometry() const { return geometry_; }
+  bool zeroes_counts() const { return zero_counts_; }
+
+ private:
+  Kernel kernel_;
+  LaunchGeometry geometry_;
+  Hist1DArgs args_;  // samples and counts left null
+  int cluster_ = 1;
+  bool zero_counts_ = true;
+};
+
+// Hist1DLaunch(cache, k, c, p, d)(d_samples, d_counts, stream): prepares and launches in one
+// call (no lookup). The tuner times this, and the dispatcher launches the same Hist1DLaunch, so
+// that what is timed is exactly what users get.
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
                    const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
                    cudaStream_t stream);

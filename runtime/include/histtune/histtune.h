@@ -60,6 +60,13 @@ const char* histtune_last_error(void);
  * of this thread's last successful call. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
+/* 1 when this thread's last successful call used a stored result recorded under another driver,
+ * NVRTC or histtune version than the current ones (used, but its speed under what runs now was
+ * never measured; $HISTTUNE_STRICT=1 skips such results), else 0. */
+int histtune_last_unverified(void);
+/* How that configuration was found: the stored result matched (or why the default was used),
+ * every stored result skipped on the way and why, and what is unverified. */
+const char* histtune_last_detail(void);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,8 @@
 // Every call is stream-ordered and does not synchronise. Results are exact: counts are uint32
 // and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The configuration
 // comes from the tuning database (see Dispatcher for where it is looked for); last_choice() says
-// which one ran and how it was found.
+// which one ran, how it was found, and whether it is unverified (tuned under another driver,
+// NVRTC or histtune version; see Dispatcher::explain).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,9 +1,16 @@
 #include "histtune/histtune.hpp"
 
+#include <string>
+
 namespace histtune {
 namespace {
 
 thread_local Choice t_last_choice;
+
+// The problem carries bounds as doubles: integer bounds beyond 2^53 would be rounded, silently.
+constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
+bool exact_in_double(std::int64_t v) { return v >= -kExactInDouble && v <= kExactInDouble; }
+bool exact_in_double(float) { return true; }
 
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
            double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream) {
@@ -29,6 +36,10 @@ Choice last_choice() { return t_last_choice; }
 #define HT_EVEN(T, TAG, LEVEL)                                                                  \
   Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, LEVEL lower, \
                         LEVEL upper, std::uint32_t* d_counts, cudaStream_t stream) {            \
+    if (!exact_in_double(lower) || !exact_in_double(upper))                                    \
+      return Status(StatusCode::invalid_argument,                                              \
+                    "histtune: even binning of integer samples needs bounds within +-2^53, got " \
+                    "lower = " + std::to_string(lower) + ", upper = " + std::to_string(upper));  \
     return run(SampleType::TAG, Binning::even, d_samples, n, num_bins, static_cast<double>(lower), \
                static_cast<double>(upper), d_counts, stream);                                  \
   }

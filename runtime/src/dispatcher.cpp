@@ -103,6 +103,28 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
   return {};
 }
 
+std::string check_stream(cudaStream_t stream, int current_device, bool& capturing) {
+  capturing = false;
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return {};
+  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+  cudaError_t e = cudaStreamIsCapturing(stream, &cs);
+  int stream_device = current_device;
+  if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone)
+    e = cudaStreamGetDevice(stream, &stream_device);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
+    return "the stream " + address(stream) + " cannot be used: " + cudaGetErrorName(e) + " (" +
+           cudaGetErrorString(e) + ")";
+  }
+  capturing = cs != cudaStreamCaptureStatusNone;
+  if (stream_device != current_device)
+    return "the stream belongs to device " + std::to_string(stream_device) +
+           " but the current device is " + std::to_string(current_device) +
+           "; call cudaSetDevice(" + std::to_string(stream_device) +
+           ") first, or pass a stream of the current device";
+  return {};
+}
+
 // ---- the prepared launch ---------------------------------------------------------------------
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
@@ -367,34 +389,13 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
   try {
     if (std::string why = check_arguments(p, d_samples, d_counts); !why.empty())
       return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+    if (p.family != hist1d::kFamily)
+      return Status(StatusCode::invalid_argument,
+                    "histtune: " + p.describe() + ": the dispatcher runs the hist1d family only");
     const int ordinal = current_device();
-    // The legacy and per-thread default streams are the current device's by definition. Another
-    // stream must be of the current device, which is checked outside capture only: querying a
-    // stream's device is not capture-safe on every driver, and would invalidate the capture.
     bool capturing = false;
-    if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread) {
-      cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-      cudaError_t e = cudaStreamIsCapturing(stream, &cs);
-      if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone) {
-        int stream_device = -1;
-        e = cudaStreamGetDevice(stream, &stream_device);
-        if (e == cudaSuccess && stream_device != ordinal)
-          return Status(StatusCode::invalid_argument,
-                        "histtune: " + p.describe() + ": the stream belongs to device " +
-                            std::to_string(stream_device) + " but the current device is " +
-                            std::to_string(ordinal) + "; call cudaSetDevice(" +
-                            std::to_string(stream_device) +
-                            ") first, or pass a stream of the current device");
-      }
-      if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return Status(StatusCode::invalid_argument,
-                      "histtune: " + p.describe() + ": the stream " + address(stream) +
-                          " cannot be used: " + cudaGetErrorName(e) + " (" +
-                          cudaGetErrorString(e) + ")");
-      }
-      capturing = cs != cudaStreamCaptureStatusNone;
-    }
+    if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
+      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
     const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
                       p.num_bins, p.n};
     const Resolved* res = nullptr;  // entries are never erased: safe to use after the lock

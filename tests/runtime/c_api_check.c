@@ -1,6 +1,7 @@
 /* The C API from C: argument errors come back as codes with a message, before anything is
  * launched, so this runs on machines without a GPU too. Exit 0 when every check holds. */
 #include <histtune/histtune.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,18 @@ int main(void) {
   expect(s == HISTTUNE_INVALID_ARGUMENT, "null counts is an invalid argument");
   s = histtune_histogram_direct_u16((const uint16_t*)fake, 1ull << 33, 16, fake, 0);
   expect(s == HISTTUNE_INVALID_ARGUMENT, "n above 2^32 - 1 is an invalid argument");
+  s = histtune_histogram_even_f32((const float*)fake, 10, 16, NAN, 1.0f, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "a NaN bound is an invalid argument");
+  expect(strstr(histtune_last_error(), "bounds that are numbers") != NULL, "the message says NaN");
+  s = histtune_histogram_even_f32((const float*)fake, 10, 16, 0.0f, INFINITY, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "an infinite bound is an invalid argument");
+  expect(strstr(histtune_last_error(), "finite bounds") != NULL, "the message says finite");
+  s = histtune_histogram_even_i32((const int32_t*)fake, 10, 16, 0, (int64_t)1 << 54, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "bounds beyond 2^53 are an invalid argument");
+  s = histtune_histogram_direct_u32((const uint32_t*)(uintptr_t)0x1002, 10, 16, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "misaligned u32 samples are an invalid argument");
+  expect(strstr(histtune_last_error(), "not aligned") != NULL, "the message says not aligned");
+  expect(strcmp(histtune_last_configuration(), "") == 0, "still no configuration after failures");
   printf("%s\n", failures ? "C API checks failed" : "C API checks passed");
   return failures ? 1 : 0;
 }

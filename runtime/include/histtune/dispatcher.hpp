@@ -126,6 +126,13 @@ class Dispatcher {
 // finite, ordered, exact), null and misaligned pointers. Empty when valid, else the reason.
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
 
+// Whether `stream` may carry a launch for device `current_device`: empty when it may, else the
+// reason. The legacy and per-thread default streams always may. Another stream must belong to
+// that device (cudaStreamGetDevice); this is checked only when the stream is not capturing,
+// since querying a capturing stream's device is not capture-safe on every driver. `capturing`
+// receives whether it is. No synchronisation, legal during capture.
+std::string check_stream(cudaStream_t stream, int current_device, bool& capturing);
+
 // The scalar arguments of the 1D kernel, in its parameter order.
 struct Hist1DArgs {
   const void* samples = nullptr;

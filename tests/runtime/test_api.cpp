@@ -1,0 +1,121 @@
+// The public API's argument checks, with no GPU: every bad argument is refused with a message
+// naming it, before any device call, so these run everywhere.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "gpu.hpp"
+#include "histtune/histtune.hpp"
+
+using namespace histtune;
+
+namespace {
+
+// Never dereferenced: every call below is refused before anything touches them.
+const auto* kSamples8 = reinterpret_cast<const std::uint8_t*>(0x1000);
+const auto* kSamples32 = reinterpret_cast<const std::uint32_t*>(0x1000);
+const auto* kSamplesF = reinterpret_cast<const float*>(0x1000);
+auto* const kCounts = reinterpret_cast<std::uint32_t*>(0x2000);
+
+void expect_invalid(const Status& s, const std::string& says) {
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+  EXPECT_NE(s.message().find(says), std::string::npos) << "message: " << s.message()
+                                                       << "\nexpected to contain: " << says;
+}
+
+Problem even_f32(float lower, float upper, std::uint32_t bins = 16) {
+  Problem p;
+  p.sample_type = SampleType::f32;
+  p.binning = Binning::even;
+  p.num_bins = bins;
+  p.n = 100;
+  p.lower = lower;
+  p.upper = upper;
+  return p;
+}
+
+TEST(ApiArguments, NullPointers) {
+  expect_invalid(histogram_direct(static_cast<const std::uint8_t*>(nullptr), 100, 256, kCounts),
+                 "d_samples is null with n = 100");
+  expect_invalid(histogram_direct(kSamples8, 100, 256, nullptr), "d_counts is null");
+  // n = 0 reads no sample, but the counts are still written (zeroed).
+  expect_invalid(histogram_direct(static_cast<const std::uint8_t*>(nullptr), 0, 256, nullptr),
+                 "d_counts is null");
+}
+
+TEST(ApiArguments, ZeroBins) {
+  expect_invalid(histogram_direct(kSamples8, 100, 0, kCounts), "num_bins must be at least 1");
+  expect_invalid(histogram_even(kSamplesF, 100, 0, 0.0f, 1.0f, kCounts), "num_bins");
+}
+
+TEST(ApiArguments, BoundsOutOfOrder) {
+  expect_invalid(histogram_even(kSamples8, 10, 16, 5, 5, kCounts),
+                 "lower < upper, got lower = 5, upper = 5");
+  expect_invalid(histogram_even(kSamplesF, 10, 16, 2.0f, 1.0f, kCounts), "lower < upper");
+}
+
+TEST(ApiArguments, NanAndInfiniteBounds) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  expect_invalid(histogram_even(kSamplesF, 10, 16, nan, 1.0f, kCounts),
+                 "bounds that are numbers, got lower = nan");
+  expect_invalid(histogram_even(kSamplesF, 10, 16, 0.0f, nan, kCounts), "upper = nan");
+  expect_invalid(histogram_even(kSamplesF, 10, 16, -inf, 1.0f, kCounts), "finite bounds");
+  expect_invalid(histogram_even(kSamplesF, 10, 16, 0.0f, inf, kCounts), "finite bounds");
+}
+
+TEST(ApiArguments, FloatRangeThatFloatCannotScale) {
+  // upper - lower overflows float: every sample would land in bin 0.
+  expect_invalid(histogram_even(kSamplesF, 10, 16, -3e38f, 3e38f, kCounts), "overflows float");
+  // num_bins / (upper - lower) overflows float: the bin of every sample would be infinite.
+  expect_invalid(histogram_even(kSamplesF, 10, 1u << 20, 0.0f, 1e-45f, kCounts),
+                 "too narrow for the bins");
+  // Through the dispatcher, bounds that differ as doubles but not as floats.
+  Problem p = even_f32(0, 0);
+  p.lower = 1.0;
+  p.upper = 1.0 + 1e-12;
+  expect_invalid(default_dispatcher().run(p, kSamplesF, kCounts, nullptr),
+                 "round to the same float");
+}
+
+TEST(ApiArguments, IntegerBoundsMustBeExactAndSpanAtMost2To32) {
+  expect_invalid(histogram_even(kSamples32, 10, 16, 0, (std::int64_t{1} << 53) + 1, kCounts),
+                 "within +-2^53");
+  expect_invalid(histogram_even(kSamples32, 10, 16, 0, (std::int64_t{1} << 32) + 1, kCounts),
+                 "upper - lower <= 2^32");
+}
+
+TEST(ApiArguments, TooManySamplesForTheCounters) {
+  expect_invalid(histogram_direct(kSamples8, kMaxSamples + 1, 256, kCounts),
+                 "exceeds 2^32 - 1");
+  expect_invalid(histogram_even(kSamplesF, std::uint64_t{1} << 40, 16, 0.0f, 1.0f, kCounts),
+                 "exceeds 2^32 - 1");
+}
+
+TEST(ApiArguments, MisalignedPointers) {
+  expect_invalid(histogram_direct(reinterpret_cast<const std::uint32_t*>(0x1002), 10, 16, kCounts),
+                 "is not aligned to its 4-byte u32 samples");
+  expect_invalid(histogram_direct(kSamples8, 10, 16, reinterpret_cast<std::uint32_t*>(0x2001)),
+                 "is not aligned to its 4-byte counters");
+  // u8 samples may start anywhere.
+  EXPECT_EQ(check_arguments(Problem{}, reinterpret_cast<const void*>(0x1003), kCounts), "");
+}
+
+TEST(ApiArguments, DirectBinningOfFloatIsRefused) {
+  Problem p = even_f32(0, 1);
+  p.binning = Binning::direct;
+  expect_invalid(default_dispatcher().run(p, kSamplesF, kCounts, nullptr), "integer samples");
+}
+
+TEST(ApiArguments, ValidArgumentsReachTheDevice) {
+  // Without a GPU a valid call gets as far as asking for the device, and says there is none.
+  if (test::no_gpu_reason().empty()) GTEST_SKIP() << "this checks the no-GPU answer; a GPU is present";
+  Status s = histogram_direct(kSamples8, 100, 256, kCounts);
+  EXPECT_EQ(s.code(), StatusCode::no_device) << s.message();
+  EXPECT_NE(s.message().find("cudaGetDevice"), std::string::npos) << s.message();
+}
+
+}  // namespace

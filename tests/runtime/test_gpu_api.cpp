@@ -1,0 +1,135 @@
+// The public API on a GPU: refused arguments launch nothing. Skips, with the reason, without a
+// GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu.hpp"
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/histtune.h"
+#include "histtune/histtune.hpp"
+#include "histtune/reference.hpp"
+
+using namespace histtune;
+
+namespace {
+
+// Device memory for one test, freed on scope exit.
+template <class T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    HT_CUDA(cudaMalloc(&ptr_, sizeof(T) * (count ? count : 1)));
+  }
+  ~DeviceBuffer() { (void)cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  T* get() const { return ptr_; }
+  void upload(const std::vector<T>& h) {
+    HT_CUDA(cudaMemcpy(ptr_, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const {
+    std::vector<T> h(count_);
+    HT_CUDA(cudaMemcpy(h.data(), ptr_, sizeof(T) * count_, cudaMemcpyDeviceToHost));
+    return h;
+  }
+  void fill_bytes(int byte) { HT_CUDA(cudaMemset(ptr_, byte, sizeof(T) * count_)); }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_;
+};
+
+std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> h(n);
+  for (auto& v : h) v = static_cast<std::uint8_t>(rng());
+  return h;
+}
+
+Problem u8_direct(std::uint64_t n, std::uint32_t bins = 256) {
+  Problem p;
+  p.num_bins = bins;
+  p.n = n;
+  return p;
+}
+
+TEST(GpuApiArguments, RefusedCallsLaunchNothing) {
+  HT_REQUIRE_GPU();
+  const std::size_t n = 4096;
+  DeviceBuffer<float> samples(n);
+  DeviceBuffer<std::uint32_t> counts(64);
+  counts.fill_bytes(0xAB);  // a refused call must leave this untouched
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<Status> refused = {
+      histogram_even(samples.get(), n, 64, 1.0f, 1.0f, counts.get()),
+      histogram_even(samples.get(), n, 64, nan, 1.0f, counts.get()),
+      histogram_even(samples.get(), n, 0, 0.0f, 1.0f, counts.get()),
+      histogram_even(samples.get(), kMaxSamples + 1, 64, 0.0f, 1.0f, counts.get()),
+      histogram_even(static_cast<const float*>(nullptr), n, 64, 0.0f, 1.0f, counts.get()),
+  };
+  for (const Status& s : refused) EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+  EXPECT_EQ(histtune_histogram_even_f32(samples.get(), n, 64, nan, 1.0f, counts.get(), nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  HT_CUDA(cudaDeviceSynchronize());
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  for (std::uint32_t c : counts.download()) ASSERT_EQ(c, 0xABABABABu);
+}
+
+TEST(GpuApiArguments, StreamOfAnotherDeviceIsRefused) {
+  HT_REQUIRE_GPU();
+  if (device_count() < 2) GTEST_SKIP() << "needs two GPUs to make a stream of another device";
+  HT_CUDA(cudaSetDevice(1));
+  cudaStream_t foreign = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&foreign, cudaStreamNonBlocking));
+  HT_CUDA(cudaSetDevice(0));
+  DeviceBuffer<std::uint8_t> samples(1024);
+  DeviceBuffer<std::uint32_t> counts(256);
+  counts.fill_bytes(0xAB);
+  Status s = histogram_direct(samples.get(), 1024, 256, counts.get(), foreign);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+  EXPECT_NE(s.message().find("the stream belongs to device 1 but the current device is 0"),
+            std::string::npos) << s.message();
+  EXPECT_EQ(histtune_histogram_direct_u8(samples.get(), 1024, 256, counts.get(), foreign),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("belongs to device 1"), std::string::npos);
+  HT_CUDA(cudaDeviceSynchronize());
+  for (std::uint32_t c : counts.download()) ASSERT_EQ(c, 0xABABABABu);
+  // The same stream is fine once its device is current.
+  HT_CUDA(cudaSetDevice(1));
+  DeviceBuffer<std::uint8_t> samples1(1024);
+  DeviceBuffer<std::uint32_t> counts1(256);
+  const auto h = random_bytes(1024, 5);
+  samples1.upload(h);
+  s = histogram_direct(samples1.get(), 1024, 256, counts1.get(), foreign);
+  EXPECT_TRUE(s.ok()) << s.message();
+  HT_CUDA(cudaStreamSynchronize(foreign));
+  EXPECT_EQ(counts1.download(), reference_histogram(u8_direct(1024), h.data()));
+  HT_CUDA(cudaStreamDestroy(foreign));
+  HT_CUDA(cudaSetDevice(0));
+}
+
+TEST(GpuApiArguments, StreamOfTheCurrentDeviceIsAccepted) {
+  HT_REQUIRE_GPU();
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const std::size_t n = 100000;
+  const auto h = random_bytes(n, 1);
+  DeviceBuffer<std::uint8_t> samples(n);
+  samples.upload(h);
+  DeviceBuffer<std::uint32_t> counts(256);
+  for (cudaStream_t s : {stream, cudaStream_t{nullptr}, cudaStreamPerThread, cudaStreamLegacy}) {
+    counts.fill_bytes(0xAB);
+    Status st = histogram_direct(samples.get(), n, 256, counts.get(), s);
+    ASSERT_TRUE(st.ok()) << st.message();
+    HT_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(counts.download(), reference_histogram(u8_direct(n), h.data()));
+  }
+  HT_CUDA(cudaStreamDestroy(stream));
+}
+
+}  // namespace

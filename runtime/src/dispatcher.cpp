@@ -231,6 +231,7 @@ Dispatcher::Dispatcher(const DispatcherOptions& options) {
     db_ = std::make_unique<db::Database>(db_path_);
     cache_.set_store(db_.get());  // a first call in a new process loads instead of compiling
   } catch (const std::exception& e) {
+    db_error_ = e.what();
     std::fprintf(stderr, "histtune: ignoring the tuning database, using defaults: %s\n", e.what());
   }
 }
@@ -330,8 +331,9 @@ Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
   Choice c;
   c.config = hist1d::default_for(p, d);
   c.level = LookupLevel::builtin_default;
-  c.detail = db_ ? "nothing usable tuned for this problem" + skipped
-                 : "no tuning database at " + db_path_;
+  c.detail = db_                ? "nothing usable tuned for this problem" + skipped
+             : db_error_.empty() ? "no tuning database at " + db_path_
+                                 : "tuning database unusable, ignored: " + db_error_;
   return c;
 }
 

@@ -1,8 +1,14 @@
 // The graded lookup against fixture databases, with no GPU: a device description stands in.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "histtune/dispatcher.hpp"
 #include "histtune/jit.hpp"
@@ -264,20 +270,155 @@ TEST(Dispatcher, NoDatabaseFileMeansDefaultsAndNoFileCreated) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-TEST(Dispatcher, EnvironmentVariableLocatesTheDatabase) {
-  const auto path = std::filesystem::temp_directory_path() / "histtune_env_lookup.db";
-  std::filesystem::remove(path);
-  {
-    db::Database db(path.string());
-    db.set_winner(device("GPU-env").row(), u8(1 << 20).key(), "tpb128.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps16",
-                  0.01, current_hash(), version());
+// ---- where the database is: explicit path, then $HISTTUNE_DB, then the default path ----
+
+// Sets (or unsets, with nullptr) an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) ::setenv(name, value, 1); else ::unsetenv(name);
   }
-  ::setenv("HISTTUNE_DB", path.c_str(), 1);
-  Dispatcher disp;  // no explicit path
-  ::unsetenv("HISTTUNE_DB");
-  EXPECT_EQ(disp.db_path(), path.string());
-  EXPECT_EQ(disp.explain(device("GPU-env"), u8(1 << 20)).level, LookupLevel::exact);
-  std::filesystem::remove(path);
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1); else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+class DatabaseLocation : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("histtune_location_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  // A database at `path` whose only winner, for u8 2^20 on GPU-loc, has `tpb` threads: which
+  // file answered is read back from the configuration.
+  static void make_db(const std::filesystem::path& path, int tpb) {
+    std::filesystem::create_directories(path.parent_path());
+    db::Database db(path.string());
+    db.set_winner(device("GPU-loc").row(), u8(1 << 20).key(),
+                  "tpb" + std::to_string(tpb) + ".vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps1", 0.01,
+                  current_hash(), version());
+  }
+  static int answered_by(const Dispatcher& disp) {
+    const Choice c = disp.explain(device("GPU-loc"), u8(1 << 20));
+    return c.level == LookupLevel::exact ? c.config.block_threads : 0;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(DatabaseLocation, ExplicitPathBeatsTheEnvironment) {
+  make_db(dir_ / "explicit.db", 128);
+  make_db(dir_ / "env.db", 256);
+  ScopedEnv env("HISTTUNE_DB", (dir_ / "env.db").c_str());
+  Dispatcher disp((dir_ / "explicit.db").string());
+  EXPECT_EQ(disp.db_path(), (dir_ / "explicit.db").string());
+  EXPECT_EQ(answered_by(disp), 128);
+}
+
+TEST_F(DatabaseLocation, EnvironmentBeatsTheDefaultPath) {
+  make_db(dir_ / "env.db", 256);
+  make_db(dir_ / "xdg" / "histtune" / "histtune.db", 512);
+  ScopedEnv env("HISTTUNE_DB", (dir_ / "env.db").c_str());
+  ScopedEnv xdg("XDG_DATA_HOME", (dir_ / "xdg").c_str());
+  Dispatcher disp;
+  EXPECT_EQ(disp.db_path(), (dir_ / "env.db").string());
+  EXPECT_EQ(answered_by(disp), 256);
+}
+
+TEST_F(DatabaseLocation, DefaultPathIsUnderXdgDataHomeThenHome) {
+  make_db(dir_ / "xdg" / "histtune" / "histtune.db", 512);
+  make_db(dir_ / "home" / ".local" / "share" / "histtune" / "histtune.db", 1024);
+  ScopedEnv env("HISTTUNE_DB", "");  // empty counts as unset
+  ScopedEnv home("HOME", (dir_ / "home").c_str());
+  {
+    ScopedEnv xdg("XDG_DATA_HOME", (dir_ / "xdg").c_str());
+    Dispatcher disp;
+    EXPECT_EQ(disp.db_path(), (dir_ / "xdg" / "histtune" / "histtune.db").string());
+    EXPECT_EQ(answered_by(disp), 512);
+  }
+  ScopedEnv no_xdg("XDG_DATA_HOME", nullptr);
+  Dispatcher disp;
+  EXPECT_EQ(disp.db_path(), (dir_ / "home" / ".local" / "share" / "histtune" / "histtune.db").string());
+  EXPECT_EQ(answered_by(disp), 1024);
+}
+
+TEST_F(DatabaseLocation, NoDatabaseAnywhereMeansBuiltInDefaults) {
+  ScopedEnv env("HISTTUNE_DB", nullptr);
+  ScopedEnv xdg("XDG_DATA_HOME", nullptr);
+  ScopedEnv home("HOME", dir_.c_str());
+  Dispatcher disp;
+  EXPECT_FALSE(disp.has_database());
+  const Choice c = disp.explain(device("GPU-loc"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_EQ(c.config, hist1d::default_for(u8(1 << 20), device("GPU-loc")));
+  EXPECT_NE(c.detail.find("no tuning database at " + disp.db_path()), std::string::npos) << c.detail;
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));  // the library creates nothing
+}
+
+TEST_F(DatabaseLocation, UnusableDatabaseIsIgnoredWithTheReason) {
+  const auto path = dir_ / "garbage.db";
+  { std::ofstream(path) << "this is not an SQLite database, it is a text file\n"; }
+  const auto before = std::filesystem::file_size(path);
+  Dispatcher disp(path.string());
+  EXPECT_FALSE(disp.has_database());
+  const Choice c = disp.explain(device("GPU-loc"), u8(1 << 20));
+  EXPECT_EQ(c.level, LookupLevel::builtin_default);
+  EXPECT_NE(c.detail.find("tuning database unusable, ignored: "), std::string::npos) << c.detail;
+  EXPECT_EQ(std::filesystem::file_size(path), before);
+}
+
+// ---- thread safety ----
+
+TEST_F(DispatcherLookup, ConcurrentExplainGivesTheSingleThreadedAnswers) {
+  // Answers at every level, skipped rows included, computed once on one thread...
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-h100").row(), u8(1 << 16).key(), "garbage-label", 0.001,
+                  current_hash(), version());
+    db.set_winner(device("GPU-h100").row(), u8(1 << 18).key(),
+                  "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8", 0.001, current_hash(), "0.0.1");
+  }
+  Dispatcher disp(path_);
+  std::vector<std::pair<DeviceInfo, Problem>> queries;
+  for (const char* uuid : {"GPU-h100", "GPU-new-h100"})
+    for (std::uint64_t n : {1ull << 12, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 24, 1ull << 28})
+      for (std::uint32_t bins : {64u, 256u, 4096u}) queries.emplace_back(device(uuid), u8(n, bins));
+  queries.emplace_back(device("GPU-a100", 8, 0), u8(1 << 20));
+  std::vector<Choice> expected;
+  for (const auto& [d, p] : queries) expected.push_back(disp.explain(d, p));
+  std::set<LookupLevel> levels;
+  for (const Choice& c : expected) levels.insert(c.level);
+  EXPECT_EQ(levels.size(), 4u) << "the queries should reach every level";
+
+  // ... then asked again from 8 threads at once, each in its own order.
+  constexpr int kThreads = 8;
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 10; ++round) {
+        for (std::size_t k = 0; k < queries.size(); ++k) {
+          const std::size_t i = (k * 7 + static_cast<std::size_t>(t + round)) % queries.size();
+          const Choice c = disp.explain(queries[i].first, queries[i].second);
+          if (c.config != expected[i].config || c.level != expected[i].level ||
+              c.detail != expected[i].detail || c.unverified != expected[i].unverified)
+            ++mismatches;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 TEST(Dispatcher, InvalidArgumentsAreRejectedBeforeAnyDeviceWork) {

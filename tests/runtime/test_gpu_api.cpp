@@ -1,11 +1,14 @@
-// The public API on a GPU: refused arguments launch nothing. Skips, with the reason, without a
-// GPU.
+// The public API on a GPU: refused arguments launch nothing; many threads and streams at once;
+// CUDA graph capture once warmed up. Skips, with the reason, without a GPU.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu.hpp"
@@ -130,6 +133,70 @@ TEST(GpuApiArguments, StreamOfTheCurrentDeviceIsAccepted) {
     EXPECT_EQ(counts.download(), reference_histogram(u8_direct(n), h.data()));
   }
   HT_CUDA(cudaStreamDestroy(stream));
+}
+
+// ---- several threads and streams at once ----
+
+// One thread's share: its own stream and buffers, several problems (so that first calls race to
+// resolve and compile), every result checked bit-exact. `disp` null: the free functions.
+void hammer(Dispatcher* disp, int thread, std::atomic<int>& wrong, std::string& error) {
+  try {
+    cudaStream_t stream = nullptr;
+    HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const std::size_t max_n = 1 << 20;
+    DeviceBuffer<std::uint8_t> samples(max_n);
+    DeviceBuffer<std::uint32_t> counts(4096);
+    const auto h = random_bytes(max_n, 100u + static_cast<unsigned>(thread));
+    samples.upload(h);
+    for (int round = 0; round < 5; ++round) {
+      for (std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1} << 16, std::uint64_t{max_n}}) {
+        for (std::uint32_t bins : {256u, 100u}) {
+          Problem p = u8_direct(n, bins);
+          Status s;
+          if (bins == 100) {  // even bins over [0, 250)
+            p.binning = Binning::even;
+            p.lower = 0;
+            p.upper = 250;
+          }
+          if (disp) {
+            s = disp->run(p, samples.get(), counts.get(), stream);
+          } else if (bins == 100) {
+            s = histogram_even(samples.get(), n, bins, 0, 250, counts.get(), stream);
+          } else {
+            s = histogram_direct(samples.get(), n, bins, counts.get(), stream);
+          }
+          if (!s.ok()) throw Error(s.code(), s.message());
+          HT_CUDA(cudaStreamSynchronize(stream));
+          std::vector<std::uint32_t> got(bins);
+          HT_CUDA(cudaMemcpy(got.data(), counts.get(), sizeof(std::uint32_t) * bins,
+                             cudaMemcpyDeviceToHost));
+          if (got != reference_histogram(p, h.data())) ++wrong;
+        }
+      }
+    }
+    HT_CUDA(cudaStreamDestroy(stream));
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+}
+
+TEST(GpuApiThreads, ManyThreadsAndStreamsGetExactResults) {
+  HT_REQUIRE_GPU();
+  Dispatcher shared(std::string("/nonexistent/histtune-threads.db"));  // built-in defaults
+  constexpr int kThreads = 8;
+  std::atomic<int> wrong{0};
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  // Half the threads share one Dispatcher, half go through the free functions.
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(hammer, t % 2 ? &shared : nullptr, t, std::ref(wrong),
+                         std::ref(errors[static_cast<std::size_t>(t)]));
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(errors[static_cast<std::size_t>(t)], "") << "thread " << t;
+  EXPECT_EQ(wrong.load(), 0);
+  // Every (problem) was resolved once, and each distinct kernel compiled at most once per racing
+  // first call: the cache holds one entry per configuration.
+  EXPECT_LE(shared.cache().size(), 6u);
 }
 
 }  // namespace

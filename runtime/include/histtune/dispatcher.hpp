@@ -69,7 +69,8 @@ struct DispatcherOptions {
 class Dispatcher {
  public:
   // A missing database file means no database: built-in defaults are used and nothing is
-  // created. An unreadable database is reported once to stderr and ignored.
+  // created. An unusable one (unreadable, corrupt, not histtune's, a newer schema) is reported
+  // once to stderr and ignored the same way; explain() says why in its detail.
   explicit Dispatcher(std::optional<std::string> db_path = std::nullopt);
   explicit Dispatcher(const DispatcherOptions& options);
   ~Dispatcher();
@@ -110,6 +111,7 @@ class Dispatcher {
   const Resolved& resolve(int ordinal, const Problem& p);
 
   std::string db_path_;
+  std::string db_error_;  // why the file at db_path_ could not be used, when it could not
   bool strict_ = false;
   std::unique_ptr<db::Database> db_;
   mutable std::mutex db_mutex_;  // one SQLite connection: one lookup at a time

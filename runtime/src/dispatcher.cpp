@@ -105,11 +105,12 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 
 std::string check_stream(cudaStream_t stream, int current_device, bool& capturing) {
   capturing = false;
-  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return {};
+  // The legacy stream cannot capture (and asking it while another stream captures fails).
+  if (stream == nullptr || stream == cudaStreamLegacy) return {};
   cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
   cudaError_t e = cudaStreamIsCapturing(stream, &cs);
-  int stream_device = current_device;
-  if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone)
+  int stream_device = current_device;  // the per-thread stream is the current device's
+  if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone && stream != cudaStreamPerThread)
     e = cudaStreamGetDevice(stream, &stream_device);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check

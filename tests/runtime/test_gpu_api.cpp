@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -197,6 +198,156 @@ TEST(GpuApiThreads, ManyThreadsAndStreamsGetExactResults) {
   // Every (problem) was resolved once, and each distinct kernel compiled at most once per racing
   // first call: the cache holds one entry per configuration.
   EXPECT_LE(shared.cache().size(), 6u);
+}
+
+// ---- CUDA graph capture, once warmed up ----
+
+// The problems captured together: a grid that adds to zeroed counts (memset node + kernel), a
+// small one, and even bins.
+struct Captured {
+  Problem p;
+  std::size_t offset;  // into the shared sample buffer
+};
+
+std::vector<Captured> captured_problems() {
+  Problem big = u8_direct(1 << 20);
+  Problem small = u8_direct(3000);
+  Problem even = u8_direct((1 << 18) + 7, 100);
+  even.binning = Binning::even;
+  even.lower = 10;
+  even.upper = 240;
+  return {{big, 0}, {small, 1 << 20}, {even, (1 << 20) + 4096}};
+}
+
+Status call(const Captured& c, const std::uint8_t* samples, std::uint32_t* counts,
+            cudaStream_t stream) {
+  if (c.p.binning == Binning::even)
+    return histogram_even(samples + c.offset, c.p.n, c.p.num_bins, 10, 240, counts, stream);
+  return histogram_direct(samples + c.offset, c.p.n, c.p.num_bins, counts, stream);
+}
+
+TEST(GpuApiGraph, CapturedCallsReplayBitExact) {
+  HT_REQUIRE_GPU();
+  const auto problems = captured_problems();
+  const std::size_t total = (1 << 20) + 4096 + (1 << 18) + 7;
+  DeviceBuffer<std::uint8_t> samples(total);
+  std::vector<std::unique_ptr<DeviceBuffer<std::uint32_t>>> counts;
+  for (const auto& c : problems)
+    counts.push_back(std::make_unique<DeviceBuffer<std::uint32_t>>(c.p.num_bins));
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  auto h = random_bytes(total, 7);
+  samples.upload(h);
+  for (std::size_t i = 0; i < problems.size(); ++i) {  // warm-up, outside capture
+    Status s = call(problems[i], samples.get(), counts[i]->get(), stream);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  HT_CUDA(cudaStreamSynchronize(stream));
+  for (auto& c : counts) c->fill_bytes(0xAB);
+
+  cudaGraph_t graph = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    Status s = call(problems[i], samples.get(), counts[i]->get(), stream);
+    EXPECT_TRUE(s.ok()) << s.message();
+  }
+  HT_CUDA(cudaStreamEndCapture(stream, &graph));
+  ASSERT_NE(graph, nullptr);
+  std::size_t nodes = 0;
+  HT_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  EXPECT_GE(nodes, problems.size());
+  HT_CUDA(cudaDeviceSynchronize());
+  for (auto& c : counts)  // captured, not run
+    for (std::uint32_t v : c->download()) ASSERT_EQ(v, 0xABABABABu);
+
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {
+    // New samples before each replay: the graph reads them when it runs. Replaying twice on the
+    // same counts also shows they are zeroed by the graph, not added to.
+    h = random_bytes(total, 8 + static_cast<unsigned>(replay));
+    samples.upload(h);
+    HT_CUDA(cudaGraphLaunch(exec, stream));
+    HT_CUDA(cudaStreamSynchronize(stream));
+    for (std::size_t i = 0; i < problems.size(); ++i)
+      EXPECT_EQ(counts[i]->download(), reference_histogram(problems[i].p, h.data() + problems[i].offset))
+          << problems[i].p.describe() << " replay " << replay;
+  }
+  HT_CUDA(cudaGraphExecDestroy(exec));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST(GpuApiGraph, FirstCallDuringCaptureIsRefusedAndTheCaptureSurvives) {
+  HT_REQUIRE_GPU();
+  Dispatcher fresh(std::string("/nonexistent/histtune-capture.db"));  // nothing resolved yet
+  DeviceBuffer<std::uint8_t> samples(5000);
+  DeviceBuffer<std::uint32_t> counts(256);
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  Status s = fresh.run(u8_direct(5000), samples.get(), counts.get(), stream);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+  EXPECT_NE(s.message().find("during stream capture"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("make one call outside the capture first"), std::string::npos);
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  HT_CUDA(cudaStreamIsCapturing(stream, &status));
+  EXPECT_EQ(status, cudaStreamCaptureStatusActive);  // not invalidated
+  HT_CUDA(cudaStreamEndCapture(stream, &graph));
+  HT_CUDA(cudaGraphDestroy(graph));
+  // The per-thread default stream too is asked whether it captures.
+  HT_CUDA(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal));
+  s = fresh.run(u8_direct(5000), samples.get(), counts.get(), cudaStreamPerThread);
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument) << s.message();
+  HT_CUDA(cudaStreamEndCapture(cudaStreamPerThread, &graph));
+  HT_CUDA(cudaGraphDestroy(graph));
+  // Warmed up, the same call captures.
+  ASSERT_TRUE(fresh.run(u8_direct(5000), samples.get(), counts.get(), stream).ok());
+  HT_CUDA(cudaStreamSynchronize(stream));
+  HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  s = fresh.run(u8_direct(5000), samples.get(), counts.get(), stream);
+  EXPECT_TRUE(s.ok()) << s.message();
+  HT_CUDA(cudaStreamEndCapture(stream, &graph));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST(GpuApiGraph, WarmCallsOnAnotherStreamDuringAGlobalCaptureLeaveItValid) {
+  // The device check of a non-capturing stream (cudaStreamGetDevice) runs while another stream
+  // of this thread captures in global mode, where unsafe calls would invalidate that capture.
+  HT_REQUIRE_GPU();
+  const std::size_t n = 1 << 16;
+  const auto h = random_bytes(n, 3);
+  DeviceBuffer<std::uint8_t> samples(n);
+  samples.upload(h);
+  DeviceBuffer<std::uint32_t> counts(256), captured_counts(256);
+  cudaStream_t capturing = nullptr, other = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&capturing, cudaStreamNonBlocking));
+  HT_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  ASSERT_TRUE(histogram_direct(samples.get(), n, 256, counts.get(), other).ok());  // warm-up
+  HT_CUDA(cudaDeviceSynchronize());
+
+  cudaGraph_t graph = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(capturing, cudaStreamCaptureModeGlobal));
+  Status in_capture = histogram_direct(samples.get(), n, 256, captured_counts.get(), capturing);
+  Status beside = histogram_direct(samples.get(), n, 256, counts.get(), other);
+  cudaError_t end = cudaStreamEndCapture(capturing, &graph);
+  EXPECT_TRUE(in_capture.ok()) << in_capture.message();
+  EXPECT_TRUE(beside.ok()) << beside.message();
+  ASSERT_EQ(end, cudaSuccess) << cudaGetErrorName(end) << ": " << cudaGetErrorString(end);
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  HT_CUDA(cudaGraphLaunch(exec, capturing));
+  HT_CUDA(cudaDeviceSynchronize());
+  const auto expected = reference_histogram(u8_direct(n), h.data());
+  EXPECT_EQ(counts.download(), expected);
+  EXPECT_EQ(captured_counts.download(), expected);
+  HT_CUDA(cudaGraphExecDestroy(exec));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(capturing));
+  HT_CUDA(cudaStreamDestroy(other));
 }
 
 }  // namespace

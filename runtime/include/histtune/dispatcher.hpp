@@ -129,7 +129,7 @@ class Dispatcher {
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
 
 // Whether `stream` may carry a launch for device `current_device`: empty when it may, else the
-// reason. The legacy and per-thread default streams always may. Another stream must belong to
+// reason. The legacy and per-thread default streams always may. Any other must belong to
 // that device (cudaStreamGetDevice); this is checked only when the stream is not capturing,
 // since querying a capturing stream's device is not capture-safe on every driver. `capturing`
 // receives whether it is. No synchronisation, legal during capture.

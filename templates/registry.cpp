@@ -3,13 +3,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace histtune::templates {
 
 // Generated sources define these; calling them keeps a static-library link from dropping the
 // translation units whose only job is to register themselves.
+void link_ht_common_cuh();
 void link_hist1d_cuh();
+void link_multichannel_cuh();
 void link_read_floor_cuh();
 
 namespace {
@@ -30,16 +33,29 @@ std::string fnv1a_hex(std::string_view text) {
   return buf;
 }
 
+bool is_header(std::string_view name) { return name.substr(0, 3) == "ht_"; }
+
+// Links every generated source, then keys each template by its source and every shared header's
+// (a change to ht_common.cuh changes every kernel), once.
 void ensure_linked() {
-  link_hist1d_cuh();
-  link_read_floor_cuh();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    link_ht_common_cuh();
+    link_hist1d_cuh();
+    link_multichannel_cuh();
+    link_read_floor_cuh();
+    std::string shared;
+    for (const auto& [k, v] : table())
+      if (is_header(k)) shared += std::string(v.source);
+    for (auto& [k, v] : table()) v.hash = fnv1a_hex(std::string(v.source) + shared);
+  });
 }
 
 }  // namespace
 
 Registrar::Registrar(const char* name, const char* text, std::size_t size) {
   std::string_view src(text, size);
-  table()[name] = Template{name, src, fnv1a_hex(src)};
+  table()[name] = Template{name, src, {}};  // hashed by ensure_linked, once all are registered
 }
 
 const Template& get(std::string_view name) {
@@ -52,6 +68,14 @@ const Template& get(std::string_view name) {
                             "' (embedded: " + known + ")");
   }
   return it->second;
+}
+
+std::vector<std::string> headers() {
+  ensure_linked();
+  std::vector<std::string> out;
+  for (const auto& [k, v] : table())
+    if (is_header(k)) out.push_back(k);
+  return out;
 }
 
 std::vector<std::string> names() {

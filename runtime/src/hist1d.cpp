@@ -54,27 +54,10 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   return default_config();
 }
 
-std::vector<Hist1DConfig> space() {
-  std::vector<Hist1DConfig> out{Hist1DConfig{}};
-  for (const auto& prm : params()) {
-    std::vector<Hist1DConfig> next;
-    for (const auto& c : out)
-      for (int v : prm.values) {
-        Hist1DConfig x = c;
-        x.*prm.member = v;
-        next.push_back(x);
-      }
-    out.swap(next);
-  }
-  return out;
-}
+std::vector<Hist1DConfig> space() { return params::space(params()); }
 
 std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
-  for (const auto& prm : params()) {
-    const int v = c.*prm.member;
-    if (std::find(prm.values.begin(), prm.values.end(), v) == prm.values.end())
-      return std::string(prm.name) + " = " + std::to_string(v) + " is not one of the family's values";
-  }
+  if (std::string why = params::check_values(params(), c); !why.empty()) return why;
   const int warps = c.block_threads / 32;
   if (c.private_copies > warps)
     return "private_copies (" + std::to_string(c.private_copies) + ") > warps per block (" +
@@ -162,75 +145,28 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
 }
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
-  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
-                                     "float"};
   std::vector<std::string> out = c.defines();
-  out.push_back(std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)]);
-  out.push_back("-DHT_BINNING=" + std::to_string(p.binning == Binning::direct ? 0 : 1));
-  out.push_back("-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0));
+  for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   return out;
 }
 
 }  // namespace hist1d
 
 bool Hist1DConfig::operator==(const Hist1DConfig& o) const {
-  for (const auto& prm : hist1d::params())
-    if (this->*prm.member != o.*prm.member) return false;
-  return true;
+  return params::equal(hist1d::params(), *this, o);
 }
 
-std::string Hist1DConfig::label() const {
-  std::string s;
-  for (const auto& prm : hist1d::params())
-    s += (s.empty() ? "" : ".") + std::string(prm.key) + std::to_string(this->*prm.member);
-  return s;
-}
-
-namespace {
-// tpb .. bps: the fields of the first labels (histtune 0.1).
-constexpr std::size_t kFirstLabelFields = 9;
-}  // namespace
+std::string Hist1DConfig::label() const { return params::label(hist1d::params(), *this); }
 
 std::optional<Hist1DConfig> Hist1DConfig::parse(const std::string& label) {
-  Hist1DConfig c;
-  std::istringstream in(label);
-  std::string part;
-  std::size_t i = 0;
-  for (const auto& prm : hist1d::params()) {
-    // Labels written before a parameter existed end early: it takes its first (original) value.
-    if (!std::getline(in, part, '.')) {
-      if (i < kFirstLabelFields) return std::nullopt;
-      c.*prm.member = prm.values.front();
-      continue;
-    }
-    ++i;
-    const std::string key = prm.key;
-    if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
-    const std::string num = part.substr(key.size());
-    if (num.size() > 6 || !std::all_of(num.begin(), num.end(), ::isdigit)) return std::nullopt;
-    c.*prm.member = std::stoi(num);
-  }
-  if (std::getline(in, part, '.')) return std::nullopt;  // trailing fields
-  return c;
+  // tpb .. bps: the fields of the first labels (histtune 0.1).
+  return params::parse(hist1d::params(), label, 9);
 }
 
-std::string Hist1DConfig::to_json() const {
-  std::string s = "{";
-  for (const auto& prm : hist1d::params())
-    s += (s.size() > 1 ? ", \"" : "\"") + std::string(prm.name) + "\": " +
-         std::to_string(this->*prm.member);
-  return s + "}";
-}
+std::string Hist1DConfig::to_json() const { return params::json(hist1d::params(), *this); }
 
 std::vector<std::string> Hist1DConfig::defines() const {
-  std::vector<std::string> out;
-  for (const auto& prm : hist1d::params()) {
-    if (!prm.compile_time) continue;
-    std::string name = prm.name;
-    std::transform(name.begin(), name.end(), name.begin(), ::toupper);
-    out.push_back("-DHT_" + name + "=" + std::to_string(this->*prm.member));
-  }
-  return out;
+  return params::defines(hist1d::params(), *this);
 }
 
 }  // namespace histtune

@@ -56,8 +56,17 @@ CompiledKernel compile(const CompileRequest& req) {
   const templates::Template& t = templates::get(req.template_name);
   const std::string source(t.source);
   nvrtcProgram prog = nullptr;
-  nvrtcResult r = nvrtcCreateProgram(&prog, source.c_str(), req.template_name.c_str(), 0, nullptr,
-                                     nullptr);
+  std::vector<std::string> header_sources;
+  std::vector<const char*> header_texts, header_names;
+  const std::vector<std::string> names = templates::headers();
+  for (const auto& h : names) header_sources.emplace_back(templates::get(h).source);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    header_texts.push_back(header_sources[i].c_str());
+    header_names.push_back(names[i].c_str());
+  }
+  nvrtcResult r = nvrtcCreateProgram(&prog, source.c_str(), req.template_name.c_str(),
+                                     static_cast<int>(names.size()), header_texts.data(),
+                                     header_names.data());
   if (r != NVRTC_SUCCESS) throw_nvrtc(r, "nvrtcCreateProgram", req, "");
   const std::vector<std::string> opts = options(req);
   std::vector<const char*> argv;

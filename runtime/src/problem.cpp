@@ -60,12 +60,30 @@ std::string Problem::describe() const {
   std::ostringstream s;
   s << family << ' ' << to_string(sample_type) << ' ' << to_string(binning)
     << " bins=" << num_bins << " n=" << size_text(n);
+  if (family == "multichannel") s << " channels=" << active_channels << "/" << channels;
   if (binning == Binning::even) s << " [" << lower << ", " << upper << ")";
   return s.str();
 }
 
+std::vector<std::string> sample_defines(const Problem& p) {
+  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
+                                     "float"};
+  return {std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
+          "-DHT_BINNING=" + std::to_string(p.binning == Binning::direct ? 0 : 1),
+          "-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0)};
+}
+
 std::string validate(const Problem& p) {
   if (p.num_bins == 0) return "num_bins must be at least 1";
+  if (p.family == "multichannel") {
+    if (p.channels < 1 || p.channels > 4096) return "channels must be 1 .. 4096";
+    if (p.active_channels < 1 || p.active_channels > p.channels)
+      return "active_channels must be 1 .. channels";
+    if (static_cast<double>(p.num_bins) * p.active_channels > 4294967295.0)
+      return "num_bins x active_channels counters exceed 2^32";
+  } else if (p.channels != 1 || p.active_channels != 1) {
+    return "channels apply to the multichannel family only";
+  }
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";

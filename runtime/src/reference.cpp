@@ -7,27 +7,32 @@ namespace {
 
 template <class T>
 std::vector<std::uint32_t> count(const Problem& p, const T* s) {
-  std::vector<std::uint32_t> h(p.num_bins, 0);
+  // Channel c of row i is s[i * channels + c]; 1D problems are one channel.
+  const std::uint32_t channels = p.channels, active = p.active_channels;
+  std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * active, 0);
   const auto lower_i = static_cast<long long>(p.lower);
   const auto range_i = static_cast<unsigned long long>(p.upper - p.lower);
   const auto lower_f = static_cast<float>(p.lower);
   const auto upper_f = static_cast<float>(p.upper);
   const float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
   for (std::uint64_t i = 0; i < p.n; ++i) {
-    const T v = s[i];
-    if (p.binning == Binning::direct) {
-      const auto bin = static_cast<std::uint32_t>(v);
-      if (bin < p.num_bins) ++h[bin];
-    } else if constexpr (std::is_same_v<T, float>) {
-      if (!(v >= lower_f && v < upper_f)) continue;
-      // volatile keeps the product a separately rounded float, as on the GPU.
-      volatile float t = (v - lower_f) * scale_f;
-      auto b = static_cast<std::uint32_t>(t);
-      ++h[b < p.num_bins ? b : p.num_bins - 1];
-    } else {
-      const long long d = static_cast<long long>(v) - lower_i;
-      if (d < 0 || static_cast<unsigned long long>(d) >= range_i) continue;
-      ++h[static_cast<std::uint32_t>(static_cast<unsigned long long>(d) * p.num_bins / range_i)];
+    for (std::uint32_t c = 0; c < active; ++c) {
+      const T v = s[i * channels + c];
+      std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
+      if (p.binning == Binning::direct) {
+        const auto bin = static_cast<std::uint32_t>(v);
+        if (bin < p.num_bins) ++hc[bin];
+      } else if constexpr (std::is_same_v<T, float>) {
+        if (!(v >= lower_f && v < upper_f)) continue;
+        // volatile keeps the product a separately rounded float, as on the GPU.
+        volatile float t = (v - lower_f) * scale_f;
+        auto b = static_cast<std::uint32_t>(t);
+        ++hc[b < p.num_bins ? b : p.num_bins - 1];
+      } else {
+        const long long d = static_cast<long long>(v) - lower_i;
+        if (d < 0 || static_cast<unsigned long long>(d) >= range_i) continue;
+        ++hc[static_cast<std::uint32_t>(static_cast<unsigned long long>(d) * p.num_bins / range_i)];
+      }
     }
   }
   return h;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "histtune/device.hpp"
+#include "histtune/params.hpp"
 #include "histtune/problem.hpp"
 
 namespace histtune {
@@ -64,13 +65,7 @@ struct Hist1DConfig {
   std::vector<std::string> defines() const;
 };
 
-struct Hist1DParam {
-  const char* name;     // "block_threads"
-  const char* key;      // label prefix, "tpb"
-  int Hist1DConfig::*member;
-  std::vector<int> values;  // the searched values, in order of simplicity
-  bool compile_time;        // true: an NVRTC define HT_<NAME>; false: a launch argument
-};
+using Hist1DParam = Param<Hist1DConfig>;
 
 struct LaunchGeometry {
   unsigned int grid = 0;

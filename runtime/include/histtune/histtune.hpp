@@ -49,6 +49,27 @@ Status histogram_direct(const std::uint32_t* d_samples, std::uint64_t n, std::ui
 Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
+// Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA
+// pixels are [pixels, 4]). The first `active_channels` channels each get num_bins counters, one
+// histogram after another: d_counts holds active_channels x num_bins. These calls run the
+// family's built-in configuration (multi-channel tuning is not stored yet).
+Status histogram_multichannel_direct(const std::uint8_t* d_samples, std::uint64_t rows,
+                                     std::uint32_t channels, std::uint32_t active_channels,
+                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     cudaStream_t stream = nullptr);
+Status histogram_multichannel_direct(const std::uint16_t* d_samples, std::uint64_t rows,
+                                     std::uint32_t channels, std::uint32_t active_channels,
+                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     cudaStream_t stream = nullptr);
+Status histogram_multichannel_even(const std::uint8_t* d_samples, std::uint64_t rows,
+                                   std::uint32_t channels, std::uint32_t active_channels,
+                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_multichannel_even(const std::uint16_t* d_samples, std::uint64_t rows,
+                                   std::uint32_t channels, std::uint32_t active_channels,
+                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
 // The configuration and lookup level of the last call made on this thread.
 Choice last_choice();
 // The process-wide dispatcher behind the free functions (created on first use).

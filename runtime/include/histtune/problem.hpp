@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "histtune/db/database.hpp"
 
@@ -37,10 +38,20 @@ struct Problem {
   // are exact in a double for every supported sample type.
   double lower = 0;
   double upper = 0;
+  // Multi-channel problems (family "multichannel"): n rows of `channels` interleaved samples
+  // (row-major [n, channels]; RGBA pixels are [pixels, 4]); the first `active_channels` each
+  // get a histogram, stored one after another. 1D problems have 1 and 1.
+  std::uint32_t channels = 1;
+  std::uint32_t active_channels = 1;
+
+  std::uint64_t total_samples() const { return n * channels; }
 
   db::ProblemRow key() const;
   std::string describe() const;  // "hist1d u8 direct bins=256 n=2^24"
 };
+
+// The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT.
+std::vector<std::string> sample_defines(const Problem& p);
 
 // Checks the problem itself (bins, n, bounds); empty when valid, else the reason.
 std::string validate(const Problem& p);

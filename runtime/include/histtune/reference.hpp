@@ -10,7 +10,8 @@
 
 namespace histtune {
 
-// Histogram of p.n host samples of p.sample_type at `samples`.
+// Histogram of p.n host samples of p.sample_type at `samples`; for multi-channel problems, the
+// active channels' histograms one after another (p.n rows of p.channels samples).
 std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples);
 
 }  // namespace histtune

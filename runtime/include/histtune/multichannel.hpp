@@ -1,0 +1,77 @@
+// The multi-channel family (templates/multichannel.cuh): rows of interleaved channels, one
+// histogram per active channel ([1048576, 512] u8 columns, RGBA pixels). Its value struct, its
+// space and restrictions, its launch geometry and its launch.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "histtune/device.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/params.hpp"
+#include "histtune/problem.hpp"
+
+namespace histtune {
+
+struct MultiChannelConfig {
+  // Threads per block {256, 128, 512, 1024}.
+  int block_threads = 256;
+  // Vector loads per thread per step {1, 2, 4, 8}: loads in flight vs. registers.
+  int vectors_per_thread = 1;
+  // Bytes per load {0, 4, 8, 16}; 0 loads one sample. Only more than one sample's size, and
+  // (with several channel groups) dividing the group's bytes.
+  int vector_bytes = 16;
+  // Channels per block {0, 4, 8, 16, 32, 64, 128}; 0: every channel in one block (the input
+  // is one flat stream). Fewer channels: smaller histograms, more blocks side by side.
+  int channels_per_block = 0;
+  // Private copies of the block's histograms {1, 2, 4, 8}, one per warp group: hot bins.
+  int private_copies = 1;
+  // Padding words after each channel's histogram {0, 1}: spreads channels over banks.
+  int padding = 1;
+  // Resident blocks per SM {4, 1, 2, 8}: the grid's size.
+  int blocks_per_sm = 4;
+  // Unroll depth of the row loop {0, 2}; 0 leaves it to the compiler.
+  int unroll = 0;
+
+  bool operator==(const MultiChannelConfig& o) const;
+  bool operator!=(const MultiChannelConfig& o) const { return !(*this == o); }
+  // "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"
+  std::string label() const;
+  static std::optional<MultiChannelConfig> parse(const std::string& label);
+  std::string to_json() const;
+};
+
+struct MultiChannelGeometry {
+  dim3 grid;
+  unsigned int block = 0;
+  std::size_t smem_bytes = 0;
+  unsigned int row_stride = 0;  // words per channel histogram (bins + padding)
+  unsigned int channels_per_block = 0;
+};
+
+namespace multichannel {
+
+constexpr const char* kFamily = "multichannel";
+constexpr const char* kTemplate = "multichannel.cuh";
+constexpr const char* kKernel = "histtune_multichannel";
+constexpr const char* kLabelPrefix = "mc.";
+
+const std::vector<Param<MultiChannelConfig>>& params();
+std::vector<MultiChannelConfig> space();
+// Empty when `c` may run `p` on `d`; otherwise why not.
+std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
+MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
+// The built-in choice when nothing is tuned (first valid of a short per-shape list).
+MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
+CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
+// Zeroes the active channels' counts and launches `k` (built for c and p) on `stream`.
+void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, const Problem& p,
+            const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
+            cudaStream_t stream);
+
+}  // namespace multichannel
+}  // namespace histtune

@@ -1,0 +1,118 @@
+// The parameter table of a kernel family's value struct, and what every family derives from it
+// the same way: the label (the database key), its parser, the JSON form, the NVRTC defines and
+// the full grid of the declared space. A family declares its table once, beside its struct.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace histtune {
+
+template <class Config>
+struct Param {
+  const char* name;  // "block_threads"; the define is HT_BLOCK_THREADS
+  const char* key;   // label prefix, "tpb"
+  int Config::*member;
+  std::vector<int> values;  // the searched values, in order of simplicity
+  bool compile_time;        // true: an NVRTC define; false: a launch argument
+};
+
+namespace params {
+
+template <class C>
+bool equal(const std::vector<Param<C>>& t, const C& a, const C& b) {
+  for (const auto& p : t)
+    if (a.*p.member != b.*p.member) return false;
+  return true;
+}
+
+// prefix + "tpb256.vpt1...."
+template <class C>
+std::string label(const std::vector<Param<C>>& t, const C& c, const std::string& prefix = "") {
+  std::string s;
+  for (const auto& p : t) s += (s.empty() ? "" : ".") + std::string(p.key) + std::to_string(c.*p.member);
+  return prefix + s;
+}
+
+// Inverse of label(). A label may end after `required` fields: parameters added later take
+// their first value, so labels written by an earlier version still parse.
+template <class C>
+std::optional<C> parse(const std::vector<Param<C>>& t, const std::string& text, std::size_t required,
+                       const std::string& prefix = "") {
+  if (text.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  C c;
+  std::istringstream in(text.substr(prefix.size()));
+  std::string part;
+  std::size_t i = 0;
+  for (const auto& p : t) {
+    if (!std::getline(in, part, '.')) {
+      if (i < required) return std::nullopt;
+      c.*p.member = p.values.front();
+      continue;
+    }
+    ++i;
+    const std::string key = p.key;
+    if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
+    const std::string num = part.substr(key.size());
+    if (num.size() > 6 || !std::all_of(num.begin(), num.end(), ::isdigit)) return std::nullopt;
+    c.*p.member = std::stoi(num);
+  }
+  if (std::getline(in, part, '.')) return std::nullopt;  // trailing fields
+  return c;
+}
+
+template <class C>
+std::string json(const std::vector<Param<C>>& t, const C& c) {
+  std::string s = "{";
+  for (const auto& p : t)
+    s += (s.size() > 1 ? ", \"" : "\"") + std::string(p.name) + "\": " + std::to_string(c.*p.member);
+  return s + "}";
+}
+
+// -DHT_<NAME>=<value> for the compile-time parameters.
+template <class C>
+std::vector<std::string> defines(const std::vector<Param<C>>& t, const C& c) {
+  std::vector<std::string> out;
+  for (const auto& p : t) {
+    if (!p.compile_time) continue;
+    std::string name = p.name;
+    std::transform(name.begin(), name.end(), name.begin(), ::toupper);
+    out.push_back("-DHT_" + name + "=" + std::to_string(c.*p.member));
+  }
+  return out;
+}
+
+// Empty when every parameter holds one of its values; else which does not.
+template <class C>
+std::string check_values(const std::vector<Param<C>>& t, const C& c) {
+  for (const auto& p : t) {
+    const int v = c.*p.member;
+    if (std::find(p.values.begin(), p.values.end(), v) == p.values.end())
+      return std::string(p.name) + " = " + std::to_string(v) + " is not one of the family's values";
+  }
+  return {};
+}
+
+// Every point of the grid (restrictions not applied), the first parameter varying slowest.
+template <class C>
+std::vector<C> space(const std::vector<Param<C>>& t) {
+  std::vector<C> out{C{}};
+  for (const auto& p : t) {
+    std::vector<C> next;
+    for (const auto& c : out)
+      for (int v : p.values) {
+        C x = c;
+        x.*p.member = v;
+        next.push_back(x);
+      }
+    out.swap(next);
+  }
+  return out;
+}
+
+}  // namespace params
+}  // namespace histtune

@@ -1,0 +1,112 @@
+// The multi-channel entry points: validate, pick the family's built-in configuration for the
+// shape, compile once per (device, problem shape) and launch. Stream-ordered, no host sync on
+// the warm path.
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/histtune.hpp"
+#include "histtune/multichannel.hpp"
+
+namespace histtune {
+namespace {
+
+struct Prepared {
+  MultiChannelConfig config;
+  Kernel kernel;
+  DeviceInfo device;
+};
+
+class MultiChannelRunner {
+ public:
+  Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream) {
+    try {
+      if (std::string why = validate(p); !why.empty())
+        return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+      if (d_counts == nullptr) return Status(StatusCode::invalid_argument, "histtune: d_counts is null");
+      if (d_samples == nullptr && p.n > 0)
+        return Status(StatusCode::invalid_argument,
+                      "histtune: d_samples is null with rows = " + std::to_string(p.n));
+      const int ordinal = current_device();
+      const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
+                                       static_cast<int>(p.binning), p.num_bins, p.channels,
+                                       p.active_channels);
+      const Prepared* ready = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (auto it = prepared_.find(key); it != prepared_.end()) ready = &it->second;
+      }
+      if (!ready) {
+        Prepared fresh;
+        fresh.device = query_device(ordinal);
+        fresh.config = multichannel::default_for(p, fresh.device);
+        if (std::string why = multichannel::check(fresh.config, p, fresh.device); !why.empty())
+          return Status(StatusCode::invalid_argument,
+                        "histtune: " + p.describe() + " cannot run on " + fresh.device.name + ": " + why);
+        fresh.kernel = cache_.get(multichannel::request(fresh.config, p, fresh.device.arch()),
+                                  multichannel::kKernel);
+        std::lock_guard<std::mutex> lock(mutex_);
+        ready = &prepared_.emplace(key, fresh).first->second;  // map nodes are stable
+      }
+      multichannel::launch(cache_, ready->kernel, ready->config, p, ready->device, d_samples,
+                           d_counts, stream);
+      return Status();
+    } catch (const Error& e) {
+      return Status(e.code(), e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::internal, e.what());
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  KernelCache cache_;
+  std::map<std::tuple<int, int, int, std::uint32_t, std::uint32_t, std::uint32_t>, Prepared> prepared_;
+};
+
+MultiChannelRunner& runner() {
+  static MultiChannelRunner r;
+  return r;
+}
+
+Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
+           std::uint32_t channels, std::uint32_t active, std::uint32_t num_bins, double lower,
+           double upper, std::uint32_t* d_counts, cudaStream_t stream) {
+  Problem p;
+  p.family = multichannel::kFamily;
+  p.sample_type = t;
+  p.binning = b;
+  p.num_bins = num_bins;
+  p.n = rows;
+  p.channels = channels;
+  p.active_channels = active;
+  p.lower = lower;
+  p.upper = upper;
+  return runner().run(p, d_samples, d_counts, stream);
+}
+
+}  // namespace
+
+#define HT_MC(T, TAG)                                                                           \
+  Status histogram_multichannel_direct(const T* d_samples, std::uint64_t rows,                  \
+                                       std::uint32_t channels, std::uint32_t active_channels,   \
+                                       std::uint32_t num_bins, std::uint32_t* d_counts,         \
+                                       cudaStream_t stream) {                                   \
+    return run(SampleType::TAG, Binning::direct, d_samples, rows, channels, active_channels,     \
+               num_bins, 0, 0, d_counts, stream);                                               \
+  }                                                                                             \
+  Status histogram_multichannel_even(const T* d_samples, std::uint64_t rows,                    \
+                                     std::uint32_t channels, std::uint32_t active_channels,     \
+                                     std::uint32_t num_bins, std::int64_t lower,                \
+                                     std::int64_t upper, std::uint32_t* d_counts,               \
+                                     cudaStream_t stream) {                                     \
+    return run(SampleType::TAG, Binning::even, d_samples, rows, channels, active_channels,       \
+               num_bins, static_cast<double>(lower), static_cast<double>(upper), d_counts,      \
+               stream);                                                                         \
+  }
+HT_MC(std::uint8_t, u8)
+HT_MC(std::uint16_t, u16)
+#undef HT_MC
+
+}  // namespace histtune

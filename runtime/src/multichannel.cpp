@@ -1,0 +1,147 @@
+#include "histtune/multichannel.hpp"
+
+#include <algorithm>
+
+#include "histtune/detail/cuda_check.hpp"
+
+namespace histtune {
+namespace multichannel {
+
+const std::vector<Param<MultiChannelConfig>>& params() {
+  using C = MultiChannelConfig;
+  static const std::vector<Param<C>> table = {
+      {"block_threads", "tpb", &C::block_threads, {256, 128, 512, 1024}, true},
+      {"vectors_per_thread", "vpt", &C::vectors_per_thread, {1, 2, 4, 8}, true},
+      {"vector_bytes", "vec", &C::vector_bytes, {16, 0, 4, 8}, true},
+      // A launch-time field of the label: request() compiles the owned count (never 0), HT_CPB.
+      {"channels_per_block", "cpb", &C::channels_per_block, {0, 4, 8, 16, 32, 64, 128}, false},
+      {"private_copies", "pc", &C::private_copies, {1, 2, 4, 8}, true},
+      {"padding", "pad", &C::padding, {1, 0}, false},
+      {"blocks_per_sm", "bps", &C::blocks_per_sm, {4, 1, 2, 8}, false},
+      {"unroll", "u", &C::unroll, {0, 2}, true},
+  };
+  return table;
+}
+
+std::vector<MultiChannelConfig> space() { return params::space(params()); }
+
+namespace {
+unsigned int owned_channels(const MultiChannelConfig& c, const Problem& p) {
+  return c.channels_per_block == 0 ? p.channels : static_cast<unsigned>(c.channels_per_block);
+}
+}  // namespace
+
+std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d) {
+  if (std::string why = params::check_values(params(), c); !why.empty()) return why;
+  if (p.family != kFamily) return "the multichannel family runs multichannel problems only";
+  const std::size_t sb = sample_bytes(p.sample_type);
+  const unsigned int cpb = owned_channels(c, p);
+  if (c.channels_per_block != 0 && (c.channels_per_block >= static_cast<int>(p.channels) ||
+                                    p.channels % c.channels_per_block != 0))
+    return "channels_per_block must divide the channels and be fewer (0: all of them)";
+  if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sb)
+    return "vector_bytes " + std::to_string(c.vector_bytes) + " is one sample: that is vec0";
+  const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sb : 1;
+  if (c.channels_per_block != 0 && (cpb % per_load != 0 || p.channels % per_load != 0))
+    return "a load of " + std::to_string(per_load) +
+           " samples must not straddle channel groups (channels and channels_per_block multiples "
+           "of it)";
+  if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
+  if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
+    return "blocks_per_sm x block_threads > threads per SM";
+  const MultiChannelGeometry g = geometry(c, p, d);
+  if (g.smem_bytes > d.smem_per_block_optin)
+    return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
+           std::to_string(d.smem_per_block_optin) + " B";
+  if (c.blocks_per_sm > 1 && d.smem_per_sm > 0 &&
+      c.blocks_per_sm * (g.smem_bytes + 1024) > d.smem_per_sm)
+    return "blocks_per_sm x shared memory per block > shared memory per SM";
+  return {};
+}
+
+MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d) {
+  MultiChannelGeometry g;
+  g.channels_per_block = owned_channels(c, p);
+  g.block = static_cast<unsigned>(c.block_threads);
+  g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
+  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.channels_per_block * g.row_stride *
+                 sizeof(std::uint32_t);
+  // Only groups holding an active channel are launched.
+  const unsigned int groups = (p.active_channels + g.channels_per_block - 1) / g.channels_per_block;
+  const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
+  const std::uint64_t per_block_step = static_cast<std::uint64_t>(c.block_threads) *
+                                       c.vectors_per_thread * per_load;
+  const std::uint64_t work = p.n * g.channels_per_block;  // samples per group
+  const std::uint64_t steps = std::max<std::uint64_t>(1, (work + per_block_step - 1) / per_block_step);
+  const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
+  const std::uint64_t per_group = std::max<std::uint64_t>(1, resident / groups);
+  g.grid = dim3(groups, static_cast<unsigned>(std::min<std::uint64_t>({steps, per_group, 65535})));
+  return g;
+}
+
+MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
+  const char* candidates[] = {"mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0",
+                              "mc.tpb256.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",
+                              "mc.tpb256.vpt2.vec16.cpb16.pc1.pad1.bps4.u0",
+                              "mc.tpb256.vpt1.vec0.cpb4.pc1.pad1.bps4.u0",
+                              "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps1.u0"};
+  for (const char* label : candidates) {
+    const auto c = MultiChannelConfig::parse(label);
+    if (c && check(*c, p, d).empty()) return *c;
+  }
+  return MultiChannelConfig{};
+}
+
+CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch) {
+  std::vector<std::string> defs = params::defines(params(), c);
+  defs.push_back("-DHT_CPB=" + std::to_string(owned_channels(c, p)));
+  defs.push_back("-DHT_CHANNELS=" + std::to_string(p.channels));
+  defs.push_back("-DHT_ACTIVE=" + std::to_string(p.active_channels));
+  for (auto& s : sample_defines(p)) defs.push_back(std::move(s));
+  return CompileRequest{kTemplate, defs, arch, c.label()};
+}
+
+void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, const Problem& p,
+            const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
+            cudaStream_t stream) {
+  const MultiChannelGeometry g = geometry(c, p, d);
+  cache.ensure_smem(k, d.ordinal, g.smem_bytes);
+  HT_CUDA(cudaMemsetAsync(d_counts, 0,
+                          sizeof(std::uint32_t) * p.num_bins * p.active_channels, stream));
+  if (p.n == 0) return;
+  const void* samples = d_samples;
+  unsigned long long rows = p.n;
+  unsigned int num_bins = p.num_bins;
+  unsigned int row_stride = g.row_stride;
+  long long lower_i = static_cast<long long>(p.lower);
+  unsigned long long range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  unsigned long long recip_i = range_i ? ~0ull / range_i : 0;  // see ht_bin_of
+  float lower_f = static_cast<float>(p.lower);
+  float upper_f = static_cast<float>(p.upper);
+  float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
+  unsigned int* counts = d_counts;
+  void* args[] = {&samples, &rows,    &num_bins, &row_stride, &lower_i, &range_i,
+                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts};
+  HT_CUDA(cudaLaunchKernel(k.func(), g.grid, dim3(g.block), args, g.smem_bytes, stream));
+}
+
+}  // namespace multichannel
+
+bool MultiChannelConfig::operator==(const MultiChannelConfig& o) const {
+  return params::equal(multichannel::params(), *this, o);
+}
+
+std::string MultiChannelConfig::label() const {
+  return params::label(multichannel::params(), *this, multichannel::kLabelPrefix);
+}
+
+std::optional<MultiChannelConfig> MultiChannelConfig::parse(const std::string& label) {
+  return params::parse(multichannel::params(), label, multichannel::params().size(),
+                       multichannel::kLabelPrefix);
+}
+
+std::string MultiChannelConfig::to_json() const {
+  return params::json(multichannel::params(), *this);
+}
+
+}  // namespace histtune

@@ -1,0 +1,169 @@
+// On the GPU: the multi-channel family, every sampled configuration bit-exact against the host
+// reference for pixels and many-channel shapes, odd row counts, a misaligned start, 0 and 1 rows;
+// and the public multi-channel API.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include "gpu.hpp"
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/histtune.hpp"
+#include "histtune/multichannel.hpp"
+#include "histtune/reference.hpp"
+#include "histtune/tuner/compile_pool.hpp"
+#include "histtune/tuner/inputs.hpp"
+
+using namespace histtune;
+
+namespace {
+
+struct Shape {
+  SampleType type;
+  Binning binning;
+  std::uint32_t channels, active, bins;
+};
+
+std::string shape_name(const Shape& s) {
+  return std::string(to_string(s.type)) + "_" + to_string(s.binning) + "_c" +
+         std::to_string(s.channels) + "a" + std::to_string(s.active) + "_" + std::to_string(s.bins);
+}
+
+Problem problem_of(const Shape& s, std::uint64_t rows) {
+  Problem p;
+  p.family = multichannel::kFamily;
+  p.sample_type = s.type;
+  p.binning = s.binning;
+  p.channels = s.channels;
+  p.active_channels = s.active;
+  p.num_bins = s.bins;
+  p.n = rows;
+  p.lower = 0;
+  p.upper = s.binning == Binning::even ? s.bins * 3 : 0;
+  return p;
+}
+
+// rows x channels samples drawn as one 1D problem of the same type and bins.
+std::vector<std::uint8_t> samples_for(const Problem& p, std::uint64_t seed, tuner::Distribution d) {
+  Problem flat;
+  flat.sample_type = p.sample_type;
+  flat.binning = p.binning;
+  flat.num_bins = p.num_bins;
+  flat.lower = p.lower;
+  flat.upper = p.upper;
+  flat.n = p.total_samples();
+  return tuner::make_samples(flat, seed, d);
+}
+
+std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
+
+class MultiChannelEveryConfiguration : public ::testing::TestWithParam<Shape> {};
+
+}  // namespace
+
+TEST_P(MultiChannelEveryConfiguration, BitExact) {
+  HT_REQUIRE_GPU();
+  const Shape s = GetParam();
+  const DeviceInfo d = query_device(current_device());
+  const char* env = std::getenv("HT_GPU_STRIDE");
+  const std::size_t stride = env && std::atoi(env) > 0 ? static_cast<std::size_t>(std::atoi(env)) : 7;
+  // Every configuration of every stride-th distinct kernel.
+  std::vector<MultiChannelConfig> configs;
+  std::vector<std::size_t> req_of;
+  std::vector<CompileRequest> reqs;
+  std::map<std::string, std::size_t> number, index;
+  for (const auto& c : multichannel::space()) {
+    if (!multichannel::check(c, problem_of(s, 4097), d).empty()) continue;
+    const CompileRequest req = multichannel::request(c, problem_of(s, 1), d.arch());
+    const std::string key = cache_key(req);
+    if (number.emplace(key, number.size()).first->second % stride != 0) continue;
+    auto [it, fresh] = index.emplace(key, reqs.size());
+    if (fresh) reqs.push_back(req);
+    configs.push_back(c);
+    req_of.push_back(it->second);
+  }
+  ASSERT_FALSE(configs.empty());
+  tuner::CompilePool pool(reqs, 0);
+  KernelCache cache;
+  const std::pair<std::uint64_t, tuner::Distribution> sizes[] = {
+      {0, tuner::Distribution::uniform}, {1, tuner::Distribution::mixed},
+      {4097, tuner::Distribution::mixed}, {20011, tuner::Distribution::runs},
+      {3001, tuner::Distribution::constant}};
+  for (const auto& [rows, dist] : sizes) {
+    for (const int offset : {0, 1}) {  // 1: the data starts one sample after an aligned address
+      const Problem p = problem_of(s, rows);
+      const std::uint64_t seed = fresh_seed();
+      auto host = samples_for(p, seed, dist);
+      const auto expect = reference_histogram(p, host.data());
+      const std::size_t sb = sample_bytes(p.sample_type);
+      std::vector<std::uint8_t> padded(offset * sb, 0);
+      padded.insert(padded.end(), host.begin(), host.end());
+      std::uint8_t* d_in = nullptr;
+      std::uint32_t* d_counts = nullptr;
+      HT_CUDA(cudaMalloc(&d_in, padded.size() + 16));
+      HT_CUDA(cudaMemcpy(d_in, padded.data(), padded.size(), cudaMemcpyHostToDevice));
+      HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * expect.size() + 4));
+      int wrong = 0;
+      for (std::size_t i = 0; i < configs.size(); ++i) {
+        const Kernel k = cache.load(reqs[req_of[i]], pool.get(req_of[i]), multichannel::kKernel);
+        multichannel::launch(cache, k, configs[i], p, d, d_in + offset * sb, d_counts, nullptr);
+        HT_CUDA(cudaDeviceSynchronize());
+        std::vector<std::uint32_t> got(expect.size());
+        HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * got.size(),
+                           cudaMemcpyDeviceToHost));
+        if (got != expect && ++wrong <= 5)
+          ADD_FAILURE() << configs[i].label() << " wrong for " << p.describe() << " offset "
+                        << offset << " " << tuner::to_string(dist) << " seed " << seed;
+      }
+      EXPECT_EQ(wrong, 0) << p.describe();
+      HT_CUDA(cudaFree(d_in));
+      HT_CUDA(cudaFree(d_counts));
+    }
+  }
+  RecordProperty("configurations", static_cast<int>(configs.size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MultiChannel, MultiChannelEveryConfiguration,
+    ::testing::Values(Shape{SampleType::u8, Binning::direct, 4, 3, 256},
+                      Shape{SampleType::u8, Binning::even, 3, 3, 100},
+                      Shape{SampleType::u16, Binning::direct, 4, 4, 1024},
+                      Shape{SampleType::u8, Binning::direct, 64, 40, 256},
+                      Shape{SampleType::u8, Binning::direct, 512, 512, 256}),
+    [](const auto& info) { return shape_name(info.param); });
+
+TEST(MultiChannelApi, PixelsAndColumnsMatchTheReference) {
+  HT_REQUIRE_GPU();
+  for (const Shape s : {Shape{SampleType::u8, Binning::direct, 4, 3, 256},
+                        Shape{SampleType::u8, Binning::direct, 512, 512, 256},
+                        Shape{SampleType::u16, Binning::even, 3, 2, 64}}) {
+    const Problem p = problem_of(s, 10007);
+    const auto host = samples_for(p, fresh_seed(), tuner::Distribution::mixed);
+    const auto expect = reference_histogram(p, host.data());
+    std::uint8_t* d_in = nullptr;
+    std::uint32_t* d_counts = nullptr;
+    HT_CUDA(cudaMalloc(&d_in, host.size()));
+    HT_CUDA(cudaMemcpy(d_in, host.data(), host.size(), cudaMemcpyHostToDevice));
+    HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * expect.size()));
+    Status st;
+    if (s.type == SampleType::u8)
+      st = histogram_multichannel_direct(d_in, p.n, s.channels, s.active, s.bins, d_counts);
+    else
+      st = histogram_multichannel_even(reinterpret_cast<const std::uint16_t*>(d_in), p.n,
+                                       s.channels, s.active, s.bins, 0, s.bins * 3, d_counts);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<std::uint32_t> got(expect.size());
+    HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * got.size(), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, expect) << p.describe();
+    HT_CUDA(cudaFree(d_in));
+    HT_CUDA(cudaFree(d_counts));
+  }
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_counts, 16));
+  const Status bad = histogram_multichannel_direct(static_cast<const std::uint8_t*>(nullptr), 0, 4,
+                                                   5, 4, d_counts);
+  EXPECT_EQ(bad.code(), StatusCode::invalid_argument);
+  EXPECT_NE(bad.message().find("active_channels"), std::string::npos) << bad.message();
+  HT_CUDA(cudaFree(d_counts));
+}

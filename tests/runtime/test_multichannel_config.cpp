@@ -1,0 +1,154 @@
+// The multi-channel family without a GPU: labels, restrictions, geometry, defaults, and NVRTC
+// compiles of a sample of its space for RGBA pixels and for [rows, 512] columns.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "fake_device.hpp"
+#include "histtune/multichannel.hpp"
+#include "histtune/reference.hpp"
+
+using namespace histtune;
+using histtune::test::h100_like;
+
+namespace {
+
+Problem shape(SampleType t, std::uint32_t channels, std::uint32_t active, std::uint64_t rows,
+              std::uint32_t bins = 256) {
+  Problem p;
+  p.family = multichannel::kFamily;
+  p.sample_type = t;
+  p.channels = channels;
+  p.active_channels = active;
+  p.n = rows;
+  p.num_bins = bins;
+  return p;
+}
+
+}  // namespace
+
+TEST(MultiChannelConfig, LabelRoundTripsForEveryPointOfTheSpace) {
+  std::set<std::string> labels;
+  for (const auto& c : multichannel::space()) {
+    const auto back = MultiChannelConfig::parse(c.label());
+    ASSERT_TRUE(back) << c.label();
+    EXPECT_EQ(*back, c);
+    labels.insert(c.label());
+  }
+  EXPECT_EQ(labels.size(), multichannel::space().size());
+  EXPECT_EQ(MultiChannelConfig{}.label(), "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0");
+  EXPECT_FALSE(MultiChannelConfig::parse("tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"));  // no prefix
+}
+
+TEST(MultiChannelRestrictions, GroupsMustDivideTheChannelsAndKeepLoadsInside) {
+  const Problem cols = shape(SampleType::u8, 512, 512, 1 << 20);
+  MultiChannelConfig c;
+  c.channels_per_block = 32;
+  EXPECT_EQ(multichannel::check(c, cols, h100_like()), "");
+  const auto g = multichannel::geometry(c, cols, h100_like());
+  EXPECT_EQ(g.grid.x, 16u);  // 512 / 32 channel groups
+  EXPECT_EQ(g.smem_bytes, 32u * 257 * 4);
+  c.channels_per_block = 8;  // 8 u8 channels: a 16-byte load would straddle two groups
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("straddle"), std::string::npos);
+  const Problem rgb = shape(SampleType::u8, 3, 3, 1000);
+  MultiChannelConfig g4;
+  g4.channels_per_block = 4;  // does not divide 3
+  EXPECT_NE(multichannel::check(g4, rgb, h100_like()).find("divide"), std::string::npos);
+  MultiChannelConfig all;  // every channel in one block: a flat stream, any vector width
+  EXPECT_EQ(multichannel::check(all, rgb, h100_like()), "");
+  MultiChannelConfig huge;  // 512 channels x 4 copies x 257 words: far beyond shared memory
+  huge.private_copies = 4;
+  EXPECT_NE(multichannel::check(huge, cols, h100_like()).find("shared memory"), std::string::npos);
+  Problem one_d = cols;
+  one_d.family = "hist1d";
+  EXPECT_NE(multichannel::check(c, one_d, h100_like()).find("multichannel problems"), std::string::npos);
+}
+
+TEST(MultiChannelRestrictions, OnlyGroupsWithAnActiveChannelAreLaunched) {
+  MultiChannelConfig c;
+  c.channels_per_block = 16;
+  c.vector_bytes = 16;
+  const Problem p = shape(SampleType::u8, 64, 20, 5000);
+  ASSERT_EQ(multichannel::check(c, p, h100_like()), "");
+  EXPECT_EQ(multichannel::geometry(c, p, h100_like()).grid.x, 2u);  // channels 0-15, 16-31
+}
+
+TEST(MultiChannelDefaults, EveryShapeGetsAValidConfiguration) {
+  for (const SampleType t : {SampleType::u8, SampleType::u16})
+    for (const auto& [c, a] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+             {1, 1}, {3, 3}, {4, 3}, {4, 4}, {7, 2}, {64, 40}, {512, 512}, {4096, 1}})
+      for (const std::uint64_t rows : {0ull, 1ull, 999ull, 1ull << 20}) {
+        const Problem p = shape(t, c, a, rows);
+        const MultiChannelConfig cfg = multichannel::default_for(p, h100_like());
+        EXPECT_EQ(multichannel::check(cfg, p, h100_like()), "") << p.describe() << " " << cfg.label();
+      }
+}
+
+TEST(MultiChannelProblem, ValidationAndReference) {
+  Problem p = shape(SampleType::u8, 4, 3, 2, 4);
+  EXPECT_EQ(validate(p), "");
+  p.active_channels = 5;
+  EXPECT_NE(validate(p), "");
+  p.active_channels = 0;
+  EXPECT_NE(validate(p), "");
+  Problem flat;
+  flat.channels = 2;
+  EXPECT_NE(validate(flat), "") << "channels belong to the multichannel family";
+  // Two RGBA pixels, histograms of R, G and B with 4 bins; alpha is not counted.
+  const std::uint8_t px[] = {0, 1, 2, 3, 1, 1, 9, 0};
+  Problem rgba = shape(SampleType::u8, 4, 3, 2, 4);
+  const std::vector<std::uint32_t> want = {1, 1, 0, 0,  0, 2, 0, 0,  0, 0, 1, 0};
+  EXPECT_EQ(reference_histogram(rgba, px), want);
+}
+
+namespace {
+
+struct McCase {
+  SampleType type;
+  Binning binning;
+  std::uint32_t channels, active, bins;
+  int stride;
+};
+
+std::string mc_name(const McCase& c) {
+  return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_c" +
+         std::to_string(c.channels) + "a" + std::to_string(c.active) + "_every" +
+         std::to_string(c.stride);
+}
+
+class MultiChannelCompile : public ::testing::TestWithParam<McCase> {};
+
+}  // namespace
+
+// Distinct kernels of the valid space (compile keys), every stride-th compiled for sm_90.
+TEST_P(MultiChannelCompile, SampledVariantsCompileToACubin) {
+  const McCase k = GetParam();
+  Problem p = shape(k.type, k.channels, k.active, 1 << 20, k.bins);
+  p.binning = k.binning;
+  p.upper = k.bins;
+  std::map<std::string, CompileRequest> kernels;
+  for (const auto& c : multichannel::space()) {
+    if (!multichannel::check(c, p, h100_like()).empty()) continue;
+    const CompileRequest req = multichannel::request(c, p, 90);
+    kernels.emplace(cache_key(req), req);
+  }
+  ASSERT_GT(kernels.size(), 20u);
+  int compiled = 0, i = 0;
+  for (const auto& [key, req] : kernels) {
+    if (i++ % k.stride != 0) continue;
+    CompiledKernel out;
+    ASSERT_NO_THROW(out = compile(req)) << req.label;
+    EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << req.label;
+    ++compiled;
+  }
+  RecordProperty("kernels", static_cast<int>(kernels.size()));
+  RecordProperty("compiled", compiled);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MultiChannel, MultiChannelCompile,
+    ::testing::Values(McCase{SampleType::u8, Binning::direct, 4, 3, 256, 7},
+                      McCase{SampleType::u8, Binning::direct, 512, 512, 256, 11},
+                      McCase{SampleType::u16, Binning::even, 3, 3, 1000, 13}),
+    [](const auto& info) { return mc_name(info.param); });

@@ -1,0 +1,334 @@
+// histtune_overhead: what histtune adds to a launch, on the GPU at hand. Not a test: prints a
+// table (and exits 3, saying so, without a GPU).
+//
+//   host time of a warm call (lookup + launch) against a bare cudaLaunchKernel of the same kernel
+//     with the same arguments: medians of many calls, interleaved in blocks so drift hits all;
+//   the first call in a fresh process whose tuning database already holds the CUBIN (and the
+//     winner), median of several processes; the CUDA context is created before the clock starts;
+//   the first call in a fresh process with nothing cached: NVRTC compiles once, and the library
+//     says so on stderr.
+//
+// Usage: histtune_overhead [--n N] [--bins B] [--calls C] [--processes P]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/histtune.h"
+#include "histtune/histtune.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/version.hpp"
+
+using namespace histtune;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::uint64_t n = 1 << 20;
+  std::uint32_t bins = 256;
+  int calls = 20000;    // per variant, warm
+  int processes = 5;    // fresh processes for the cached cold call
+};
+
+double since_us(Clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+struct Stats {
+  double median = 0, p10 = 0, p90 = 0;
+};
+
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))]; };
+  return {at(0.5), at(0.1), at(0.9)};
+}
+
+Problem problem_of(const Options& o) {
+  Problem p;
+  p.sample_type = SampleType::u8;
+  p.binning = Binning::direct;
+  p.num_bins = o.bins;
+  p.n = o.n;
+  return p;
+}
+
+// ---- the child: one first call in a fresh process, $HISTTUNE_DB set by the parent ----
+
+int child(const Options& o) {
+  HT_CUDA(cudaFree(nullptr));  // the context: not histtune's cost
+  std::uint8_t* d_samples = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_samples, o.n));
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * o.bins));
+  HT_CUDA(cudaMemset(d_samples, 7, o.n));
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  HT_CUDA(cudaStreamSynchronize(stream));
+
+  // The first call of the free functions also opens the database (the default dispatcher).
+  const auto t0 = Clock::now();
+  Status s = histogram_direct(d_samples, o.n, o.bins, d_counts, stream);
+  const double call_us = since_us(t0);
+  HT_CUDA(cudaStreamSynchronize(stream));
+  const double done_us = since_us(t0);
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.message().c_str());
+    return 1;
+  }
+  const Choice c = last_choice();
+  std::printf("call_us=%.1f done_us=%.1f compiles=%zu store_hits=%zu level=%s\n", call_us, done_us,
+              default_dispatcher().cache().compiles(), default_dispatcher().cache().store_hits(),
+              to_string(c.level));
+  return 0;
+}
+
+struct ChildResult {
+  double call_ms = 0, done_ms = 0;
+  std::size_t compiles = 0, store_hits = 0;
+  std::string level;
+  bool ok = false;
+};
+
+ChildResult run_child(const std::string& self, const Options& o) {
+  const std::string cmd = "'" + self + "' --child --n " + std::to_string(o.n) + " --bins " +
+                          std::to_string(o.bins);
+  ChildResult r;
+  std::FILE* pipe = ::popen(cmd.c_str(), "r");  // the child's stderr (its compile line) shows
+  if (!pipe) return r;
+  char line[512] = {0};
+  std::string out;
+  while (std::fgets(line, sizeof line, pipe)) out += line;
+  if (::pclose(pipe) != 0) return r;
+  char level[64] = {0};
+  double call_us = 0, done_us = 0;
+  if (std::sscanf(out.c_str(), "call_us=%lf done_us=%lf compiles=%zu store_hits=%zu level=%63s",
+                  &call_us, &done_us, &r.compiles, &r.store_hits, level) == 5) {
+    r.call_ms = call_us / 1e3;
+    r.done_ms = done_us / 1e3;
+    r.level = level;
+    r.ok = true;
+  }
+  return r;
+}
+
+// ---- the parent ----
+
+int parent(const std::string& self, const Options& o) {
+  const DeviceInfo d = query_device(current_device());
+  const Problem p = problem_of(o);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("histtune_overhead_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db_path = (dir / "overhead.db").string();
+  {
+    // An empty database with a winner for this problem on this device (the built-in choice,
+    // stored as if tuned): the cached cold call then goes through an exact lookup.
+    db::Database db(db_path);
+    const Hist1DConfig c = hist1d::default_for(p, d);
+    db.set_winner(d.row(), p.key(), c.label(), 0.0, current_toolchain(d).template_hash, version());
+  }
+  ::setenv("HISTTUNE_DB", db_path.c_str(), 1);
+
+  std::printf("histtune %s overhead on GPU %d: %s (sm_%d), driver %d, runtime %d, NVRTC %s\n",
+              version(), d.ordinal, d.name.c_str(), d.arch(), d.driver_version, d.runtime_version,
+              nvrtc_version().c_str());
+  std::printf("problem: %s\n\n", p.describe().c_str());
+  std::fflush(stdout);
+
+  // Cold, nothing cached: compiles, stores the CUBIN in the database. Its stderr line shows.
+  std::fprintf(stderr, "[first fresh process: nothing cached, expect one 'compiled' line]\n");
+  const ChildResult uncached = run_child(self, o);
+  std::vector<double> cached_call, cached_done;
+  std::size_t cached_compiles = 0, cached_hits = 0;
+  std::string cached_level;
+  for (int i = 0; i < o.processes; ++i) {
+    const ChildResult r = run_child(self, o);
+    if (!r.ok) continue;
+    cached_call.push_back(r.call_ms);
+    cached_done.push_back(r.done_ms);
+    cached_compiles += r.compiles;
+    cached_hits += r.store_hits;
+    cached_level = r.level;
+  }
+
+  // Warm: this process. The dispatcher and the free functions use the same database.
+  Dispatcher disp(db_path);
+  std::uint8_t* d_samples = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_samples, o.n));
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * o.bins));
+  HT_CUDA(cudaMemset(d_samples, 7, o.n));
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  Choice used;
+  Status s = disp.run(p, d_samples, d_counts, stream, &used);
+  if (!s.ok()) throw Error(s.code(), s.message());
+  // The same kernel handle the dispatcher launches (a cache hit), prepared the same way.
+  const Kernel k = disp.cache().get(hist1d_request(used.config, p, d.arch()), hist1d::kKernel);
+  const Hist1DLaunch launch(disp.cache(), k, used.config, p, d);
+  const LaunchGeometry g = launch.geometry();
+  auto bare_launch = [&] {
+    Hist1DArgs a = launch.args(d_samples, d_counts);
+    auto ptrs = a.pointers();
+    if (used.config.cluster > 1) {
+      cudaLaunchConfig_t cfg = {};
+      cfg.gridDim = dim3(g.grid);
+      cfg.blockDim = dim3(g.block);
+      cfg.dynamicSmemBytes = g.smem_bytes;
+      cfg.stream = stream;
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = static_cast<unsigned>(used.config.cluster);
+      attr[0].val.clusterDim.y = 1;
+      attr[0].val.clusterDim.z = 1;
+      cfg.attrs = attr;
+      cfg.numAttrs = 1;
+      HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), ptrs.data()));
+    } else {
+      HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), ptrs.data(), g.smem_bytes,
+                               stream));
+    }
+  };
+  struct Variant {
+    const char* name;
+    std::function<void()> call;
+    std::vector<double> us;
+  };
+  std::vector<Variant> variants = {
+      {"bare cudaLaunchKernel", bare_launch, {}},
+      {"bare cudaMemsetAsync + cudaLaunchKernel",
+       [&] {
+         HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * o.bins, stream));
+         bare_launch();
+       },
+       {}},
+      {"Dispatcher::run",
+       [&] {
+         if (!disp.run(p, d_samples, d_counts, stream).ok()) throw Error(StatusCode::internal, "run");
+       },
+       {}},
+      {"histtune::histogram_direct",
+       [&] {
+         if (!histogram_direct(d_samples, o.n, o.bins, d_counts, stream).ok())
+           throw Error(StatusCode::internal, "histogram_direct");
+       },
+       {}},
+      {"histtune_histogram_direct_u8 (C)",
+       [&] {
+         if (histtune_histogram_direct_u8(d_samples, o.n, o.bins, d_counts, stream) != HISTTUNE_OK)
+           throw Error(StatusCode::internal, histtune_last_error());
+       },
+       {}},
+  };
+  // Sync every kBatch calls, outside the clock, so the launch queue never fills and blocks.
+  constexpr int kBatch = 64, kBlock = 1024;
+  auto timed_block = [&](Variant& v, bool record) {
+    for (int i = 0; i < kBlock; ++i) {
+      if (i % kBatch == 0) HT_CUDA(cudaStreamSynchronize(stream));
+      const auto t0 = Clock::now();
+      v.call();
+      const double us = since_us(t0);
+      if (record) v.us.push_back(us);
+    }
+    HT_CUDA(cudaStreamSynchronize(stream));
+  };
+  for (auto& v : variants) timed_block(v, false);  // warm-up: first-call work, caches, clocks
+  for (int round = 0; round * kBlock < o.calls; ++round)
+    for (auto& v : variants) timed_block(v, true);
+
+  std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
+              used.config.label().c_str(), to_string(used.level),
+              used.unverified ? ", unverified" : "", g.grid, g.block, g.smem_bytes);
+  std::printf("\n%-52s %9s %9s %9s\n", "host time per call (warm)", "median us", "p10", "p90");
+  std::vector<Stats> st;
+  for (const auto& v : variants) {
+    st.push_back(stats(v.us));
+    std::printf("%-52s %9.2f %9.2f %9.2f\n", v.name, st.back().median, st.back().p10,
+                st.back().p90);
+  }
+  // What a histtune call does beyond the bare launch of the same kernel: the bare baseline
+  // includes the memset when the configuration needs one (the call cannot be correct without it).
+  const double bare = launch.zeroes_counts() ? st[1].median : st[0].median;
+  const double added_free = st[3].median - bare;
+  const double added_run = st[2].median - bare;
+  std::printf("%-52s %9.2f   (target <= 2 us: %s)\n",
+              "added by histogram_direct over the bare call", added_free,
+              added_free <= 2.0 ? "met" : "MISSED");
+  std::printf("%-52s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
+  std::printf("  (bare call = %s, as the configuration %s the counts)\n",
+              launch.zeroes_counts() ? "memset + launch" : "launch", 
+              launch.zeroes_counts() ? "adds to zeroed" : "stores");
+
+  std::printf("\n%-52s %9s %9s\n", "first call in a fresh process (context up)", "call ms",
+              "done ms");
+  if (uncached.ok)
+    std::printf("%-52s %9.2f %9.2f   (NVRTC compiles: %zu, lookup %s)\n",
+                "nothing cached (compiles; see the stderr line)", uncached.call_ms,
+                uncached.done_ms, uncached.compiles, uncached.level.c_str());
+  else
+    std::printf("%-52s failed (see stderr)\n", "nothing cached");
+  if (!cached_call.empty()) {
+    const Stats c = stats(cached_call), cd = stats(cached_done);
+    std::printf("%-52s %9.2f %9.2f   (median of %zu; min %.2f max %.2f; compiles %zu, CUBINs "
+                "from the database %zu, lookup %s)\n",
+                "CUBIN and winner in the database", c.median, cd.median, cached_call.size(),
+                *std::min_element(cached_call.begin(), cached_call.end()),
+                *std::max_element(cached_call.begin(), cached_call.end()), cached_compiles,
+                cached_hits, cached_level.c_str());
+    std::printf("%-52s %9s   (target <= 5 ms: %s)\n", "", "",
+                c.median <= 5.0 ? "met" : "MISSED");
+  } else {
+    std::printf("%-52s failed (see stderr)\n", "CUBIN in the database");
+  }
+  (void)cudaFree(d_samples);
+  (void)cudaFree(d_counts);
+  (void)cudaStreamDestroy(stream);
+  std::filesystem::remove_all(dir);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  bool is_child = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "histtune_overhead: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--child") is_child = true;
+    else if (a == "--n") o.n = std::stoull(value());
+    else if (a == "--bins") o.bins = static_cast<std::uint32_t>(std::stoul(value()));
+    else if (a == "--calls") o.calls = std::stoi(value());
+    else if (a == "--processes") o.processes = std::stoi(value());
+    else {
+      std::fprintf(stderr,
+                   "usage: histtune_overhead [--n N] [--bins B] [--calls C] [--processes P]\n");
+      return 2;
+    }
+  }
+  try {
+    device_count();
+    if (is_child) return child(o);
+    return parent(std::filesystem::read_symlink("/proc/self/exe").string(), o);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "histtune_overhead: %s\n", e.what());
+    return e.code() == StatusCode::no_device ? 3 : 1;
+  }
+}

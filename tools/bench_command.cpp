@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/bench.hpp"
 #include "histtune/tuner/compare.hpp"
@@ -51,9 +52,16 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
       rows.push_back(j);
       continue;
     }
-    const Choice choice = dispatcher.explain(d, row.problem);
+    // Multi-channel problems run the family's built-in configuration (not tuned yet).
+    const bool multi = row.problem.family == multichannel::kFamily;
+    const Choice choice = multi ? Choice{} : dispatcher.explain(d, row.problem);
+    const MultiChannelConfig mc = multichannel::default_for(row.problem, d);
     const tuner::CompareRow r =
-        tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist, {}, row.skip_cub);
+        multi ? tuner::compare_multichannel(d, row.problem, mc, cache, gbps, row.dist)
+              : tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist, {},
+                               row.skip_cub);
+    const std::string level = multi ? "default" : to_string(choice.level);
+    const std::string label = multi ? mc.label() : choice.config.label();
     const double pct = 100.0 * r.floor_ms / r.tuned.median_ms;
     const bool cub_ran = r.cub_error.empty();
     const double vs_cub = cub_ran ? r.cub.median_ms / r.tuned.median_ms : 0;
@@ -69,15 +77,15 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     std::fprintf(text, "%-32s %9s %9s %9s %9.4f %6.1f%% %7s %-6s %-14s %s\n", row.id.c_str(),
                 r.tuned_ok ? fmt_ms(r.tuned.median_ms).c_str() : "WRONG",
                 r.fallback_ok ? fmt_ms(r.fallback.median_ms).c_str() : "WRONG", cub, r.floor_ms,
-                pct, vs, met ? "met" : "MISSED", to_string(choice.level),
-                choice.config.label().c_str());
+                pct, vs, met ? "met" : "MISSED", level.c_str(),
+                label.c_str());
     std::fflush(text);
     j["problem"] = row.problem.describe();
     j["distribution"] = tuner::to_string(row.dist);
     j["tuned"] = timing_json(r.tuned);
     j["tuned"]["verified"] = r.tuned_ok;
-    j["tuned"]["configuration"] = choice.config.label();
-    j["tuned"]["lookup"] = to_string(choice.level);
+    j["tuned"]["configuration"] = label;
+    j["tuned"]["lookup"] = level;
     j["default"] = timing_json(r.fallback);
     j["default"]["verified"] = r.fallback_ok;
     if (cub_ran) {

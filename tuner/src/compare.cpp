@@ -1,37 +1,51 @@
 #include "histtune/tuner/compare.hpp"
 
 #include "histtune/detail/cuda_check.hpp"
+#include <functional>
+
 #include "histtune/dispatcher.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/inputs.hpp"
 
 namespace histtune::tuner {
 
-CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
-                   KernelCache& cache, double read_gbps, Distribution dist,
+namespace {
+
+using Launch = std::function<void(const void* d_samples, std::uint32_t* d_counts, cudaStream_t)>;
+
+// Times `tuned`, `fallback` and CUB on the same inputs (drawn for p's sample type and bins,
+// p.total_samples() of them), each verified against the host reference.
+CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
+                   const Launch& fallback, double read_gbps, Distribution dist,
                    const TimingOptions& timing, const std::string& skip_cub) {
   CompareRow row;
   row.problem = p;
-  row.tuned_label = tuned.label();
-  row.floor_ms = static_cast<double>(p.n * sample_bytes(p.sample_type)) / (read_gbps * 1e9) * 1e3;
+  const std::uint64_t bytes = p.total_samples() * sample_bytes(p.sample_type);
+  row.floor_ms = static_cast<double>(bytes) / (read_gbps * 1e9) * 1e3;
 
-  const std::vector<std::uint8_t> host = make_samples(p, 7, dist);
+  Problem flat = p;  // the samples as one stream
+  flat.family = "hist1d";
+  flat.channels = flat.active_channels = 1;
+  flat.n = p.total_samples();
+  const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
   const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
-  DeviceInputs in(p, host, d.l2_bytes);
+  const auto counters = static_cast<std::uint32_t>(expect.size());
+  Problem sized = flat;
+  sized.num_bins = counters;
+  DeviceInputs in(sized, host, d.l2_bytes);
   cudaStream_t stream = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-  auto ours = [&](const Hist1DConfig& c, Timing& t, bool& ok) {
-    Kernel k = cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel);
-    t = time_calls([&](cudaStream_t s, int rep) {
-      launch_hist1d(cache, k, c, p, d, in.samples(rep), in.counts(), s);
-    }, stream, timing);
+  auto ours = [&](const Launch& launch, Timing& t, bool& ok) {
+    t = time_calls([&](cudaStream_t s, int rep) { launch(in.samples(rep), in.counts(), s); },
+                   stream, timing);
     HT_CUDA(cudaStreamSynchronize(stream));
-    ok = in.read_counts(p.num_bins) == expect;
+    ok = in.read_counts(counters) == expect;
   };
   ours(tuned, row.tuned, row.tuned_ok);
-  ours(hist1d::default_for(p, d), row.fallback, row.fallback_ok);
+  ours(fallback, row.fallback, row.fallback_ok);
   if (!skip_cub.empty()) {
     row.cub_error = skip_cub;
     cudaStreamDestroy(stream);
@@ -42,11 +56,43 @@ CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tu
     row.cub = time_calls([&](cudaStream_t s, int rep) { cub.run(in.samples(rep), in.counts(), s); },
                          stream, timing);
     HT_CUDA(cudaStreamSynchronize(stream));
-    row.cub_ok = in.read_counts(p.num_bins) == expect;
+    row.cub_ok = in.read_counts(counters) == expect;
   } catch (const Error& e) {
     row.cub_error = e.what();
   }
   cudaStreamDestroy(stream);
+  return row;
+}
+
+}  // namespace
+
+CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
+                   KernelCache& cache, double read_gbps, Distribution dist,
+                   const TimingOptions& timing, const std::string& skip_cub) {
+  auto launcher = [&](const Hist1DConfig& c) -> Launch {
+    Kernel k = cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel);
+    return [&cache, k, c, &p, &d](const void* s, std::uint32_t* counts, cudaStream_t stream) {
+      launch_hist1d(cache, k, c, p, d, s, counts, stream);
+    };
+  };
+  CompareRow row = measure(d, p, launcher(tuned), launcher(hist1d::default_for(p, d)), read_gbps,
+                           dist, timing, skip_cub);
+  row.tuned_label = tuned.label();
+  return row;
+}
+
+CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
+                                const MultiChannelConfig& tuned, KernelCache& cache,
+                                double read_gbps, Distribution dist, const TimingOptions& timing) {
+  auto launcher = [&](const MultiChannelConfig& c) -> Launch {
+    Kernel k = cache.get(multichannel::request(c, p, d.arch()), multichannel::kKernel);
+    return [&cache, k, c, &p, &d](const void* s, std::uint32_t* counts, cudaStream_t stream) {
+      multichannel::launch(cache, k, c, p, d, s, counts, stream);
+    };
+  };
+  CompareRow row = measure(d, p, launcher(tuned), launcher(multichannel::default_for(p, d)),
+                           read_gbps, dist, timing, {});
+  row.tuned_label = tuned.label();
   return row;
 }
 

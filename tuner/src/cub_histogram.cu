@@ -1,6 +1,7 @@
 // CUB's DeviceHistogram, the baseline every tuned result is compared with. The only code in
 // histtune that nvcc compiles.
 #include <cub/device/device_histogram.cuh>
+#include <cuda/std/array>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/tuner/baselines.hpp"
@@ -22,8 +23,47 @@ cudaError_t cub_even(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       static_cast<int>(p.num_bins + 1), lower, upper, static_cast<long long>(p.n), stream);
 }
 
+// Interleaved pixels: CUB's MultiHistogramEven, C channels of which the first A are counted
+// (C <= 4); the A histograms go one after another, like ours.
+template <int C, int A, class T>
+cudaError_t cub_pixels(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+                       std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  const bool direct = p.binning == Binning::direct;
+  cuda::std::array<std::uint32_t*, A> hist;
+  cuda::std::array<int, A> levels;
+  cuda::std::array<long long, A> lower, upper;
+  for (int c = 0; c < A; ++c) {
+    hist[c] = d_counts ? d_counts + static_cast<std::size_t>(c) * p.num_bins : nullptr;
+    levels[c] = static_cast<int>(p.num_bins + 1);
+    lower[c] = direct ? 0 : static_cast<long long>(p.lower);
+    upper[c] = direct ? static_cast<long long>(p.num_bins) : static_cast<long long>(p.upper);
+  }
+  return cub::DeviceHistogram::MultiHistogramEven<C, A>(
+      d_temp, temp_bytes, static_cast<const T*>(d_samples), hist, levels, lower, upper,
+      static_cast<long long>(p.n), stream);
+}
+
+template <class T>
+cudaError_t cub_multichannel(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+                             std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  const int c = static_cast<int>(p.channels), a = static_cast<int>(p.active_channels);
+  if (c == 4 && a == 3) return cub_pixels<4, 3, T>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+  if (c == 4 && a == 4) return cub_pixels<4, 4, T>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+  if (c == 3 && a == 3) return cub_pixels<3, 3, T>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+  throw Error(StatusCode::invalid_argument,
+              "CUB's MultiHistogram is built here for 3 of 3, 3 of 4 and 4 of 4 channels only "
+              "(it takes at most 4 interleaved channels)");
+}
+
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
                      std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  if (p.family == "multichannel") {
+    if (p.sample_type == SampleType::u8)
+      return cub_multichannel<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    if (p.sample_type == SampleType::u16)
+      return cub_multichannel<std::uint16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    throw Error(StatusCode::invalid_argument, "multi-channel CUB baseline: u8 and u16 only");
+  }
   switch (p.sample_type) {
     case SampleType::u8:
       return cub_even<std::uint8_t, long long>(d_temp, temp_bytes, d_samples, d_counts, p, stream);

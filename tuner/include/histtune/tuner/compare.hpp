@@ -7,6 +7,7 @@
 #include "histtune/device.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/timing.hpp"
@@ -28,5 +29,12 @@ CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tu
                    KernelCache& cache, double read_gbps,
                    Distribution dist = Distribution::uniform, const TimingOptions& timing = {},
                    const std::string& skip_cub = {});
+
+// The same for a multi-channel problem: `tuned` and the family's built-in default; CUB where its
+// MultiHistogram expresses the shape (up to 4 interleaved channels).
+CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
+                                const MultiChannelConfig& tuned, KernelCache& cache,
+                                double read_gbps, Distribution dist = Distribution::uniform,
+                                const TimingOptions& timing = {});
 
 }  // namespace histtune::tuner

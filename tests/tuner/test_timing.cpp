@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "histtune/tuner/timing.hpp"
 #include "histtune/tuner/tuner.hpp"
 
@@ -13,6 +17,100 @@ TEST(Timing, SummarizeTakesTheMedianAndTheSpread) {
   EXPECT_EQ(t.samples, 5);
   EXPECT_DOUBLE_EQ(tuner::summarize({4, 1, 3, 2}).median_ms, 2.5);
   EXPECT_EQ(tuner::summarize({}).samples, 0);
+}
+
+namespace {
+// n samples around `centre`, deterministic, spread uniformly over +-rel (a noise model).
+std::vector<double> spread(int n, double centre, double rel, std::uint64_t seed = 1) {
+  std::vector<double> out;
+  std::uint64_t s = seed * 0x9e3779b97f4a7c15ull + 7;
+  for (int i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const double u = static_cast<double>(s >> 11) * 0x1.0p-53;  // [0, 1)
+    out.push_back(centre * (1 + rel * (2 * u - 1)));
+  }
+  return out;
+}
+
+// Takes samples from `source` the way time_calls does (min_samples first, then batches) until
+// the rule stops; returns how many it took and why it stopped.
+std::pair<int, tuner::SamplingState> run_rule(const std::vector<double>& source,
+                                             const tuner::TimingOptions& o) {
+  std::vector<double> ms;
+  double spent = 0;
+  auto state = tuner::sampling_state(ms, spent, o);
+  while (state == tuner::SamplingState::more) {
+    const int n = static_cast<int>(ms.size());
+    const int want = std::min(n < o.min_samples ? o.min_samples - n : o.batch, o.max_samples - n);
+    for (int i = 0; i < want; ++i) {
+      ms.push_back(source.at(ms.size()));
+      spent += ms.back();
+    }
+    state = tuner::sampling_state(ms, spent, o);
+  }
+  return {static_cast<int>(ms.size()), state};
+}
+}  // namespace
+
+TEST(TimingStopRule, MedianConfidenceIntervalUsesTheMiddleOrderStatistics) {
+  // n = 10: the interval runs from the 2nd to the 9th smallest sample.
+  EXPECT_DOUBLE_EQ(tuner::median_ci_half_width({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), 3.5);
+  // n = 100 (values 1..100): the 40th to the 61st.
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);
+  EXPECT_DOUBLE_EQ(tuner::median_ci_half_width(v), 10.5);
+  EXPECT_TRUE(std::isinf(tuner::median_ci_half_width({1.0})));
+  // Outliers beyond the middle do not widen it.
+  std::vector<double> outliers(20, 1.0);
+  outliers[0] = 50;
+  outliers[1] = 0.01;
+  EXPECT_DOUBLE_EQ(tuner::median_ci_half_width(outliers), 0.0);
+}
+
+TEST(TimingStopRule, QuietSamplesStopAtTheMinimum) {
+  const tuner::TimingOptions o;  // min 10, max 100, 1%
+  const auto [n, why] = run_rule(spread(200, 0.1, 0.002), o);
+  EXPECT_EQ(n, 10);
+  EXPECT_EQ(why, tuner::SamplingState::stable);
+}
+
+TEST(TimingStopRule, NoisierSamplesTakeMoreUntilTheMedianIsWithinOnePercent) {
+  const tuner::TimingOptions o;
+  const auto src = spread(200, 0.1, 0.03);  // +-3% noise: the median needs more samples
+  const auto [n, why] = run_rule(src, o);
+  EXPECT_GT(n, 10);
+  EXPECT_LT(n, 100);
+  EXPECT_EQ(why, tuner::SamplingState::stable);
+  const std::vector<double> taken(src.begin(), src.begin() + n);
+  EXPECT_LE(tuner::median_ci_half_width(taken), 0.01 * tuner::summarize(taken).median_ms);
+}
+
+TEST(TimingStopRule, WildSamplesStopAtTheCap) {
+  tuner::TimingOptions o;
+  const auto [n, why] = run_rule(spread(200, 0.1, 0.9), o);
+  EXPECT_EQ(n, 100);
+  EXPECT_EQ(why, tuner::SamplingState::max_samples);
+  o.max_samples = 40;
+  EXPECT_EQ(run_rule(spread(200, 0.1, 0.9), o).first, 40);
+}
+
+TEST(TimingStopRule, SlowCallsStopAtTheTimeCapWithAtLeastThreeSamples) {
+  const tuner::TimingOptions o;  // max_total_ms 1000
+  const auto [n, why] = run_rule(spread(200, 300.0, 0.5), o);
+  EXPECT_EQ(why, tuner::SamplingState::time_cap);
+  EXPECT_GE(n, 3);
+  EXPECT_EQ(tuner::sampling_state({400, 450}, 850, o), tuner::SamplingState::more);
+  EXPECT_EQ(tuner::sampling_state({400, 450, 420}, 1270, o), tuner::SamplingState::time_cap);
+}
+
+TEST(TimingStopRule, SpreadBelowTheEventResolutionCountsAsStable) {
+  // 5 us calls quantised to 0.5 us steps: 10% apart, but no finer than the timer can tell.
+  std::vector<double> ms;
+  for (int i = 0; i < 10; ++i) ms.push_back(i % 2 ? 0.0050 : 0.0055);
+  EXPECT_EQ(tuner::sampling_state(ms, 0.05, tuner::TimingOptions{}), tuner::SamplingState::stable);
+  tuner::TimingOptions strict;
+  strict.resolution_ms = 0;
+  EXPECT_EQ(tuner::sampling_state(ms, 0.05, strict), tuner::SamplingState::more);
 }
 
 TEST(DefaultPlan, CoversTheFoundationProblems) {

@@ -97,14 +97,48 @@ class Listed : public Strategy {
   bool shuffle_;
 };
 
+// First-improvement hill climb over the untried neighbours (one parameter one step away) of the
+// best point, announced to `plan` before they are timed; stops at a local optimum or when done().
+void climb(const SearchSpace& space, const std::set<Point>& valid, Run& run, SearchResult& r,
+           std::mt19937_64& rng, const std::function<void(const std::vector<Point>&)>& plan,
+           const std::function<bool()>& done) {
+  bool improved = true;
+  while (improved && !done() && !r.best.empty()) {
+    improved = false;
+    const Point centre = r.best;
+    std::vector<Point> around;
+    for (std::size_t k = 0; k < centre.size(); ++k)
+      for (int step : {-1, 1}) {
+        Point q = centre;
+        q[k] += step;
+        if (q[k] >= 0 && q[k] < space.sizes[k] && valid.count(q) && !run.seen(q))
+          around.push_back(q);
+      }
+    std::shuffle(around.begin(), around.end(), rng);
+    if (plan && !around.empty()) plan(around);
+    for (const auto& q : around) {
+      if (done()) break;
+      run.evaluate(q);
+      if (r.best != centre) {
+        improved = true;
+        break;
+      }
+    }
+  }
+}
+
 // Simulated annealing on log(cost), neighbourhood = one parameter moved to an adjacent value
 // (sometimes to any value), memoised so no point is timed twice, restarts from the best point
 // when stuck, and a final first-improvement hill climb around the best with what budget remains.
+// Moves are proposed kBatch at a time from the current point and announced to `plan` before the
+// first of them is timed, so their kernels compile in parallel; each is then accepted or
+// rejected in turn, as in sequential annealing.
 class Annealing : public Strategy {
  public:
+  static constexpr std::size_t kBatch = 8;
   const char* name() const override { return "annealing"; }
   SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
-                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>&)
+                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan)
       override {
     SearchResult r;
     const std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
@@ -118,30 +152,44 @@ class Annealing : public Strategy {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     Run run(f, b, r);
-    auto random_unseen = [&]() -> std::optional<Point> {
+    auto announce = [&](const std::vector<Point>& next) {
+      if (plan && !next.empty()) plan(next);
+    };
+    auto random_unseen = [&](const std::set<Point>& also_taken) -> std::optional<Point> {
       for (int t = 0; t < 64; ++t) {
         const Point& p = pts[rng() % pts.size()];
-        if (!run.seen(p)) return p;
+        if (!run.seen(p) && !also_taken.count(p)) return p;
       }
       for (const auto& p : pts)
-        if (!run.seen(p)) return p;
+        if (!run.seen(p) && !also_taken.count(p)) return p;
       return std::nullopt;
     };
     auto log_cost = [](const std::optional<double>& c) {
       return c ? std::log(std::max(*c, 1e-30)) : INFINITY;
     };
+    auto left = [&] { return r.evaluations < budget ? budget - r.evaluations : 0; };
     auto done = [&] { return r.evaluations >= budget || run.exhausted(); };
 
     // Seeds: a few random points.
-    const std::size_t seeds = std::max<std::size_t>(3, budget / 25);
+    const std::size_t seeds = std::min(std::max<std::size_t>(3, budget / 25), budget);
+    std::vector<Point> first;
+    {
+      std::set<Point> taken;
+      while (first.size() < seeds) {
+        auto p = random_unseen(taken);
+        if (!p) break;
+        taken.insert(*p);
+        first.push_back(*p);
+      }
+    }
+    announce(first);
     Point cur;
     double cur_cost = INFINITY;
-    for (std::size_t i = 0; i < seeds && !done(); ++i) {
-      auto p = random_unseen();
-      if (!p) break;
-      double c = log_cost(run.evaluate(*p));
+    for (const auto& p : first) {
+      if (done()) break;
+      double c = log_cost(run.evaluate(p));
       if (c < cur_cost) {
-        cur = *p;
+        cur = p;
         cur_cost = c;
       }
     }
@@ -152,12 +200,9 @@ class Annealing : public Strategy {
     const double t0 = 0.25, t1 = 0.003;  // in log-cost units: 25% .. 0.3% worse accepted
     std::size_t since_best = 0;
     double best_seen = r.best.empty() ? INFINITY : log_cost(r.best_cost);
-    while (r.evaluations < anneal_until && !done()) {
-      const double progress = static_cast<double>(r.evaluations) / std::max<std::size_t>(anneal_until, 1);
-      const double temp = t0 * std::pow(t1 / t0, progress);
-      std::optional<Point> next;
-      for (int attempt = 0; attempt < 64 && !next; ++attempt) {
-        Point q = cur;
+    auto propose = [&](const Point& from, const std::set<Point>& taken) -> std::optional<Point> {
+      for (int attempt = 0; attempt < 64; ++attempt) {
+        Point q = from;
         const std::size_t k = rng() % q.size();
         if (space.sizes[k] <= 1) continue;
         if (unit(rng) < 0.8) {
@@ -170,53 +215,61 @@ class Annealing : public Strategy {
           const std::size_t k2 = rng() % q.size();
           q[k2] = std::clamp(q[k2] + ((rng() % 2) ? 1 : -1), 0, space.sizes[k2] - 1);
         }
-        if (valid.count(q) && !run.seen(q)) next = q;
+        if (valid.count(q) && !run.seen(q) && !taken.count(q)) return q;
       }
-      if (!next) next = random_unseen();
-      if (!next) break;
-      const double c = log_cost(run.evaluate(*next));
-      if (c < cur_cost || unit(rng) < std::exp(-(c - cur_cost) / temp)) {
-        cur = *next;
-        cur_cost = c;
+      return random_unseen(taken);
+    };
+    while (r.evaluations < anneal_until && !done()) {
+      std::vector<Point> moves;
+      std::set<Point> taken;
+      const std::size_t want = std::min(kBatch, anneal_until - r.evaluations);
+      while (moves.size() < want) {
+        auto q = propose(cur, taken);
+        if (!q) break;
+        taken.insert(*q);
+        moves.push_back(*q);
       }
-      if (c < best_seen) {
-        best_seen = c;
-        since_best = 0;
-      } else if (++since_best > std::max<std::size_t>(budget / 8, 20) && !r.best.empty()) {
-        cur = r.best;  // stuck: restart from the best point found
-        cur_cost = best_seen;
-        since_best = 0;
+      if (moves.empty()) break;
+      announce(moves);
+      for (const auto& next : moves) {
+        if (r.evaluations >= anneal_until || done()) break;
+        const double progress =
+            static_cast<double>(r.evaluations) / std::max<std::size_t>(anneal_until, 1);
+        const double temp = t0 * std::pow(t1 / t0, progress);
+        const double c = log_cost(run.evaluate(next));
+        if (c < cur_cost || unit(rng) < std::exp(-(c - cur_cost) / temp)) {
+          cur = next;
+          cur_cost = c;
+        }
+        if (c < best_seen) {
+          best_seen = c;
+          since_best = 0;
+        } else if (++since_best > std::max<std::size_t>(budget / 8, 20) && !r.best.empty()) {
+          cur = r.best;  // stuck: restart from the best point found
+          cur_cost = best_seen;
+          since_best = 0;
+        }
       }
     }
 
     // Refine: first-improvement hill climb over the untried neighbours of the best point.
-    bool improved = true;
-    while (improved && !done() && !r.best.empty()) {
-      improved = false;
-      const Point centre = r.best;
-      std::vector<Point> around;
-      for (std::size_t k = 0; k < centre.size(); ++k)
-        for (int step : {-1, 1}) {
-          Point q = centre;
-          q[k] += step;
-          if (q[k] >= 0 && q[k] < space.sizes[k] && valid.count(q) && !run.seen(q))
-            around.push_back(q);
-        }
-      std::shuffle(around.begin(), around.end(), rng);
-      for (const auto& q : around) {
-        if (done()) break;
-        run.evaluate(q);
-        if (r.best != centre) {
-          improved = true;
-          break;
-        }
-      }
-    }
+    if (!r.best.empty()) climb(space, valid, run, r, rng, plan, done);
     // Budget left (the neighbourhood of the best is exhausted): random samples.
     while (!done()) {
-      auto p = random_unseen();
-      if (!p) break;
-      run.evaluate(*p);
+      std::vector<Point> more;
+      std::set<Point> taken;
+      while (more.size() < std::min(kBatch, left())) {
+        auto p = random_unseen(taken);
+        if (!p) break;
+        taken.insert(*p);
+        more.push_back(*p);
+      }
+      if (more.empty()) break;
+      announce(more);
+      for (const auto& p : more) {
+        if (done()) break;
+        run.evaluate(p);
+      }
     }
     note_budget_stop(b, r);
     return r;
@@ -224,6 +277,31 @@ class Annealing : public Strategy {
 };
 
 }  // namespace
+
+SearchResult hill_climb(const SearchSpace& space, const Objective& f,
+                        const std::vector<Point>& starts, const SearchBudget& b,
+                        std::uint64_t seed,
+                        const std::function<void(const std::vector<Point>&)>& plan) {
+  SearchResult r;
+  const std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
+  r.valid_points = pts.size();
+  const std::set<Point> valid(pts.begin(), pts.end());
+  std::mt19937_64 rng(seed);
+  Run run(f, b, r);
+  std::vector<Point> first;
+  for (const auto& p : starts)
+    if (valid.count(p) && std::find(first.begin(), first.end(), p) == first.end())
+      first.push_back(p);
+  if (plan && !first.empty()) plan(first);
+  for (const auto& p : first) {
+    if (run.exhausted()) break;
+    run.evaluate(p);
+  }
+  climb(space, valid, run, r, rng, plan, [&] { return run.exhausted(); });
+  note_budget_stop(b, r);
+  return r;
+}
+
 
 const std::vector<std::string>& strategy_names() {
   static const std::vector<std::string> names = {"exhaustive", "random", "annealing"};

@@ -1,14 +1,43 @@
 #include "histtune/tuner/timing.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "histtune/detail/cuda_check.hpp"
 
 namespace histtune::tuner {
 
+double median_ci_half_width(std::vector<double> ms) {
+  const std::size_t n = ms.size();
+  if (n < 2) return std::numeric_limits<double>::infinity();
+  std::sort(ms.begin(), ms.end());
+  const double half = 0.98 * std::sqrt(static_cast<double>(n));  // 1.96 sqrt(n) / 2
+  const double nn = static_cast<double>(n);
+  const auto clamp = [n](double i) {
+    return static_cast<std::size_t>(std::clamp<double>(std::round(i), 1.0, static_cast<double>(n)));
+  };
+  const std::size_t j = clamp(nn / 2 - half), k = clamp(1 + nn / 2 + half);
+  return 0.5 * (ms[k - 1] - ms[j - 1]);
+}
+
+SamplingState sampling_state(const std::vector<double>& ms, double spent_ms,
+                             const TimingOptions& opt) {
+  const int n = static_cast<int>(ms.size());
+  const int max_samples = std::max(opt.max_samples, 1);
+  if (n >= max_samples) return SamplingState::max_samples;
+  if (n >= std::min(3, max_samples) && spent_ms >= opt.max_total_ms) return SamplingState::time_cap;
+  if (n < std::min(std::max(opt.min_samples, 2), max_samples)) return SamplingState::more;
+  const Timing t = summarize(ms);
+  const double allowed = std::max(opt.target_rel * t.median_ms, opt.resolution_ms);
+  return t.ci_half_width_ms <= allowed ? SamplingState::stable : SamplingState::more;
+}
+
 Timing summarize(std::vector<double> ms) {
   Timing t;
   if (ms.empty()) return t;
+  t.sample_ms = ms;
+  t.ci_half_width_ms = median_ci_half_width(ms);
   std::sort(ms.begin(), ms.end());
   const std::size_t n = ms.size();
   t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
@@ -18,32 +47,86 @@ Timing summarize(std::vector<double> ms) {
   return t;
 }
 
+namespace {
+
+// Events are created once per time_calls and destroyed on every exit.
+class Events {
+ public:
+  explicit Events(std::size_t n) : ev_(n, nullptr) {
+    for (auto& e : ev_) HT_CUDA(cudaEventCreate(&e));
+  }
+  ~Events() {
+    for (auto& e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+  cudaEvent_t operator[](std::size_t i) const { return ev_[i]; }
+
+ private:
+  std::vector<cudaEvent_t> ev_;
+};
+
+}  // namespace
+
 Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStream_t stream,
                   const TimingOptions& opt) {
-  for (int i = 0; i < opt.warmup; ++i) launch(stream, i);
-  const int reps = std::max(opt.repetitions, 1);
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(reps));
-  for (auto& e : ev) HT_CUDA(cudaEventCreate(&e));
+  int call = 0;
+  for (int i = 0; i < opt.warmup; ++i) launch(stream, call++);
+  const int max_samples = std::max(opt.max_samples, 1);
+  const int first = std::clamp(opt.min_samples, 1, max_samples);
+  const int batch = std::max(opt.batch, 1);
+  Events ev(2 * static_cast<std::size_t>(std::max(first, batch)));
+
+  // One timed call says how many calls a sample needs to last min_sample_ms.
+  int per_sample = 1;
   std::vector<double> ms;
-  try {
-    // All repetitions are queued before one synchronisation, so the host never starves the GPU.
-    for (int r = 0; r < reps; ++r) {
-      HT_CUDA(cudaEventRecord(ev[2 * r], stream));
-      launch(stream, opt.warmup + r);
-      HT_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
+  double spent = 0;  // ms the timed calls took
+  int timed_calls = 1;
+  {
+    HT_CUDA(cudaEventRecord(ev[0], stream));
+    launch(stream, call++);
+    HT_CUDA(cudaEventRecord(ev[1], stream));
+    HT_CUDA(cudaEventSynchronize(ev[1]));
+    float t = 0;
+    HT_CUDA(cudaEventElapsedTime(&t, ev[0], ev[1]));
+    spent += t;
+    if (opt.min_sample_ms > 0 && t < opt.min_sample_ms) {
+      per_sample = static_cast<int>(std::ceil(opt.min_sample_ms / std::max<double>(t, 1e-4)));
+      per_sample = std::clamp(per_sample, 1, std::max(opt.max_calls_per_sample, 1));
     }
-    HT_CUDA(cudaStreamSynchronize(stream));
-    for (int r = 0; r < reps; ++r) {
-      float t = 0;
-      HT_CUDA(cudaEventElapsedTime(&t, ev[2 * r], ev[2 * r + 1]));
-      ms.push_back(t);
-    }
-  } catch (...) {
-    for (auto& e : ev) cudaEventDestroy(e);
-    throw;
+    if (per_sample == 1) ms.push_back(t);  // a sample like any other
   }
-  for (auto& e : ev) cudaEventDestroy(e);
-  return summarize(ms);
+
+  while (sampling_state(ms, spent, opt) == SamplingState::more) {
+    const int n = static_cast<int>(ms.size());
+    int want = std::min(n < first ? first - n : batch, max_samples - n);
+    // Near the time cap, queue only what fits (but enough for 3 samples).
+    const double per_sample_ms = spent / timed_calls * per_sample;
+    if (per_sample_ms > 0) {
+      const double room = std::floor((opt.max_total_ms - spent) / per_sample_ms);
+      want = std::min(want, std::max({static_cast<int>(std::max(room, 0.0)), 3 - n, 1}));
+    }
+    // A batch is queued before one synchronisation, so the host never starves the GPU.
+    for (int s = 0; s < want; ++s) {
+      HT_CUDA(cudaEventRecord(ev[2 * s], stream));
+      for (int c = 0; c < per_sample; ++c) launch(stream, call++);
+      HT_CUDA(cudaEventRecord(ev[2 * s + 1], stream));
+    }
+    timed_calls += want * per_sample;
+    HT_CUDA(cudaStreamSynchronize(stream));
+    for (int s = 0; s < want; ++s) {
+      float t = 0;
+      HT_CUDA(cudaEventElapsedTime(&t, ev[2 * s], ev[2 * s + 1]));
+      spent += t;
+      ms.push_back(static_cast<double>(t) / per_sample);
+    }
+  }
+  Timing out = summarize(ms);
+  out.calls_per_sample = per_sample;
+  out.stable = out.samples >= std::min(opt.min_samples, max_samples) &&
+               out.ci_half_width_ms <= std::max(opt.target_rel * out.median_ms, opt.resolution_ms);
+  return out;
 }
 
 }  // namespace histtune::tuner

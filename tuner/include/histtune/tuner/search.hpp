@@ -50,8 +50,9 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
   virtual const char* name() const = 0;
-  // `plan`, when given, is told up front the points the strategy will evaluate in order (for
-  // strategies that know them: exhaustive, random), so that their kernels compile ahead.
+  // `plan`, when given, is told the points the strategy will evaluate next, in order, before it
+  // evaluates them, so that their kernels compile ahead: all of them up front (exhaustive,
+  // random), or a few at a time as the search goes (annealing: each batch of proposed moves).
   virtual SearchResult run(const SearchSpace& space, const Objective& objective,
                            const SearchBudget& budget, std::uint64_t seed,
                            const std::function<void(const std::vector<Point>&)>& plan = {}) = 0;
@@ -60,6 +61,15 @@ class Strategy {
 // "exhaustive", "random" or "annealing"; throws std::invalid_argument naming the valid ones.
 std::unique_ptr<Strategy> make_strategy(const std::string& name);
 const std::vector<std::string>& strategy_names();
+
+// A short local search for a known good region: evaluates `starts` (the valid ones, in order),
+// then climbs from the best point found by first improvement over its one-step neighbours until
+// a local optimum, the budget or the time limit. Used to find each input distribution's own best
+// near the finalists of the main search.
+SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
+                        const std::vector<Point>& starts, const SearchBudget& budget,
+                        std::uint64_t seed,
+                        const std::function<void(const std::vector<Point>&)>& plan = {});
 
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);

@@ -1,5 +1,7 @@
-// Timing like nvbench: warm-up, CUDA events around every repetition, the median of the
-// repetitions. Each repetition is one full call as users make it (zero the bins, launch).
+// Timing like nvbench: warm-up, CUDA events around every sample, and samples until the median is
+// stable (a noise criterion with a cap). Each call is one full call as users make it (zero the
+// bins, launch); the caller's launch decides which input copy it reads (tuner/inputs.hpp rotates
+// copies so that inputs smaller than L2 are still read from memory).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,21 +12,51 @@
 namespace histtune::tuner {
 
 struct Timing {
-  double median_ms = 0;
-  double min_ms = 0;
-  double max_ms = 0;
+  double median_ms = 0;  // per call
+  double min_ms = 0;     // fastest sample, per call
+  double max_ms = 0;     // slowest sample, per call
   int samples = 0;
+  int calls_per_sample = 1;   // > 1 for calls shorter than TimingOptions::min_sample_ms
+  double ci_half_width_ms = 0;  // of the median, 95%, distribution-free (median_ci_half_width)
+  bool stable = false;          // the noise criterion was met (not a cap)
+  std::vector<double> sample_ms{};  // every sample, per call, in the order taken
 };
 
+// The stopping rule: at least min_samples; then stop as soon as the 95% confidence interval of
+// the median is narrow (half-width <= target_rel x median, or <= resolution_ms: the events' own
+// resolution, below which more samples tell nothing), or at max_samples, or once the samples add
+// up to max_total_ms (a configuration that slow is nowhere near the best; it keeps >= 3 samples).
 struct TimingOptions {
   int warmup = 3;
-  int repetitions = 15;  // at least 10
+  int min_samples = 10;
+  int max_samples = 100;
+  int batch = 10;  // samples queued per synchronisation after the first min_samples
+  double target_rel = 0.01;
+  double resolution_ms = 0.0005;  // CUDA events resolve about 0.5 us
+  double max_total_ms = 1000;
+  // Calls shorter than this are timed k at a time (k <= max_calls_per_sample, from the first
+  // timed call), so that the events' resolution is a small part of each sample.
+  double min_sample_ms = 0.02;
+  int max_calls_per_sample = 32;
 };
 
-// Times launch(stream, rep) for every repetition. Returns when all are done.
+enum class SamplingState { more, stable, max_samples, time_cap };
+
+// Half-width of the distribution-free 95% confidence interval of the median of `ms`: order
+// statistics j = round(n/2 - 0.98 sqrt(n)) and k = round(1 + n/2 + 0.98 sqrt(n)) (1-based,
+// clamped), half of x(k) - x(j). Infinite for fewer than 2 samples.
+double median_ci_half_width(std::vector<double> ms);
+
+// Whether to take more samples, and if not, why. `spent_ms` is the time the samples took.
+SamplingState sampling_state(const std::vector<double>& ms, double spent_ms,
+                             const TimingOptions& opt);
+
+// Times launch(stream, call) until sampling_state says stop; `call` counts every call, warm-ups
+// included. Returns when all are done.
 Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStream_t stream,
                   const TimingOptions& opt = {});
 
+// Median, min, max, count and the median's confidence interval of `ms` (stable is not set).
 Timing summarize(std::vector<double> ms);
 
 }  // namespace histtune::tuner

@@ -1,0 +1,97 @@
+// The winner rules of tuner/decide.hpp on synthetic numbers: near-ties go to the simplest
+// configuration, deterministically; several distributions pick the best worst case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "histtune/hist1d.hpp"
+#include "histtune/tuner/decide.hpp"
+
+using namespace histtune;
+using namespace histtune::tuner;
+
+TEST(DecideSimpler, FewerParametersOffTheirDefaultFirstThenSmallerIndicesThenLexicographic) {
+  EXPECT_TRUE(simpler({0, 0, 0}, {0, 0, 1}));
+  EXPECT_TRUE(simpler({0, 0, 3}, {1, 1, 0})) << "one changed parameter beats two";
+  EXPECT_TRUE(simpler({0, 1, 0}, {0, 2, 0})) << "same count: the smaller index sum";
+  EXPECT_TRUE(simpler({0, 2, 0}, {2, 0, 0})) << "same count and sum: lexicographic";
+  EXPECT_FALSE(simpler({1, 0}, {1, 0})) << "irreflexive";
+  // A strict total order over a real grid: sorting is deterministic whatever the input order.
+  std::vector<Point> pts;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 2; ++c) pts.push_back({a, b, c});
+  auto sorted = pts;
+  std::sort(sorted.begin(), sorted.end(), simpler);
+  std::mt19937 rng(3);
+  std::shuffle(pts.begin(), pts.end(), rng);
+  std::sort(pts.begin(), pts.end(), simpler);
+  EXPECT_EQ(pts, sorted);
+  EXPECT_EQ(sorted.front(), (Point{0, 0, 0}));
+}
+
+TEST(DecideTieBreak, WithinTheBandTheSimplestWinsOutsideItTheFastest) {
+  // Hist1D points: the default configuration vs a tuned one 1% faster and one 5% faster.
+  const Point simple(hist1d::params().size(), 0);
+  Point tuned = simple;
+  tuned[0] = 3;  // tpb1024
+  tuned[1] = 2;  // vpt4
+  Point odd = simple;
+  odd[3] = 1;  // pc2
+  const std::vector<Point> pts = {tuned, simple, odd};
+  EXPECT_EQ(pick_simplest_within(pts, {0.990, 1.000, 1.004}, 0.015), 1u)
+      << "1% apart is a tie: the default wins";
+  EXPECT_EQ(pick_simplest_within(pts, {0.950, 1.000, 1.004}, 0.015), 0u)
+      << "5% faster is a win";
+  EXPECT_EQ(pick_simplest_within(pts, {0.990, 1.100, 1.004}, 0.015), 2u)
+      << "within the band of 0.990: pc2 is simpler than tpb1024.vpt4";
+  EXPECT_EQ(pick_simplest_within(pts, {0.990, kFailed, 1.004}, 0.015), 2u) << "failed never wins";
+  EXPECT_EQ(pick_simplest_within(pts, {kFailed, kFailed, kFailed}, 0.015), kNone);
+  EXPECT_EQ(pick_simplest_within(pts, {0.990, 1.000, 1.004}, 0.0), 0u) << "no band: the fastest";
+}
+
+TEST(DecideTieBreak, TheChoiceDoesNotDependOnTheOrderOfTheCandidates) {
+  std::vector<Point> pts = {{2, 0, 1}, {0, 1, 1}, {1, 1, 0}, {0, 0, 3}, {3, 3, 3}};
+  std::vector<double> cost = {1.00, 1.01, 1.012, 1.03, 0.999};
+  const Point chosen = pts[pick_simplest_within(pts, cost, 0.015)];
+  EXPECT_EQ(chosen, (Point{0, 1, 1}));
+  std::vector<std::size_t> order = {0, 1, 2, 3, 4};
+  while (std::next_permutation(order.begin(), order.end())) {
+    std::vector<Point> p2;
+    std::vector<double> c2;
+    for (std::size_t i : order) {
+      p2.push_back(pts[i]);
+      c2.push_back(cost[i]);
+    }
+    ASSERT_EQ(p2[pick_simplest_within(p2, c2, 0.015)], chosen);
+  }
+}
+
+TEST(DecideRobust, TheBestWorstCaseWinsAndEachDistributionKeepsItsOwnWinner) {
+  // Distributions: uniform, skewed, constant, runs.
+  const std::vector<Point> pts = {{2, 0}, {0, 1}, {1, 1}};
+  const std::vector<std::vector<double>> ms = {
+      {1.00, 1.00, 3.00, 1.00},  // fastest on uniform, collapses on constant data
+      {1.10, 1.05, 1.20, 1.05},  // never the best, never bad
+      {1.05, 1.20, 1.00, 1.00},  // good on constant and runs, as bad as {0, 1} at worst
+  };
+  const RobustChoice c = choose_robust(pts, ms, 0.015);
+  EXPECT_NEAR(c.worst_ratio[0], 3.0, 1e-12);
+  EXPECT_NEAR(c.worst_ratio[1], 1.2, 1e-12);
+  EXPECT_NEAR(c.worst_ratio[2], 1.2, 1e-12);
+  EXPECT_EQ(c.robust, 1u) << "worst cases tie at 1.2: {0, 1} (one parameter off) is simpler";
+  EXPECT_EQ(c.per_distribution, (std::vector<std::size_t>{0, 0, 2, 0}))
+      << "runs: {2, 0} and {1, 1} tie at 1.00; {2, 0} has one parameter off, {1, 1} two";
+  EXPECT_EQ(c.best, (std::vector<double>{1.00, 1.00, 1.00, 1.00}));
+}
+
+TEST(DecideRobust, ACandidateThatFailsOnOneDistributionIsNeverTheRobustWinner) {
+  const std::vector<Point> pts = {{0}, {1}};
+  const RobustChoice c = choose_robust(pts, {{1.0, kFailed}, {2.0, 2.0}}, 0.015);
+  EXPECT_EQ(c.robust, 1u);
+  EXPECT_TRUE(std::isinf(c.worst_ratio[0]));
+  EXPECT_EQ(c.per_distribution, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(choose_robust(pts, {{kFailed}, {kFailed}}, 0.015).robust, kNone);
+}

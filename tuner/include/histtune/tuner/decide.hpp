@@ -1,0 +1,46 @@
+// How a winner is chosen from measured candidates, as pure functions (tested on CPU with
+// synthetic numbers). Near-ties are ties: among the candidates within a tolerance band of the
+// best, the simplest configuration wins, deterministically. With several input distributions the
+// winner is the candidate with the best worst case.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "histtune/tuner/search.hpp"
+
+namespace histtune::tuner {
+
+// The simplicity order of points of a family's grid, whose parameter tables list each
+// parameter's values simplest first (index 0 is the built-in default's value):
+//   1. fewer parameters away from their first value;
+//   2. then the smaller sum of value indices (closer to the defaults);
+//   3. then the lexicographically smaller index vector (the table's first parameters decide).
+// A strict total order: two different points never tie.
+bool simpler(const Point& a, const Point& b);
+
+constexpr double kFailed = std::numeric_limits<double>::infinity();
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// The candidate to choose: the simplest (see simpler) of those whose cost is within `tolerance`
+// of the best, i.e. cost <= best * (1 + tolerance). Costs are medians; kFailed (or any infinite
+// or NaN cost) never wins. kNone when every candidate failed.
+std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
+                                 double tolerance);
+
+// The choice over several distributions. cost[c][d] is candidate c's median on distribution d
+// (kFailed where it failed or was not measured; a candidate that failed anywhere is never the
+// robust winner). Each distribution's best is min over c of cost[c][d]; a candidate's worst
+// ratio is max over d of cost[c][d] / best[d]; the robust winner is pick_simplest_within over
+// worst ratios, each distribution's winner pick_simplest_within over that distribution's costs.
+struct RobustChoice {
+  std::size_t robust = kNone;
+  std::vector<std::size_t> per_distribution;  // kNone where every candidate failed
+  std::vector<double> best;                    // per distribution
+  std::vector<double> worst_ratio;             // per candidate; kFailed where it failed
+};
+RobustChoice choose_robust(const std::vector<Point>& points,
+                           const std::vector<std::vector<double>>& cost, double tolerance);
+
+}  // namespace histtune::tuner

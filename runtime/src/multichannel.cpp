@@ -80,7 +80,11 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
 }
 
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
-  const char* candidates[] = {"mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0",
+  // H100 bests of a probe (docs/results/h100/session2/probe-multichannel.log): pixels with the
+  // whole pixel in one block and 4 copies; many channels in groups of 64.
+  const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0",
+                              "mc.tpb1024.vpt2.vec16.cpb64.pc1.pad1.bps2.u0",
+                              "mc.tpb512.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",
                               "mc.tpb256.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",
                               "mc.tpb256.vpt2.vec16.cpb16.pc1.pad1.bps4.u0",
                               "mc.tpb256.vpt1.vec0.cpb4.pc1.pad1.bps4.u0",

@@ -118,8 +118,44 @@ CREATE TABLE baselines (
 );
 )sql";
 
+// Version 2 -> 3: multi-channel problems (channels and active channels join the problem's key,
+// which needs a new table: SQLite cannot change a UNIQUE constraint in place), the input
+// distribution of each measurement, and each distribution's own winner beside the robust one.
+// Runs with foreign keys off (SQLite's documented way to rebuild a table others refer to): ids
+// are kept, so every reference stays valid; migrate() checks that before it commits.
+constexpr const char* kMigrateV2ToV3Sql = R"sql(
+CREATE TABLE problems_v3 (
+  id              INTEGER PRIMARY KEY,
+  family          TEXT    NOT NULL CHECK (length(family) > 0),
+  sample_type     TEXT    NOT NULL CHECK (length(sample_type) > 0),
+  binning         TEXT    NOT NULL CHECK (length(binning) > 0),
+  num_bins        INTEGER NOT NULL CHECK (num_bins >= 0),
+  n               INTEGER NOT NULL CHECK (n >= 0),
+  channels        INTEGER NOT NULL DEFAULT 1 CHECK (channels >= 1),
+  active_channels INTEGER NOT NULL DEFAULT 0 CHECK (active_channels >= 0),
+  UNIQUE (family, sample_type, binning, num_bins, n, channels, active_channels)
+);
+INSERT INTO problems_v3 (id, family, sample_type, binning, num_bins, n)
+  SELECT id, family, sample_type, binning, num_bins, n FROM problems;
+DROP TABLE problems;
+ALTER TABLE problems_v3 RENAME TO problems;
+ALTER TABLE measurements ADD COLUMN distribution TEXT NOT NULL DEFAULT 'uniform'
+  CHECK (length(distribution) > 0);
+CREATE TABLE distribution_winners (
+  device_id        INTEGER NOT NULL REFERENCES devices (id),
+  problem_id       INTEGER NOT NULL REFERENCES problems (id),
+  distribution     TEXT    NOT NULL CHECK (length(distribution) > 0 AND distribution <> 'any'),
+  config_id        INTEGER NOT NULL REFERENCES configurations (id),
+  median_ms        REAL    NOT NULL CHECK (median_ms >= 0),
+  template_hash    TEXT    NOT NULL,
+  histtune_version TEXT    NOT NULL DEFAULT '',
+  updated_at       TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (device_id, problem_id, distribution)
+);
+)sql";
+
 // kMigrations[i] takes schema version i + 1 to i + 2.
-constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql};
+constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql, kMigrateV2ToV3Sql};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == Database::kSchemaVersion - 1,
               "one migration per schema version step");
 
@@ -128,12 +164,34 @@ constexpr const char* kDeviceColumns =
     " d.driver_version, d.runtime_version, d.memory_clock_khz, d.nvrtc_version";
 constexpr int kDeviceColumnCount = 11;
 
+// The problem's key columns, as read_problem reads them.
+#define HT_PROBLEM_COLUMNS \
+  "p.family, p.sample_type, p.binning, p.num_bins, p.n, p.channels, p.active_channels"
+constexpr int kProblemColumnCount = 7;
+// Matches the problem bound by bind_problem.
+constexpr const char* kProblemMatch =
+    " p.family = :family AND p.sample_type = :sample_type AND p.binning = :binning AND"
+    " p.num_bins = :num_bins AND p.n = :n AND p.channels = :channels AND"
+    " p.active_channels = :active_channels";
+
 constexpr const char* kWinnerSelect = R"sql(
 SELECT d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.memory_bytes, d.l2_bytes,
        d.driver_version, d.runtime_version, d.memory_clock_khz, d.nvrtc_version,
-       p.family, p.sample_type, p.binning, p.num_bins, p.n,
-       c.label, w.median_ms, w.template_hash, w.histtune_version
+       )sql" HT_PROBLEM_COLUMNS R"sql(,
+       c.label, w.median_ms, w.template_hash, w.histtune_version, 'any'
 FROM winners w
+JOIN devices d        ON d.id = w.device_id
+JOIN problems p       ON p.id = w.problem_id
+JOIN configurations c ON c.id = w.config_id
+)sql";
+
+// The same columns for the per-distribution winners.
+constexpr const char* kDistributionWinnerSelect = R"sql(
+SELECT d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.memory_bytes, d.l2_bytes,
+       d.driver_version, d.runtime_version, d.memory_clock_khz, d.nvrtc_version,
+       )sql" HT_PROBLEM_COLUMNS R"sql(,
+       c.label, w.median_ms, w.template_hash, w.histtune_version, w.distribution
+FROM distribution_winners w
 JOIN devices d        ON d.id = w.device_id
 JOIN problems p       ON p.id = w.problem_id
 JOIN configurations c ON c.id = w.config_id
@@ -141,12 +199,13 @@ JOIN configurations c ON c.id = w.config_id
 
 constexpr const char* kInsertMeasurementSql =
     "INSERT INTO measurements (device_id, problem_id, config_id, median_ms, min_ms, max_ms,"
-    "  samples, verified, template_hash, histtune_version)"
+    "  samples, verified, template_hash, histtune_version, distribution)"
     " VALUES (:device_id, :problem_id, :config_id, :median_ms, :min_ms, :max_ms,"
-    "  :samples, :verified, :template_hash, :histtune_version)";
+    "  :samples, :verified, :template_hash, :histtune_version, :distribution)";
 
 constexpr const char* kWinnerOrder =
-    " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n, d.uuid";
+    " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n, p.channels,"
+    " p.active_channels, d.uuid";
 
 // Builds the DbError for a failed call: the operation, the database and SQLite's own words.
 DbError make_error(const char* operation, const std::string& path, const std::string& detail) {
@@ -209,10 +268,17 @@ void check_version(const SQLite::Database& db, const std::string& path) {
   }
 }
 
-// Runs inside the caller's write transaction: a failed step rolls every step back.
+// Runs inside the caller's write transaction, with foreign keys off (the caller's job: the
+// pragma is a no-op inside a transaction): a failed step rolls every step back.
 void migrate(SQLite::Database& db, int from) {
   for (int version = from; version < Database::kSchemaVersion; ++version) {
     db.exec(kMigrations[version - 1]);
+  }
+  // Rebuilt tables keep their ids; prove that no reference dangles before committing.
+  SQLite::Statement check(db, "PRAGMA foreign_key_check");
+  if (check.executeStep()) {
+    throw SQLite::Exception("migration left a dangling reference in table '" +
+                            check.getColumn(0).getString() + "'");
   }
   // PRAGMA takes no bound parameters; the value is a compile-time constant.
   db.exec("PRAGMA user_version = " + std::to_string(Database::kSchemaVersion));
@@ -225,6 +291,8 @@ void bind_problem(SQLite::Statement& q, const ProblemRow& p) {
   q.bind(":num_bins", static_cast<std::int64_t>(p.num_bins));
   // Counts above INT64_MAX wrap negative and are refused by CHECK (n >= 0).
   q.bind(":n", static_cast<std::int64_t>(p.n));
+  q.bind(":channels", static_cast<std::int64_t>(p.channels));
+  q.bind(":active_channels", static_cast<std::int64_t>(p.active_channels));
 }
 
 // kDeviceColumns, from column `first` on.
@@ -244,7 +312,7 @@ DeviceRow read_device(const SQLite::Statement& q, int first) {
   return d;
 }
 
-// family, sample_type, binning, num_bins, n from column `first` on.
+// HT_PROBLEM_COLUMNS from column `first` on.
 ProblemRow read_problem(const SQLite::Statement& q, int first) {
   ProblemRow p;
   p.family = q.getColumn(first + 0).getString();
@@ -252,18 +320,23 @@ ProblemRow read_problem(const SQLite::Statement& q, int first) {
   p.binning = q.getColumn(first + 2).getString();
   p.num_bins = static_cast<std::uint32_t>(q.getColumn(first + 3).getInt64());
   p.n = static_cast<std::uint64_t>(q.getColumn(first + 4).getInt64());
+  p.channels = static_cast<std::uint32_t>(q.getColumn(first + 5).getInt64());
+  p.active_channels = static_cast<std::uint32_t>(q.getColumn(first + 6).getInt64());
   return p;
 }
 
+// A row of kWinnerSelect or kDistributionWinnerSelect.
 WinnerRow read_winner(const SQLite::Statement& q) {
   WinnerRow w;
   w.device = read_device(q, 0);
   constexpr int p = kDeviceColumnCount;
   w.problem = read_problem(q, p);
-  w.config_label = q.getColumn(p + 5).getString();
-  w.median_ms = q.getColumn(p + 6).getDouble();
-  w.template_hash = q.getColumn(p + 7).getString();
-  w.histtune_version = q.getColumn(p + 8).getString();
+  constexpr int c = p + kProblemColumnCount;
+  w.config_label = q.getColumn(c + 0).getString();
+  w.median_ms = q.getColumn(c + 1).getDouble();
+  w.template_hash = q.getColumn(c + 2).getString();
+  w.histtune_version = q.getColumn(c + 3).getString();
+  w.distribution = q.getColumn(c + 4).getString();
   return w;
 }
 
@@ -314,16 +387,15 @@ std::int64_t device_id_in(SQLite::Database& db, const DeviceRow& d) {
 // `inserted`, when given, says whether the problem was new.
 std::int64_t problem_id_in(SQLite::Database& db, const ProblemRow& p, bool* inserted = nullptr) {
   SQLite::Statement up(db,
-                       "INSERT INTO problems (family, sample_type, binning, num_bins, n)"
-                       " VALUES (:family, :sample_type, :binning, :num_bins, :n)"
+                       "INSERT INTO problems (family, sample_type, binning, num_bins, n, channels,"
+                       "  active_channels)"
+                       " VALUES (:family, :sample_type, :binning, :num_bins, :n, :channels,"
+                       "  :active_channels)"
                        " ON CONFLICT DO NOTHING");
   bind_problem(up, p);
   const int changes = up.exec();
   if (inserted != nullptr) *inserted = changes > 0;
-  SQLite::Statement id(db,
-                       "SELECT id FROM problems WHERE family = :family AND"
-                       " sample_type = :sample_type AND binning = :binning AND"
-                       " num_bins = :num_bins AND n = :n");
+  SQLite::Statement id(db, std::string("SELECT p.id FROM problems p WHERE") + kProblemMatch);
   bind_problem(id, p);
   id.executeStep();
   return id.getColumn(0).getInt64();
@@ -351,6 +423,28 @@ std::int64_t config_id_in(SQLite::Database& db, const std::string& family,
   id.bind(":label", label);
   id.executeStep();
   return id.getColumn(0).getInt64();
+}
+
+// Sets (replaces) the robust winner of (device, problem).
+void winner_in(SQLite::Database& db, const DeviceRow& device, const ProblemRow& problem,
+               const std::string& label, double median_ms, const std::string& template_hash,
+               const std::string& histtune_version) {
+  const std::int64_t device_id = device_id_in(db, device);
+  const std::int64_t problem_id = problem_id_in(db, problem);
+  const std::int64_t config_id = config_id_in(db, problem.family, label, "{}", false);
+  SQLite::Statement put(
+      db,
+      "INSERT OR REPLACE INTO winners (device_id, problem_id, config_id, median_ms,"
+      "  template_hash, histtune_version)"
+      " VALUES (:device_id, :problem_id, :config_id, :median_ms, :template_hash,"
+      "  :histtune_version)");
+  put.bind(":device_id", device_id);
+  put.bind(":problem_id", problem_id);
+  put.bind(":config_id", config_id);
+  put.bind(":median_ms", median_ms);
+  put.bind(":template_hash", template_hash);
+  put.bind(":histtune_version", histtune_version);
+  put.exec();
 }
 
 }  // namespace
@@ -421,7 +515,8 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
       check_version(*db_, path_);
     }
 
-    db_->exec("PRAGMA foreign_keys = ON");
+    // Foreign keys are turned on after any migration: a migration that rebuilds a table needs
+    // them off (and the pragma cannot change inside a transaction).
     if (!in_memory) {
       // WAL lets readers (a lookup at launch) run beside a tuner writing. Set outside any
       // transaction: SQLite cannot change the journal mode inside one.
@@ -461,6 +556,7 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
       }
       tx.commit();
     }
+    db_->exec("PRAGMA foreign_keys = ON");
   } catch (const SQLite::Exception& e) {
     throw make_error(op, path_, e);
   }
@@ -556,6 +652,7 @@ void Database::record_measurements(const DeviceRow& device, const ProblemRow& pr
       insert.bind(":verified", row.verified ? 1 : 0);
       insert.bind(":template_hash", row.template_hash);
       insert.bind(":histtune_version", row.histtune_version);
+      insert.bind(":distribution", row.distribution);
       insert.exec();
     }
     tx.commit();
@@ -571,25 +668,56 @@ void Database::set_winner(const DeviceRow& device, const ProblemRow& problem,
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    const std::int64_t device_id = device_id_in(*db_, device);
-    const std::int64_t problem_id = problem_id_in(*db_, problem);
-    const std::int64_t config_id = config_id_in(*db_, problem.family, label, "{}", false);
-    SQLite::Statement put(
-        *db_,
-        "INSERT OR REPLACE INTO winners (device_id, problem_id, config_id, median_ms,"
-        "  template_hash, histtune_version)"
-        " VALUES (:device_id, :problem_id, :config_id, :median_ms, :template_hash,"
-        "  :histtune_version)");
-    put.bind(":device_id", device_id);
-    put.bind(":problem_id", problem_id);
-    put.bind(":config_id", config_id);
-    put.bind(":median_ms", median_ms);
-    put.bind(":template_hash", template_hash);
-    put.bind(":histtune_version", histtune_version);
-    put.exec();
+    winner_in(*db_, device, problem, label, median_ms, template_hash, histtune_version);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     throw make_error("set_winner", path_, e);
+  }
+}
+
+void Database::set_winners(const DeviceRow& device, const ProblemRow& problem,
+                           const WinnerRow& robust, const std::vector<WinnerRow>& by_distribution) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  for (const WinnerRow& w : by_distribution) {
+    if (w.distribution.empty() || w.distribution == kAnyDistribution) {
+      throw make_error("set_winners", path_,
+                       "a per-distribution winner needs a distribution name other than '" +
+                           std::string(kAnyDistribution) + "' (" + w.config_label + ")");
+    }
+  }
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    winner_in(*db_, device, problem, robust.config_label, robust.median_ms,
+              robust.template_hash, robust.histtune_version);
+    const std::int64_t device_id = device_id_in(*db_, device);
+    const std::int64_t problem_id = problem_id_in(*db_, problem);
+    SQLite::Statement clear(*db_,
+                            "DELETE FROM distribution_winners WHERE device_id = :device_id AND"
+                            " problem_id = :problem_id");
+    clear.bind(":device_id", device_id);
+    clear.bind(":problem_id", problem_id);
+    clear.exec();
+    SQLite::Statement put(*db_,
+                          "INSERT INTO distribution_winners (device_id, problem_id, distribution,"
+                          "  config_id, median_ms, template_hash, histtune_version)"
+                          " VALUES (:device_id, :problem_id, :distribution, :config_id,"
+                          "  :median_ms, :template_hash, :histtune_version)");
+    for (const WinnerRow& w : by_distribution) {
+      const std::int64_t config_id =
+          config_id_in(*db_, problem.family, w.config_label, "{}", false);
+      put.reset();
+      put.bind(":device_id", device_id);
+      put.bind(":problem_id", problem_id);
+      put.bind(":distribution", w.distribution);
+      put.bind(":config_id", config_id);
+      put.bind(":median_ms", w.median_ms);
+      put.bind(":template_hash", w.template_hash);
+      put.bind(":histtune_version", w.histtune_version);
+      put.exec();
+    }
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    throw make_error("set_winners", path_, e);
   }
 }
 
@@ -647,7 +775,7 @@ void Database::set_baseline(const DeviceRow& device, const ProblemRow& problem,
 namespace {
 
 constexpr const char* kBaselineSelect =
-    "SELECT p.family, p.sample_type, p.binning, p.num_bins, p.n,"
+    "SELECT " HT_PROBLEM_COLUMNS ","
     "  b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at"
     " FROM baselines b JOIN devices d ON d.id = b.device_id"
     " JOIN problems p ON p.id = b.problem_id";
@@ -655,11 +783,12 @@ constexpr const char* kBaselineSelect =
 BaselineRow read_baseline(const SQLite::Statement& q) {
   BaselineRow b;
   b.problem = read_problem(q, 0);
-  b.default_ms = optional_column(q.getColumn(5));
-  b.cub_ms = optional_column(q.getColumn(6));
-  b.floor_ms = optional_column(q.getColumn(7));
-  b.read_gbps = optional_column(q.getColumn(8));
-  b.measured_at = q.getColumn(9).getString();
+  constexpr int c = kProblemColumnCount;
+  b.default_ms = optional_column(q.getColumn(c + 0));
+  b.cub_ms = optional_column(q.getColumn(c + 1));
+  b.floor_ms = optional_column(q.getColumn(c + 2));
+  b.read_gbps = optional_column(q.getColumn(c + 3));
+  b.measured_at = q.getColumn(c + 4).getString();
   return b;
 }
 
@@ -669,10 +798,8 @@ std::optional<BaselineRow> Database::baseline(const std::string& device_uuid,
                                               const ProblemRow& problem) const {
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
-    SQLite::Statement q(*db_, std::string(kBaselineSelect) +
-                                  " WHERE d.uuid = :uuid AND p.family = :family AND"
-                                  " p.sample_type = :sample_type AND p.binning = :binning AND"
-                                  " p.num_bins = :num_bins AND p.n = :n");
+    SQLite::Statement q(*db_, std::string(kBaselineSelect) + " WHERE d.uuid = :uuid AND" +
+                                  kProblemMatch);
     q.bind(":uuid", device_uuid);
     bind_problem(q, problem);
     if (!q.executeStep()) return std::nullopt;
@@ -686,7 +813,7 @@ std::vector<BaselineRow> Database::baselines(const std::string& device_uuid) con
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_, std::string(kBaselineSelect) + " WHERE d.uuid = :uuid" +
-                                  " ORDER BY p.family, p.sample_type, p.binning, p.num_bins, p.n");
+                                  " ORDER BY " HT_PROBLEM_COLUMNS);
     q.bind(":uuid", device_uuid);
     std::vector<BaselineRow> out;
     while (q.executeStep()) out.push_back(read_baseline(q));
@@ -715,10 +842,8 @@ std::optional<WinnerRow> Database::winner(const std::string& device_uuid,
                                           const ProblemRow& problem) const {
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
-    SQLite::Statement q(*db_, std::string(kWinnerSelect) +
-                                  " WHERE d.uuid = :uuid AND p.family = :family AND"
-                                  " p.sample_type = :sample_type AND p.binning = :binning AND"
-                                  " p.num_bins = :num_bins AND p.n = :n");
+    SQLite::Statement q(*db_, std::string(kWinnerSelect) + " WHERE d.uuid = :uuid AND" +
+                                  kProblemMatch);
     q.bind(":uuid", device_uuid);
     bind_problem(q, problem);
     if (!q.executeStep()) {
@@ -728,6 +853,39 @@ std::optional<WinnerRow> Database::winner(const std::string& device_uuid,
   } catch (const SQLite::Exception& e) {
     throw make_error("winner", path_, e);
   }
+}
+
+std::vector<WinnerRow> Database::distribution_winners(const std::string& device_uuid,
+                                                      const ProblemRow& problem) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  try {
+    SQLite::Statement q(*db_, std::string(kDistributionWinnerSelect) +
+                                  " WHERE d.uuid = :uuid AND" + kProblemMatch +
+                                  " ORDER BY w.distribution");
+    q.bind(":uuid", device_uuid);
+    bind_problem(q, problem);
+    return read_winners(q);
+  } catch (const SQLite::Exception& e) {
+    throw make_error("distribution_winners", path_, e);
+  }
+}
+
+std::optional<WinnerRow> Database::winner_for(const std::string& device_uuid,
+                                              const ProblemRow& problem,
+                                              const std::string& distribution) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  try {
+    SQLite::Statement q(*db_, std::string(kDistributionWinnerSelect) +
+                                  " WHERE d.uuid = :uuid AND w.distribution = :distribution AND" +
+                                  kProblemMatch);
+    q.bind(":uuid", device_uuid);
+    q.bind(":distribution", distribution);
+    bind_problem(q, problem);
+    if (q.executeStep()) return read_winner(q);
+  } catch (const SQLite::Exception& e) {
+    throw make_error("winner_for", path_, e);
+  }
+  return winner(device_uuid, problem);
 }
 
 std::vector<WinnerRow> Database::winners(const std::string& device_uuid) const {
@@ -747,12 +905,16 @@ std::vector<WinnerRow> Database::winners_like(const std::string& device_uuid,
   try {
     SQLite::Statement q(*db_, std::string(kWinnerSelect) +
                                   " WHERE d.uuid = :uuid AND p.family = :family AND"
-                                  " p.sample_type = :sample_type AND p.binning = :binning" +
+                                  " p.sample_type = :sample_type AND p.binning = :binning AND"
+                                  " p.channels = :channels AND"
+                                  " p.active_channels = :active_channels" +
                                   kWinnerOrder);
     q.bind(":uuid", device_uuid);
     q.bind(":family", like.family);
     q.bind(":sample_type", like.sample_type);
     q.bind(":binning", like.binning);
+    q.bind(":channels", static_cast<std::int64_t>(like.channels));
+    q.bind(":active_channels", static_cast<std::int64_t>(like.active_channels));
     return read_winners(q);
   } catch (const SQLite::Exception& e) {
     throw make_error("winners_like", path_, e);
@@ -767,7 +929,9 @@ std::vector<WinnerRow> Database::winners_same_arch(int cc_major, int cc_minor,
     SQLite::Statement q(*db_, std::string(kWinnerSelect) +
                                   " WHERE d.cc_major = :cc_major AND d.cc_minor = :cc_minor AND"
                                   " d.uuid <> :exclude AND p.family = :family AND"
-                                  " p.sample_type = :sample_type AND p.binning = :binning" +
+                                  " p.sample_type = :sample_type AND p.binning = :binning AND"
+                                  " p.channels = :channels AND"
+                                  " p.active_channels = :active_channels" +
                                   kWinnerOrder);
     q.bind(":cc_major", cc_major);
     q.bind(":cc_minor", cc_minor);
@@ -775,6 +939,8 @@ std::vector<WinnerRow> Database::winners_same_arch(int cc_major, int cc_minor,
     q.bind(":family", like.family);
     q.bind(":sample_type", like.sample_type);
     q.bind(":binning", like.binning);
+    q.bind(":channels", static_cast<std::int64_t>(like.channels));
+    q.bind(":active_channels", static_cast<std::int64_t>(like.active_channels));
     return read_winners(q);
   } catch (const SQLite::Exception& e) {
     throw make_error("winners_same_arch", path_, e);
@@ -786,16 +952,15 @@ std::vector<MeasurementRow> Database::measurements(const std::string& device_uui
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     SQLite::Statement q(*db_,
-                        "SELECT c.label, c.params_json, m.median_ms, m.min_ms, m.max_ms,"
-                        "  m.samples, m.verified, m.template_hash, m.histtune_version"
-                        " FROM measurements m"
-                        " JOIN devices d        ON d.id = m.device_id"
-                        " JOIN problems p       ON p.id = m.problem_id"
-                        " JOIN configurations c ON c.id = m.config_id"
-                        " WHERE d.uuid = :uuid AND p.family = :family AND"
-                        "  p.sample_type = :sample_type AND p.binning = :binning AND"
-                        "  p.num_bins = :num_bins AND p.n = :n"
-                        " ORDER BY m.median_ms, m.id");
+                        std::string("SELECT c.label, c.params_json, m.median_ms, m.min_ms,"
+                                    "  m.max_ms, m.samples, m.verified, m.template_hash,"
+                                    "  m.histtune_version, m.distribution"
+                                    " FROM measurements m"
+                                    " JOIN devices d        ON d.id = m.device_id"
+                                    " JOIN problems p       ON p.id = m.problem_id"
+                                    " JOIN configurations c ON c.id = m.config_id"
+                                    " WHERE d.uuid = :uuid AND") +
+                            kProblemMatch + " ORDER BY m.median_ms, m.id");
     q.bind(":uuid", device_uuid);
     bind_problem(q, problem);
     std::vector<MeasurementRow> out;
@@ -810,6 +975,7 @@ std::vector<MeasurementRow> Database::measurements(const std::string& device_uui
       r.verified = q.getColumn(6).getInt() != 0;
       r.template_hash = q.getColumn(7).getString();
       r.histtune_version = q.getColumn(8).getString();
+      r.distribution = q.getColumn(9).getString();
       out.push_back(std::move(r));
     }
     return out;
@@ -874,7 +1040,9 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kFormat = "histtune-db";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
+constexpr int kOldestFormatVersion = 1;  // version 1: no channels, distributions or their winners
+constexpr std::int64_t kMaxChannels = 65536;
 constexpr std::size_t kMaxImportMeasurements = 1'000'000;
 constexpr std::size_t kMaxLabel = 200;
 constexpr std::size_t kMaxUuid = 100;
@@ -1000,6 +1168,7 @@ std::string one_of(const json& object, const std::string& where, const char* key
   throw Invalid(at(where, key), "must be one of " + list);
 }
 
+// family and distribution names: [a-z0-9_]{1,32}.
 std::string family_at(const json& object, const std::string& where, const char* key) {
   const json& v = field(object, where, key);
   const std::string why = "must match [a-z0-9_]{1,32}";
@@ -1144,7 +1313,25 @@ ProblemRow parse_problem(const json& j, const std::string& where) {
   p.binning = one_of(j, where, "binning", {"direct", "even"});
   p.num_bins = static_cast<std::uint32_t>(integer_at(j, where, "num_bins", 1, UINT32_MAX));
   p.n = static_cast<std::uint64_t>(integer_at(j, where, "n", 0, UINT32_MAX));
+  // Optional (format 2): absent in version-1 files and for 1D problems.
+  if (j.contains("channels")) {
+    p.channels = static_cast<std::uint32_t>(integer_at(j, where, "channels", 1, kMaxChannels));
+  }
+  if (j.contains("active_channels")) {
+    p.active_channels = static_cast<std::uint32_t>(
+        integer_at(j, where, "active_channels", 0, static_cast<std::int64_t>(p.channels)));
+  }
   return p;
+}
+
+// A distribution name: [a-z0-9_]{1,32}, and not the robust winner's "any".
+std::string distribution_at(const json& object, const std::string& where, const char* key) {
+  std::string d = family_at(object, where, key);
+  if (d == kAnyDistribution) {
+    throw Invalid(at(where, key), std::string("'") + kAnyDistribution +
+                                      "' names the robust winner, not a distribution");
+  }
+  return d;
 }
 
 MeasurementRow parse_measurement(const json& j, const std::string& where) {
@@ -1161,6 +1348,8 @@ MeasurementRow parse_measurement(const json& j, const std::string& where) {
   m.verified = verified.get<bool>();
   m.template_hash = text_at(j, where, "template_hash");
   m.histtune_version = text_at(j, where, "histtune_version");
+  // Optional (format 2): version-1 files measured uniform data only.
+  if (j.contains("distribution")) m.distribution = distribution_at(j, where, "distribution");
   return m;
 }
 
@@ -1181,6 +1370,7 @@ struct ImportResult {
   ProblemRow problem;
   std::vector<MeasurementRow> measurements;
   std::optional<MeasurementRow> winner;  // only label, median, hash and version are used
+  std::vector<MeasurementRow> distribution_winners;  // the same, plus the distribution
   std::optional<BaselineRow> baseline;
 };
 
@@ -1206,8 +1396,10 @@ ImportDocument parse_document(const std::string& text) {
     throw Invalid("format", std::string("must be \"") + kFormat + "\"");
   }
   const json& version = field(doc, "", "format_version");
-  if (!version.is_number_integer() || version.get<std::int64_t>() != kFormatVersion) {
+  if (!version.is_number_integer() || version.get<std::int64_t>() < kOldestFormatVersion ||
+      version.get<std::int64_t>() > kFormatVersion) {
     throw Invalid("format_version", "unsupported (this build reads " +
+                                        std::to_string(kOldestFormatVersion) + " to " +
                                         std::to_string(kFormatVersion) + ")");
   }
 
@@ -1266,6 +1458,27 @@ ImportDocument parse_document(const std::string& text) {
       winner.histtune_version = text_at(w, ww, "histtune_version");
       result.winner = std::move(winner);
     }
+    // Optional (format 2).
+    if (const auto dw = r.find("winners_by_distribution"); dw != r.end() && !dw->is_null()) {
+      const std::string wd = at(where, "winners_by_distribution");
+      if (!dw->is_array()) throw Invalid(wd, "must be an array or null");
+      std::set<std::string> seen;
+      for (std::size_t k = 0; k < dw->size(); ++k) {
+        const json& e = (*dw)[k];
+        const std::string we = at(wd, k);
+        if (!e.is_object()) throw Invalid(we, "must be an object");
+        MeasurementRow row;
+        row.distribution = distribution_at(e, we, "distribution");
+        if (!seen.insert(row.distribution).second) {
+          throw Invalid(at(we, "distribution"), "duplicate distribution '" + row.distribution + "'");
+        }
+        row.config_label = label_at(e, we, "config_label");
+        row.median_ms = time_at(e, we, "median_ms");
+        row.template_hash = text_at(e, we, "template_hash");
+        row.histtune_version = text_at(e, we, "histtune_version");
+        result.distribution_winners.push_back(std::move(row));
+      }
+    }
     // Optional: exports before baselines were stored have no such field.
     if (const auto b = r.find("baseline"); b != r.end() && !b->is_null()) {
       result.baseline = parse_baseline(*b, at(where, "baseline"));
@@ -1316,14 +1529,15 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
     // Every (device, problem) with a measurement, a winner or a baseline.
     json results = json::array();
     SQLite::Statement rq(*db_,
-                         "SELECT d.uuid, p.family, p.sample_type, p.binning, p.num_bins, p.n"
+                         "SELECT d.uuid, " HT_PROBLEM_COLUMNS
                          " FROM (SELECT device_id, problem_id FROM measurements"
                          "       UNION SELECT device_id, problem_id FROM winners"
+                         "       UNION SELECT device_id, problem_id FROM distribution_winners"
                          "       UNION SELECT device_id, problem_id FROM baselines) k"
                          " JOIN devices d  ON d.id = k.device_id"
                          " JOIN problems p ON p.id = k.problem_id"
                          " WHERE :uuid IS NULL OR d.uuid = :uuid"
-                         " ORDER BY d.uuid, p.family, p.sample_type, p.binning, p.num_bins, p.n");
+                         " ORDER BY d.uuid, " HT_PROBLEM_COLUMNS);
     if (device_uuid) rq.bind(":uuid", *device_uuid); else rq.bind(":uuid");
     while (rq.executeStep()) {
       const std::string uuid = rq.getColumn(0).getString();
@@ -1345,7 +1559,8 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
                           {"samples", m.samples},
                           {"verified", m.verified},
                           {"template_hash", m.template_hash},
-                          {"histtune_version", m.histtune_version}});
+                          {"histtune_version", m.histtune_version},
+                          {"distribution", m.distribution}});
       }
       json win = nullptr;
       if (const auto w = winner(uuid, p)) {
@@ -1353,6 +1568,14 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
                    {"median_ms", w->median_ms},
                    {"template_hash", w->template_hash},
                    {"histtune_version", w->histtune_version}};
+      }
+      json by_distribution = json::array();
+      for (const WinnerRow& w : distribution_winners(uuid, p)) {
+        by_distribution.push_back(json{{"distribution", w.distribution},
+                                       {"config_label", w.config_label},
+                                       {"median_ms", w.median_ms},
+                                       {"template_hash", w.template_hash},
+                                       {"histtune_version", w.histtune_version}});
       }
       json base = nullptr;
       if (const auto b = baseline(uuid, p)) {
@@ -1369,9 +1592,12 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
                                {"sample_type", p.sample_type},
                                {"binning", p.binning},
                                {"num_bins", p.num_bins},
-                               {"n", p.n}}},
+                               {"n", p.n},
+                               {"channels", p.channels},
+                               {"active_channels", p.active_channels}}},
                              {"measurements", std::move(ms)},
                              {"winner", std::move(win)},
+                             {"winners_by_distribution", std::move(by_distribution)},
                              {"baseline", std::move(base)}});
     }
     doc["results"] = std::move(results);
@@ -1408,7 +1634,7 @@ ImportSummary Database::import_json(const std::string& text) {
         "SELECT 1 FROM measurements WHERE device_id = :device_id AND problem_id = :problem_id"
         " AND config_id = :config_id AND median_ms = :median_ms AND min_ms = :min_ms"
         " AND max_ms = :max_ms AND samples = :samples AND template_hash = :template_hash"
-        " LIMIT 1");
+        " AND distribution = :distribution LIMIT 1");
     SQLite::Statement insert(*db_, kInsertMeasurementSql);
     // Only a faster winner replaces the one in place.
     SQLite::Statement put_winner(
@@ -1421,6 +1647,17 @@ ImportSummary Database::import_json(const std::string& text) {
         "  median_ms = excluded.median_ms, template_hash = excluded.template_hash,"
         "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
         " WHERE excluded.median_ms < winners.median_ms");
+    SQLite::Statement put_distribution_winner(
+        *db_,
+        "INSERT INTO distribution_winners (device_id, problem_id, distribution, config_id,"
+        "  median_ms, template_hash, histtune_version)"
+        " VALUES (:device_id, :problem_id, :distribution, :config_id, :median_ms,"
+        "  :template_hash, :histtune_version)"
+        " ON CONFLICT (device_id, problem_id, distribution) DO UPDATE SET"
+        "  config_id = excluded.config_id, median_ms = excluded.median_ms,"
+        "  template_hash = excluded.template_hash,"
+        "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
+        " WHERE excluded.median_ms < distribution_winners.median_ms");
     // Only a more recent baseline replaces the one in place; timestamps sort as text.
     SQLite::Statement put_baseline(
         *db_,
@@ -1449,6 +1686,7 @@ ImportSummary Database::import_json(const std::string& text) {
         same.bind(":max_ms", m.max_ms);
         same.bind(":samples", m.samples);
         same.bind(":template_hash", m.template_hash);
+        same.bind(":distribution", m.distribution);
         if (same.executeStep()) {
           continue;
         }
@@ -1463,6 +1701,7 @@ ImportSummary Database::import_json(const std::string& text) {
         insert.bind(":verified", m.verified ? 1 : 0);
         insert.bind(":template_hash", m.template_hash);
         insert.bind(":histtune_version", m.histtune_version);
+        insert.bind(":distribution", m.distribution);
         insert.exec();
         ++summary.measurements;
       }
@@ -1477,6 +1716,19 @@ ImportSummary Database::import_json(const std::string& text) {
         put_winner.bind(":template_hash", r.winner->template_hash);
         put_winner.bind(":histtune_version", r.winner->histtune_version);
         summary.winners += static_cast<std::size_t>(put_winner.exec());
+      }
+      for (const MeasurementRow& w : r.distribution_winners) {
+        const std::int64_t config_id =
+            config_id_in(*db_, r.problem.family, w.config_label, "{}", false);
+        put_distribution_winner.reset();
+        put_distribution_winner.bind(":device_id", device_id);
+        put_distribution_winner.bind(":problem_id", problem_id);
+        put_distribution_winner.bind(":distribution", w.distribution);
+        put_distribution_winner.bind(":config_id", config_id);
+        put_distribution_winner.bind(":median_ms", w.median_ms);
+        put_distribution_winner.bind(":template_hash", w.template_hash);
+        put_distribution_winner.bind(":histtune_version", w.histtune_version);
+        summary.winners += static_cast<std::size_t>(put_distribution_winner.exec());
       }
       if (r.baseline) {
         put_baseline.reset();
@@ -1521,6 +1773,10 @@ std::size_t Database::prune(const PruneOptions& options) {
           "DELETE FROM winners WHERE"
           " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
           " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))",
+          "DELETE FROM distribution_winners WHERE"
+          " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
+          " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
           "   OR (:version IS NOT NULL AND histtune_version <> :version))"}) {
       SQLite::Statement q(*db_, sql);
       bind_optional(q, ":device", options.device_uuid);
@@ -1531,10 +1787,12 @@ std::size_t Database::prune(const PruneOptions& options) {
     deleted += static_cast<std::size_t>(db_->exec(
         "DELETE FROM problems WHERE id NOT IN (SELECT problem_id FROM measurements)"
         " AND id NOT IN (SELECT problem_id FROM winners)"
+        " AND id NOT IN (SELECT problem_id FROM distribution_winners)"
         " AND id NOT IN (SELECT problem_id FROM baselines)"));
     deleted += static_cast<std::size_t>(db_->exec(
         "DELETE FROM configurations WHERE id NOT IN (SELECT config_id FROM measurements)"
-        " AND id NOT IN (SELECT config_id FROM winners)"));
+        " AND id NOT IN (SELECT config_id FROM winners)"
+        " AND id NOT IN (SELECT config_id FROM distribution_winners)"));
     tx.commit();
     return deleted;
   } catch (const SQLite::Exception& e) {

@@ -171,7 +171,7 @@ void fill(Database& db) {
 
 // --- migration -----------------------------------------------------------------------------------
 
-TEST_F(DatabaseV2File, DatabaseMigrationV1FileBecomesV2KeepingEveryRow) {
+TEST_F(DatabaseV2File, DatabaseMigrationV1FileBecomesCurrentKeepingEveryRow) {
   const fs::path path = dir_ / "v1.db";
   {
     SQLite::Database raw(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -193,7 +193,7 @@ TEST_F(DatabaseV2File, DatabaseMigrationV1FileBecomesV2KeepingEveryRow) {
              " VALUES (1, 1, 1, 0.5, 'h1')");
   }
   Database db(path.string());
-  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   const auto d = db.device("GPU-old");
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->name, "Old GPU");
@@ -224,7 +224,7 @@ TEST_F(DatabaseV2File, DatabaseMigrationV1FileBecomesV2KeepingEveryRow) {
 
   // Reopening does not migrate again.
   Database again(path.string());
-  EXPECT_EQ(again.schema_version(), 2);
+  EXPECT_EQ(again.schema_version(), Database::kSchemaVersion);
   EXPECT_EQ(again.measurements("GPU-old", p).size(), 1u);
 }
 
@@ -241,7 +241,7 @@ TEST_F(DatabaseV2File, DatabaseMigrationReadOnlyOpenOfV1LeavesFileAtV1) {
   }
   {
     const Database ro(path.string(), Database::OpenMode::kReadOnly);
-    EXPECT_EQ(ro.schema_version(), 2);  // of the memory copy
+    EXPECT_EQ(ro.schema_version(), Database::kSchemaVersion);  // of the memory copy
     EXPECT_TRUE(ro.device("GPU-old").has_value());
   }
   SQLite::Database raw(path.string(), SQLite::OPEN_READONLY);
@@ -250,7 +250,7 @@ TEST_F(DatabaseV2File, DatabaseMigrationReadOnlyOpenOfV1LeavesFileAtV1) {
 
 TEST(DatabaseMigration, NewDatabaseHasV2ColumnsAndCubinTable) {
   Database db(":memory:");
-  EXPECT_EQ(db.schema_version(), 2);
+  EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
   DeviceRow d = make_device("GPU-a");
   d.memory_clock_khz = 2'619'000;
   d.nvrtc_version = "12.8";
@@ -357,7 +357,7 @@ TEST(DatabaseExport, DocumentHasFormatVersionDevicesAndResults) {
   fill(db);
   const json doc = json::parse(db.export_json());
   EXPECT_EQ(doc.at("format"), "histtune-db");
-  EXPECT_EQ(doc.at("format_version"), 1);
+  EXPECT_EQ(doc.at("format_version"), 2);
   EXPECT_TRUE(doc.at("exported_at").is_string());
   ASSERT_EQ(doc.at("devices").size(), 2u);
   EXPECT_EQ(doc.at("devices")[0].at("memory_clock_khz"), 2'619'000);
@@ -486,7 +486,9 @@ std::vector<BadCase> bad_cases() {
        "not valid JSON"},
       {"not an object", [] { return std::string("[1, 2, 3]"); }, "must be a JSON object"},
       {"wrong format", [] { return with([](json& d) { d["format"] = "other-db"; }); }, "format:"},
-      {"format_version 2", [] { return with([](json& d) { d["format_version"] = 2; }); },
+      {"format_version 3", [] { return with([](json& d) { d["format_version"] = 3; }); },
+       "format_version:"},
+      {"format_version 0", [] { return with([](json& d) { d["format_version"] = 0; }); },
        "format_version:"},
       {"missing devices", [] { return with([](json& d) { d.erase("devices"); }); },
        "devices: is missing"},

@@ -45,7 +45,7 @@ TEST(CliJson, InfoDescribesDatabaseAndDeviceOrWhyThereIsNone) {
   const json& d = j["database"];
   EXPECT_EQ(d["path"], db);
   EXPECT_EQ(d["exists"], true);
-  EXPECT_EQ(d["schema_version"], 2);
+  EXPECT_EQ(d["schema_version"], histtune::db::Database::kSchemaVersion);
   ASSERT_EQ(d["devices"].size(), 1u) << j;
   EXPECT_EQ(d["devices"][0]["name"], "Fixture H100");
   EXPECT_EQ(d["devices"][0]["arch"], "sm_90");

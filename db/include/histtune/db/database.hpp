@@ -40,18 +40,27 @@ struct DeviceRow {
 };
 
 // One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32"),
-// the binning ("direct" or "even"), the bin count and the sample count.
+// the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
+// problems (schema v3) the channels per row and how many of them are histogrammed (0: not a
+// multi-channel problem). All seven fields are the key.
 struct ProblemRow {
   std::string family;
   std::string sample_type;
   std::string binning;
   std::uint32_t num_bins = 0;
   std::uint64_t n = 0;
+  std::uint32_t channels = 1;
+  std::uint32_t active_channels = 0;
   bool operator==(const ProblemRow& o) const {
     return family == o.family && sample_type == o.sample_type && binning == o.binning &&
-           num_bins == o.num_bins && n == o.n;
+           num_bins == o.num_bins && n == o.n && channels == o.channels &&
+           active_channels == o.active_channels;
   }
 };
+
+// The distribution name of the robust winner (the `winners` table): the configuration with the
+// best worst case over every distribution measured.
+constexpr const char* kAnyDistribution = "any";
 
 // One timed configuration of one problem on one device.
 struct MeasurementRow {
@@ -64,8 +73,12 @@ struct MeasurementRow {
   bool verified = false;  // output matched the host reference exactly
   std::string template_hash;
   std::string histtune_version{};  // the build that measured it, so stale results can be pruned
+  // The input data it was timed on ("uniform", "skewed", "constant", "runs", ...; schema v3).
+  std::string distribution = "uniform";
 };
 
+// The chosen configuration of (device, problem): the robust one (distribution kAnyDistribution,
+// the `winners` table), or the best for one input distribution (`distribution_winners`, v3).
 struct WinnerRow {
   DeviceRow device;
   ProblemRow problem;
@@ -73,6 +86,7 @@ struct WinnerRow {
   double median_ms = 0;
   std::string template_hash;
   std::string histtune_version{};
+  std::string distribution = kAnyDistribution;
 };
 
 // What `histtune compare` measured beside the winner of one (device, problem), all in one run.
@@ -101,7 +115,7 @@ struct PruneOptions {
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   enum class OpenMode { kReadWrite, kReadOnly };
 
@@ -136,6 +150,20 @@ class Database {
                   double median_ms, const std::string& template_hash,
                   const std::string& histtune_version = "");
 
+  // Sets the robust winner (as set_winner does) and replaces every per-distribution winner of
+  // (device, problem) by `by_distribution`, in one transaction. The rows' device and problem are
+  // not read; each row's `distribution` names it (kAnyDistribution is not allowed there).
+  void set_winners(const DeviceRow& device, const ProblemRow& problem, const WinnerRow& robust,
+                   const std::vector<WinnerRow>& by_distribution);
+  // The per-distribution winners of (device, problem), ordered by distribution.
+  std::vector<WinnerRow> distribution_winners(const std::string& device_uuid,
+                                              const ProblemRow& problem) const;
+  // The winner for a caller that knows its data: the winner of `distribution` when one is
+  // stored, else the robust winner (whose distribution reads kAnyDistribution); nullopt when the
+  // problem has neither.
+  std::optional<WinnerRow> winner_for(const std::string& device_uuid, const ProblemRow& problem,
+                                      const std::string& distribution) const;
+
   std::optional<DeviceRow> device(const std::string& uuid) const;
   // Every device, ordered by name then uuid.
   std::vector<DeviceRow> devices() const;
@@ -148,13 +176,15 @@ class Database {
   std::optional<WinnerRow> winner(const std::string& device_uuid, const ProblemRow& problem) const;
   // Every winner of one device, ordered by family, sample type, binning, bins, n.
   std::vector<WinnerRow> winners(const std::string& device_uuid) const;
-  // Winners of one device for problems of the same family, sample type and binning (any bins, n).
+  // Winners of one device for problems of the same family, sample type, binning, channels and
+  // active channels (any bins, n).
   std::vector<WinnerRow> winners_like(const std::string& device_uuid, const ProblemRow& like) const;
-  // Winners on other devices of the same compute capability, same family, sample type, binning.
+  // Winners on other devices of the same compute capability, same family, sample type, binning,
+  // channels and active channels.
   std::vector<WinnerRow> winners_same_arch(int cc_major, int cc_minor,
                                            const std::string& exclude_uuid,
                                            const ProblemRow& like) const;
-  // Every measurement of (device, problem), fastest first.
+  // Every measurement of (device, problem), on every distribution, fastest first.
   std::vector<MeasurementRow> measurements(const std::string& device_uuid,
                                            const ProblemRow& problem) const;
 
@@ -170,13 +200,13 @@ class Database {
   std::string export_json(const std::optional<std::string>& device_uuid = std::nullopt) const;
   // Validates the whole document first (a DbError names the JSON path of the first problem and
   // nothing is written), then stores it in one transaction. Identical measurements are skipped;
-  // an imported winner replaces an existing one only when it is faster, an imported baseline only
-  // when it was measured later.
+  // an imported winner (robust or per distribution) replaces an existing one only when it is
+  // faster, an imported baseline only when it was measured later. Reads format versions 1 and 2.
   ImportSummary import_json(const std::string& text);
   // Imports the export of another database file, opened read-only: the same rules as import_json.
   ImportSummary merge_from(const std::string& other_db_path);
-  // Deletes stale measurements and winners (see PruneOptions), then problems and configurations
-  // nothing refers to any more, in one transaction; returns the number of rows deleted.
+  // Deletes stale measurements and winners of either kind (see PruneOptions), then problems and
+  // configurations nothing refers to any more, in one transaction; returns the rows deleted.
   std::size_t prune(const PruneOptions& options);
 
  private:

@@ -1,6 +1,8 @@
 // The subcommands of the histtune CLI, one file each (export/import/merge/prune share one).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,9 +11,15 @@
 namespace histtune::cli {
 
 struct TuneFlags {
-  std::string strategy = "exhaustive";
-  std::size_t budget = 0;
+  std::string strategy = "annealing";
+  std::optional<std::size_t> budget;  // unset: the plan's budget for annealing, none otherwise
   double time_limit_s = 0;
+  std::vector<std::string> distributions;  // empty: uniform, skewed, constant, runs
+  std::size_t finalists = 5;
+  std::uint64_t seed = 1;
+  bool fresh = false;  // measure again what the database already holds
+  bool compare_strategies = false;
+  int compare_seeds = 3;
 };
 
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f);

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "histtune/status.hpp"
+#include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
 #include "verdict.hpp"
 
@@ -115,31 +116,66 @@ int main(int argc, char** argv) {
                   "tune this problem instead of the default plan (repeatable; format below)")
         ->type_name("SPEC");
     a->add_option("--strategy", flags.strategy,
-                  "exhaustive: every valid configuration; random: the same in random order;\n"
-                  "annealing: simulated annealing over neighbours, then a hill climb")
+                  "annealing: simulated annealing over neighbours, then a hill climb (the\n"
+                  "default); exhaustive: every valid configuration; random: the same in random\n"
+                  "order")
         ->type_name("NAME")
         ->capture_default_str()
         ->check(CLI::IsMember({"exhaustive", "random", "annealing"}));
-    a->add_option("--budget", flags.budget,
-                  "time at most N configurations per problem (0: no limit; annealing then\n"
-                  "times a tenth of the valid space)")
+    a->add_option_function<std::size_t>(
+         "--budget", [&](const std::size_t& n) { flags.budget = n; },
+         "time at most N configurations per problem in the search (default: " +
+             std::to_string(histtune::tuner::kPlanBudget) +
+             " for annealing,\nno limit for exhaustive and random; 0: no limit, annealing then "
+             "times a\ntenth of the valid space)")
         ->type_name("N")
-        ->capture_default_str()
         ->check(non_negative, "");
     a->add_option("--time-limit", flags.time_limit_s,
                   "stop searching a problem after this many seconds (0: no limit)")
         ->type_name("SECONDS")
         ->capture_default_str()
         ->check(non_negative, "");
+    a->add_option("--distributions", flags.distributions,
+                  "input data measured, comma-separated; the first is searched, the others\n"
+                  "judge the finalists (default: uniform,skewed,constant,runs)")
+        ->type_name("LIST")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"uniform", "skewed", "constant", "runs"}));
+    a->add_option("--finalists", flags.finalists,
+                  "configurations of the search re-timed on every distribution before a winner\n"
+                  "is chosen")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+    a->add_option("--seed", flags.seed, "seed of the search and of the input data")
+        ->type_name("N")
+        ->capture_default_str();
+    a->add_flag("--fresh", flags.fresh,
+                "measure again what the database already holds (default: reuse it, so an\n"
+                "interrupted run resumes)");
+    a->add_flag("--compare-strategies", flags.compare_strategies,
+                "instead of tuning: exhaustive vs annealing per problem (docs/tuning.md); stores\n"
+                "only compiled kernels");
+    a->add_option("--compare-seeds", flags.compare_seeds,
+                  "with --compare-strategies: annealing runs per budget")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100));
   };
   const std::string tune_details =
       std::string(
-          "Tunes the default plan (u8 with 256 bins at 2^16, 2^20, 2^24 and 2^28 samples; u32\n"
-          "with 4096 and with 256 bins at 2^26), or each --problem, on one GPU: every\n"
-          "configuration the strategy picks is compiled by NVRTC (or loaded from the database),\n"
-          "timed, and verified exactly against a host reference. Each measurement is stored as\n"
-          "it is taken, so running the same command again after an interruption measures only\n"
-          "the rest; the fastest verified configuration is stored as the problem's winner.\n\n") +
+          "Tunes the default plan (about 30 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
+          "65536 and n/16 bins, 2^16 to 2^28 samples, direct and even binning), or each\n"
+          "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"
+          "the winners of similar problems already tuned) times configurations on uniform data,\n"
+          "each compiled by NVRTC (or loaded from the database), timed until its median is\n"
+          "stable and verified exactly against a host reference; the fastest are then timed on\n"
+          "skewed, constant and run-length data too, with a short climb for each distribution's\n"
+          "own best; finally the candidates are re-timed side by side and the winner is the best\n"
+          "worst case over the distributions (within 1.5% of each other: the simplest\n"
+          "configuration). Each measurement is stored as it is taken, so running the same\n"
+          "command again after an interruption measures only the rest; the robust winner and\n"
+          "each distribution's winner are stored.\n\n") +
       kProblemFormat;
   add_tune_options(&app);
 

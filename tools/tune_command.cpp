@@ -1,11 +1,16 @@
 // `histtune tune` (the default action): tunes the default plan, or the given problems, on one
-// GPU and records every measurement and each winner.
+// GPU and records every measurement and the winners; with --compare-strategies, measures how
+// close the guided search comes to the exhaustive one instead (docs/tuning.md).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "commands.hpp"
 #include "histtune/hist1d.hpp"
+#include "histtune/status.hpp"
 #include "histtune/templates/registry.hpp"
+#include "histtune/tuner/strategy_evidence.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
@@ -16,20 +21,51 @@ std::string templates_hash() { return templates::get(hist1d::kTemplate).hash; }
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+std::string distribution_list(const std::vector<tuner::Distribution>& ds) {
+  std::string s;
+  for (auto d : ds) s += (s.empty() ? "" : ",") + std::string(tuner::to_string(d));
+  return s;
+}
+
+nlohmann::json ms_or_null(double ms) { return ms >= 0 ? nlohmann::json(ms) : nlohmann::json(); }
+
+int run_compare_strategies(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
+                           const DeviceInfo& d, db::Database& database, std::FILE* text);
 }  // namespace
 
 int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f) {
   std::vector<Problem> plan;
   for (const auto& s : problem_specs) plan.push_back(parse_problem(s));
   if (plan.empty()) plan = tuner::default_plan();
+  std::vector<tuner::Distribution> dists;
+  for (const auto& name : f.distributions) {
+    const auto dist = tuner::parse_distribution(name);
+    if (!dist || *dist == tuner::Distribution::mixed)
+      throw Error(StatusCode::invalid_argument,
+                  "--distributions: '" + name + "' is not one of uniform, skewed, constant, runs");
+    if (std::find(dists.begin(), dists.end(), *dist) == dists.end()) dists.push_back(*dist);
+  }
+  if (dists.empty()) dists = tuner::TuneOptions{}.distributions;
 
   const DeviceInfo d = select_device(c);
   auto database = open_db(c);
   std::FILE* text = text_stream(c);  // stderr under --json: stdout carries the document
+  if (f.compare_strategies) return run_compare_strategies(c, plan, f, d, *database, text);
+
+  // The search budget: --budget when given (0: none), else the plan's for the guided search and
+  // none for the listed strategies.
+  const std::size_t budget =
+      f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0);
   if (!c.quiet)
-    std::fprintf(text, "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n",
+    std::fprintf(text,
+                 "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n"
+                 "  search: %s, %s per problem; data: %s%s\n",
                  plan.size(), d.ordinal, d.name.c_str(), d.arch(), d.sm_count,
-                 database->path().c_str());
+                 database->path().c_str(), f.strategy.c_str(),
+                 budget ? (std::to_string(budget) + " evaluations").c_str() : "no budget",
+                 distribution_list(dists).c_str(),
+                 f.fresh ? "; --fresh: stored measurements are not reused" : "");
 
   KernelCache cache;
   cache.set_store(database.get());  // compiled kernels persist: a re-run compiles nothing
@@ -39,50 +75,92 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
   const auto t_all = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const Problem& p = plan[i];
-    if (!c.quiet) std::fprintf(text, "[%zu/%zu] %s\n", i + 1, plan.size(), p.describe().c_str());
+    if (!c.quiet) {
+      // The plan's ETA assumes the problems left take as long as the ones done on average.
+      const double elapsed = seconds_since(t_all);
+      if (i == 0)
+        std::fprintf(text, "[%zu/%zu] %s\n", i + 1, plan.size(), p.describe().c_str());
+      else
+        std::fprintf(text, "[%zu/%zu] %s  (%.0f s elapsed, plan eta %.0f s)\n", i + 1,
+                     plan.size(), p.describe().c_str(), elapsed,
+                     elapsed / static_cast<double>(i) * static_cast<double>(plan.size() - i));
+    }
     // --verbose prints a line per measurement instead of the bar.
     ProgressLine progress(c.quiet || c.verbose, text);
     const auto t0 = std::chrono::steady_clock::now();
     tuner::TuneOptions opt;
     opt.strategy = f.strategy;
-    opt.budget = tuner::SearchBudget{f.budget, f.time_limit_s};
+    opt.budget = tuner::SearchBudget{budget, f.time_limit_s};
+    opt.seed = f.seed;
+    opt.distributions = dists;
+    opt.finalists = f.finalists;
     opt.on_progress = [&](const tuner::Progress& pr) {
       progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
     };
-    // Resume: what an earlier (interrupted) run measured with this template is reused; each
-    // new measurement is stored as soon as it is taken.
-    const std::string hash = templates_hash();
-    for (auto& m : database->measurements(d.uuid, p.key()))
-      if (m.template_hash == hash) opt.known.emplace(m.config_label, m);
+    if (f.strategy == "annealing") opt.starts = tuner::hist1d_starts(*database, d, p);
     opt.on_measurement = [&](const db::MeasurementRow& m) {
-      database->record_measurements(d.row(), p.key(), {m});
       if (c.verbose && !c.quiet)
-        std::fprintf(text, "  %-56s %s ms (%s..%s)%s\n", m.config_label.c_str(),
-                     fmt_ms(m.median_ms).c_str(), fmt_ms(m.min_ms).c_str(),
-                     fmt_ms(m.max_ms).c_str(), m.verified ? "" : "  WRONG RESULT");
+        std::fprintf(text, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
+                     m.config_label.c_str(), fmt_ms(m.median_ms).c_str(),
+                     fmt_ms(m.min_ms).c_str(), fmt_ms(m.max_ms).c_str(), m.samples,
+                     m.verified ? "" : "  WRONG RESULT");
     };
+    // Resume: what an earlier (interrupted) run measured with this template is reused (unless
+    // --fresh); each new measurement is stored as soon as it is taken, in its own transaction.
+    tuner::resume_from(*database, d.row(), p, templates_hash(), opt);
+    if (f.fresh) opt.known.clear();
     tuner::TuneResult r = tuner::tune(d, p, cache, opt);
     tuner::store(*database, d, r, /*measurements=*/false);
     compiled += r.compiled;
     const double seconds = seconds_since(t0);
-    char line[512];
+    char line[640];
+    char worst[64] = "";
+    if (dists.size() > 1 && !r.winner.empty())
+      std::snprintf(worst, sizeof worst, ", worst case %.2fx over %zu distributions",
+                    r.winner_worst_ratio, dists.size());
     std::snprintf(line, sizeof line,
-                  "  winner %s  %s ms  (%s: %zu of %zu valid measured, %zu reused from the "
-                  "database, %zu pruned, %zu failed, %.1f s)",
+                  "  winner %s  %s ms%s  (%s: %zu of %zu valid searched; %zu measured, %zu reused "
+                  "from the database, %zu pruned, %zu failed, %.1f s)",
                   r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
-                  r.strategy.c_str(), r.measurements.size(), r.valid, r.reused, r.pruned,
-                  r.failed, seconds);
+                  worst, r.strategy.c_str(), r.search_evaluations, r.valid, r.measurements.size(),
+                  r.reused, r.pruned, r.failed, seconds);
     if (!c.quiet && !c.verbose)
       progress.finish(line);  // replaces the bar
     else if (!(c.quiet && c.json))
       std::fprintf(text, "%s\n", line);
+    if (c.verbose && !c.quiet)
+      for (const auto& w : r.by_distribution)
+        std::fprintf(text, "  best on %-8s %s  %s ms\n", w.distribution.c_str(), w.label.c_str(),
+                     fmt_ms(w.median_ms).c_str());
     for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
     if (r.failed || r.winner.empty()) status = kFailure;
+    nlohmann::json by_distribution = nlohmann::json::array();
+    for (const auto& w : r.by_distribution)
+      by_distribution.push_back(
+          {{"distribution", w.distribution}, {"winner", w.label}, {"winner_ms", w.median_ms}});
+    nlohmann::json finalists = nlohmann::json::array();
+    for (const auto& fin : r.finalists) {
+      nlohmann::json per = nlohmann::json::object();
+      for (std::size_t k = 0; k < fin.median_ms.size() && k < r.distributions.size(); ++k)
+        per[r.distributions[k]] = ms_or_null(fin.median_ms[k]);
+      finalists.push_back({{"configuration", fin.label},
+                           {"median_ms", per},
+                           {"worst_ratio", std::isfinite(fin.worst_ratio)
+                                               ? nlohmann::json(fin.worst_ratio)
+                                               : nlohmann::json()}});
+    }
     results.push_back({{"problem", problem_json(p.key())},
                        {"winner", r.winner.empty() ? nlohmann::json() : nlohmann::json(r.winner)},
                        {"winner_ms", r.winner.empty() ? nlohmann::json() : nlohmann::json(r.winner_ms)},
+                       {"worst_ratio", r.winner.empty() ? nlohmann::json()
+                                                        : nlohmann::json(r.winner_worst_ratio)},
+                       {"by_distribution", by_distribution},
+                       {"finalists", finalists},
+                       {"distributions", r.distributions},
                        {"strategy", r.strategy},
+                       {"budget", budget},
                        {"valid", r.valid},
+                       {"searched", r.search_evaluations},
                        {"measured", r.measurements.size()},
                        {"reused", r.reused},
                        {"pruned", r.pruned},
@@ -112,4 +190,72 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
   return status;
 }
 
+namespace {
+
+nlohmann::json run_json(const tuner::StrategyRun& r) {
+  return {{"strategy", r.strategy},
+          {"budget", r.budget ? nlohmann::json(r.budget) : nlohmann::json()},
+          {"seed", r.seed},
+          {"evaluations", r.evaluations},
+          {"best", r.best.empty() ? nlohmann::json() : nlohmann::json(r.best)},
+          {"search_ms", r.search_ms},
+          {"retimed_ms", ms_or_null(r.retimed_ms)},
+          {"gap", r.strategy == "exhaustive" || r.retimed_ms < 0 ? nlohmann::json()
+                                                                 : nlohmann::json(r.gap)},
+          {"seconds", r.seconds}};
+}
+
+nlohmann::json comparison_json(const tuner::StrategyComparison& c) {
+  nlohmann::json guided = nlohmann::json::array();
+  for (const auto& r : c.guided) guided.push_back(run_json(r));
+  return {{"problem", problem_json(c.problem.key())},
+          {"valid", c.valid},
+          {"exhaustive", run_json(c.exhaustive)},
+          {"annealing", guided}};
+}
+
+int run_compare_strategies(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
+                           const DeviceInfo& d, db::Database& database, std::FILE* text) {
+  KernelCache cache;
+  cache.set_store(&database);  // the exhaustive run fills it; the guided runs then compile nothing
+  tuner::StrategyComparisonOptions opt;
+  if (f.budget) opt.budgets = {*f.budget};
+  opt.seeds = f.compare_seeds;
+  opt.first_seed = f.seed;
+  if (!c.quiet)
+    std::fprintf(text,
+                 "histtune: guided vs exhaustive search on GPU %d, %s, %zu problems (uniform data; "
+                 "%d annealing seeds per budget); nothing but compiled kernels is stored\n",
+                 d.ordinal, d.name.c_str(), plan.size(), opt.seeds);
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<tuner::StrategyComparison> done;
+  const auto t_all = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const Problem& p = plan[i];
+    if (!c.quiet) std::fprintf(text, "[%zu/%zu] %s\n", i + 1, plan.size(), p.describe().c_str());
+    ProgressLine progress(c.quiet, text);
+    const auto t0 = std::chrono::steady_clock::now();
+    opt.on_progress = [&](const tuner::Progress& pr) {
+      progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
+    };
+    tuner::StrategyComparison cmp = tuner::compare_strategies(d, p, cache, opt);
+    progress.finish("  " + std::to_string(cmp.exhaustive.evaluations) + " exhaustive evaluations, " +
+                    std::to_string(cmp.guided.size()) + " guided runs, " +
+                    std::to_string(static_cast<int>(seconds_since(t0))) + " s");
+    done.push_back(cmp);
+    rows.push_back(comparison_json(cmp));
+  }
+  const std::string table = tuner::comparison_table(done);
+  std::fprintf(c.json ? stderr : stdout, "%s", table.c_str());
+  if (c.json)
+    print_json({{"histtune", version()},
+                {"command", "tune --compare-strategies"},
+                {"device", device_json(d)},
+                {"rows", rows},
+                {"seconds", seconds_since(t_all)},
+                {"ok", true}});
+  return kOk;
+}
+
+}  // namespace
 }  // namespace histtune::cli

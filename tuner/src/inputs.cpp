@@ -104,6 +104,13 @@ const char* to_string(Distribution d) {
   return "?";
 }
 
+std::optional<Distribution> parse_distribution(const std::string& name) {
+  for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::constant,
+                         Distribution::runs, Distribution::mixed})
+    if (name == to_string(d)) return d;
+  return std::nullopt;
+}
+
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution dist) {
   std::vector<std::uint8_t> bytes(p.n * sample_bytes(p.sample_type));
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
@@ -138,6 +145,12 @@ DeviceInputs::~DeviceInputs() {
 
 const void* DeviceInputs::samples(int rep) const {
   return d_pool_ + static_cast<std::size_t>(rep % copies_) * stride_;
+}
+
+const void* DeviceInputs::next() {
+  const void* p = samples(cursor_);
+  cursor_ = (cursor_ + 1) % copies_;
+  return p;
 }
 
 std::vector<std::uint32_t> DeviceInputs::read_counts(std::uint32_t num_bins) const {

@@ -73,8 +73,8 @@ class Listed : public Strategy {
   explicit Listed(bool shuffle) : shuffle_(shuffle) {}
   const char* name() const override { return shuffle_ ? "random" : "exhaustive"; }
   SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
-                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan)
-      override {
+                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan,
+                   const std::vector<Point>&) override {
     SearchResult r;
     std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
     r.valid_points = pts.size();
@@ -99,8 +99,9 @@ class Listed : public Strategy {
 
 // First-improvement hill climb over the untried neighbours (one parameter one step away) of the
 // best point, announced to `plan` before they are timed; stops at a local optimum or when done().
-void climb(const SearchSpace& space, const std::set<Point>& valid, Run& run, SearchResult& r,
-           std::mt19937_64& rng, const std::function<void(const std::vector<Point>&)>& plan,
+void climb(const SearchSpace& space, const std::function<bool(const Point&)>& valid, Run& run,
+           SearchResult& r, std::mt19937_64& rng,
+           const std::function<void(const std::vector<Point>&)>& plan,
            const std::function<bool()>& done) {
   bool improved = true;
   while (improved && !done() && !r.best.empty()) {
@@ -111,8 +112,7 @@ void climb(const SearchSpace& space, const std::set<Point>& valid, Run& run, Sea
       for (int step : {-1, 1}) {
         Point q = centre;
         q[k] += step;
-        if (q[k] >= 0 && q[k] < space.sizes[k] && valid.count(q) && !run.seen(q))
-          around.push_back(q);
+        if (q[k] >= 0 && q[k] < space.sizes[k] && !run.seen(q) && valid(q)) around.push_back(q);
       }
     std::shuffle(around.begin(), around.end(), rng);
     if (plan && !around.empty()) plan(around);
@@ -138,8 +138,8 @@ class Annealing : public Strategy {
   static constexpr std::size_t kBatch = 8;
   const char* name() const override { return "annealing"; }
   SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
-                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan)
-      override {
+                   std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan,
+                   const std::vector<Point>& starts) override {
     SearchResult r;
     const std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
     r.valid_points = pts.size();
@@ -170,11 +170,13 @@ class Annealing : public Strategy {
     auto left = [&] { return r.evaluations < budget ? budget - r.evaluations : 0; };
     auto done = [&] { return r.evaluations >= budget || run.exhausted(); };
 
-    // Seeds: a few random points.
+    // Seeds: the valid starts, then random points, a few in all.
     const std::size_t seeds = std::min(std::max<std::size_t>(3, budget / 25), budget);
     std::vector<Point> first;
     {
       std::set<Point> taken;
+      for (const auto& p : starts)
+        if (first.size() < budget && valid.count(p) && taken.insert(p).second) first.push_back(p);
       while (first.size() < seeds) {
         auto p = random_unseen(taken);
         if (!p) break;
@@ -253,7 +255,8 @@ class Annealing : public Strategy {
     }
 
     // Refine: first-improvement hill climb over the untried neighbours of the best point.
-    if (!r.best.empty()) climb(space, valid, run, r, rng, plan, done);
+    if (!r.best.empty())
+      climb(space, [&valid](const Point& q) { return valid.count(q) != 0; }, run, r, rng, plan, done);
     // Budget left (the neighbourhood of the best is exhausted): random samples.
     while (!done()) {
       std::vector<Point> more;
@@ -282,23 +285,26 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& f,
                         const std::vector<Point>& starts, const SearchBudget& b,
                         std::uint64_t seed,
                         const std::function<void(const std::vector<Point>&)>& plan) {
+  // The restrictions are asked point by point: a short climb should not pay for enumerating the
+  // grid (valid_points and invalid_skipped stay 0).
   SearchResult r;
-  const std::vector<Point> pts = valid_points(space, &r.invalid_skipped);
-  r.valid_points = pts.size();
-  const std::set<Point> valid(pts.begin(), pts.end());
+  const auto valid = [&space](const Point& q) {
+    if (q.size() != space.sizes.size()) return false;
+    for (std::size_t k = 0; k < q.size(); ++k)
+      if (q[k] < 0 || q[k] >= space.sizes[k]) return false;
+    return !space.valid || space.valid(q);
+  };
   std::mt19937_64 rng(seed);
   Run run(f, b, r);
   std::vector<Point> first;
   for (const auto& p : starts)
-    if (valid.count(p) && std::find(first.begin(), first.end(), p) == first.end())
-      first.push_back(p);
+    if (valid(p) && std::find(first.begin(), first.end(), p) == first.end()) first.push_back(p);
   if (plan && !first.empty()) plan(first);
   for (const auto& p : first) {
     if (run.exhausted()) break;
     run.evaluate(p);
   }
   climb(space, valid, run, r, rng, plan, [&] { return run.exhausted(); });
-  note_budget_stop(b, r);
   return r;
 }
 

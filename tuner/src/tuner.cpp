@@ -1,131 +1,392 @@
 #include "histtune/tuner/tuner.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <future>
 #include <map>
+#include <memory>
+#include <set>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/templates/registry.hpp"
-#include "histtune/version.hpp"
 #include "histtune/tuner/compile_pool.hpp"
+#include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/inputs.hpp"
-#include "histtune/tuner/search.hpp"
+#include "histtune/version.hpp"
 
 namespace histtune::tuner {
+namespace {
 
-TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
+// ---- the decision logic ------------------------------------------------------------------------
+
+// The `count` fastest verified points of `seen`, fastest first (ties: simpler first).
+std::vector<Point> fastest(const std::map<Point, std::optional<double>>& seen, std::size_t count) {
+  std::vector<std::pair<double, Point>> ok;
+  for (const auto& [pt, cost] : seen)
+    if (cost) ok.emplace_back(*cost, pt);
+  std::sort(ok.begin(), ok.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : simpler(a.second, b.second);
+  });
+  std::vector<Point> out;
+  for (std::size_t i = 0; i < ok.size() && i < count; ++i) out.push_back(ok[i].second);
+  return out;
+}
+
+// Evaluations the search will make, for the progress total (the strategy may make fewer).
+std::size_t search_estimate(const std::string& strategy, const SearchBudget& b,
+                            const SearchSpace& space) {
+  if (b.max_evaluations) return b.max_evaluations;
+  const std::size_t valid = valid_points(space).size();
+  return strategy == "annealing" ? std::max<std::size_t>(valid / 10, 1) : valid;
+}
+
+}  // namespace
+
+TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
+                     const TuneOptions& opt) {
   TuneResult r;
   r.problem = p;
-  r.template_hash = templates::get(hist1d::kTemplate).hash;
-  const SearchSpace space = hist1d_search_space(p, d);
-  std::unique_ptr<Strategy> strategy = make_strategy(opt.strategy);
+  r.template_hash = bench.template_hash();
+  const std::vector<Distribution> dists =
+      opt.distributions.empty() ? std::vector<Distribution>{Distribution::uniform}
+                                : opt.distributions;
+  for (Distribution d : dists) r.distributions.push_back(to_string(d));
+  const std::unique_ptr<Strategy> strategy = make_strategy(opt.strategy);
   r.strategy = strategy->name();
 
-  const std::vector<std::uint8_t> host = make_samples(p, opt.seed, opt.distribution);
-  const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
-  DeviceInputs inputs(p, host, d.l2_bytes);
-  cudaStream_t stream = nullptr;
-  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-
-  // Strategies that know their points up front get them compiled ahead, in order, on a pool:
-  // one compile per distinct compile key not already loaded (configurations that differ only
-  // at launch share a kernel). Others compile on demand.
-  std::unique_ptr<CompilePool> pool;
-  std::map<std::string, std::size_t> pool_index;  // cache key -> pool request
-  std::size_t total = 0, evaluated = 0;
-  auto plan = [&](const std::vector<Point>& pts) {
-    std::vector<CompileRequest> reqs;
-    for (const auto& pt : pts) {
-      CompileRequest req = hist1d_request(hist1d_config_of(pt), p, d.arch());
-      if (cache.contains(req)) continue;
-      if (pool_index.emplace(cache_key(req), reqs.size()).second) reqs.push_back(req);
-    }
-    total = pts.size();
-    pool = std::make_unique<CompilePool>(
-        reqs, opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); });
+  // Progress over the three phases: the estimate of what is left is refined as phases end.
+  const std::size_t rounds = static_cast<std::size_t>(std::max(opt.remeasure_rounds, 1));
+  const std::size_t others = dists.size() - 1;
+  const std::size_t per_other = opt.finalists + opt.distribution_budget;
+  const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
+  std::size_t done = 0;
+  std::size_t total = search_estimate(r.strategy, opt.budget, space) + others * per_other + deciding;
+  auto progress = [&](const std::string& what) {
+    ++done;
+    if (opt.on_progress) opt.on_progress(Progress{done, std::max(total, done), what});
   };
 
-  auto objective = [&](const Point& pt) -> std::optional<double> {
-    const Hist1DConfig c = hist1d_config_of(pt);
-    if (auto it = opt.known.find(c.label()); it != opt.known.end()) {
-      ++r.reused;
-      ++evaluated;
-      if (opt.on_progress) opt.on_progress(Progress{evaluated, std::max(total, evaluated), c.label()});
-      return it->second.verified ? std::optional<double>(it->second.median_ms) : std::nullopt;
-    }
-    db::MeasurementRow m;
-    m.config_label = c.label();
-    m.params_json = c.to_json();
-    m.template_hash = r.template_hash;
-    m.histtune_version = version();
+  // Every cost seen, per distribution (index into dists).
+  std::vector<std::map<Point, std::optional<double>>> seen(dists.size());
+  auto evaluate = [&](std::size_t di, const Point& pt) -> std::optional<double> {
+    const std::string label = bench.label(pt);
+    const std::string dist = r.distributions[di];
+    const std::string shown = di == 0 ? label : dist + ": " + label;
     std::optional<double> cost;
-    try {
-      const CompileRequest req = hist1d_request(c, p, d.arch());
-      Kernel k;
-      auto it = pool ? pool_index.find(cache_key(req)) : pool_index.end();
-      if (it != pool_index.end()) {
-        k = cache.load(req, pool->get(it->second), hist1d::kKernel);
-      } else {
-        if (!cache.contains(req)) ++r.compiled;
-        k = cache.get(req, hist1d::kKernel);
+    if (auto it = opt.known.find({dist, label}); it != opt.known.end()) {
+      ++r.reused;
+      if (it->second.verified) cost = it->second.median_ms;
+    } else {
+      const Bench::Measured m = bench.measure(pt, dists[di]);
+      if (m.timing.samples > 0) {  // timed (a compile failure is not a measurement)
+        db::MeasurementRow row;
+        row.config_label = label;
+        row.params_json = bench.params_json(pt);
+        row.median_ms = m.timing.median_ms;
+        row.min_ms = m.timing.min_ms;
+        row.max_ms = m.timing.max_ms;
+        row.samples = m.timing.samples;
+        row.verified = m.verified;
+        row.template_hash = r.template_hash;
+        row.histtune_version = version();
+        row.distribution = dist;
+        r.measurements.push_back(row);
+        if (opt.on_measurement) opt.on_measurement(row);
       }
-      Timing t = time_calls(
-          [&](cudaStream_t s, int rep) {
-            launch_hist1d(cache, k, c, p, d, inputs.samples(rep), inputs.counts(), s);
-          },
-          stream, opt.timing);
-      HT_CUDA(cudaStreamSynchronize(stream));
-      m.median_ms = t.median_ms;
-      m.min_ms = t.min_ms;
-      m.max_ms = t.max_ms;
-      m.samples = t.samples;
-      m.verified = inputs.read_counts(p.num_bins) == expect;
       if (m.verified) {
-        cost = m.median_ms;
+        cost = m.timing.median_ms;
       } else {
         ++r.failed;
-        r.errors.push_back(m.config_label + ": output differs from the host reference");
+        r.errors.push_back(shown + ": " + (m.error.empty() ? "failed" : m.error));
       }
-      r.measurements.push_back(m);
-      if (opt.on_measurement) opt.on_measurement(m);
-    } catch (const Error& e) {
-      // A sticky CUDA error (an illegal access) would poison every later measurement: stop.
-      if (e.code() == StatusCode::cuda_error && cudaPeekAtLastError() != cudaSuccess) throw;
-      ++r.failed;
-      r.errors.push_back(m.config_label + ": " + e.what());
     }
-    ++evaluated;
-    if (opt.on_progress)
-      opt.on_progress(Progress{evaluated, std::max(total, evaluated), m.config_label});
+    seen[di][pt] = cost;
+    progress(shown);
     return cost;
   };
+  auto plan = [&](const std::vector<Point>& pts) { bench.prefetch(pts); };
 
-  if (strategy->name() == std::string("annealing")) {
-    const std::size_t valid = valid_points(space).size();
-    total = opt.budget.max_evaluations ? std::min(opt.budget.max_evaluations, valid)
-                                       : std::max<std::size_t>(valid / 10, 1);
-  }
-  SearchResult sr = strategy->run(space, objective, opt.budget, opt.seed, plan);
-  cudaStreamDestroy(stream);
-  if (pool) r.compiled += pool->size();
+  // 1. Search on the first distribution.
+  SearchResult sr = strategy->run(
+      space, [&](const Point& pt) { return evaluate(0, pt); }, opt.budget, opt.seed, plan,
+      opt.starts);
   r.pruned = sr.invalid_skipped;
   r.valid = sr.valid_points;
+  r.search_evaluations = sr.evaluations;
   r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
-  if (!sr.best.empty()) {
-    r.winner = hist1d_config_of(sr.best).label();
-    r.winner_ms = sr.best_cost;
+  total = done + others * per_other + deciding;
+
+  // 2. Each other distribution: its finalists, then a short climb to its own best.
+  const std::vector<Point> finalists = fastest(seen[0], opt.finalists);
+  for (std::size_t di = 1; di < dists.size() && !finalists.empty(); ++di) {
+    hill_climb(space, [&](const Point& pt) { return evaluate(di, pt); }, finalists,
+               SearchBudget{finalists.size() + opt.distribution_budget, 0}, opt.seed + di, plan);
+    total = done + (dists.size() - 1 - di) * per_other + deciding;
   }
+
+  // 3. Decide: the candidates re-timed on every distribution, interleaved, then the rules of
+  //    tuner/decide.hpp.
+  std::vector<Point> candidates = finalists;
+  for (std::size_t di = 1; di < dists.size(); ++di)
+    for (const Point& pt : fastest(seen[di], 1))
+      if (std::find(candidates.begin(), candidates.end(), pt) == candidates.end())
+        candidates.push_back(pt);
+  total = done + candidates.size() * dists.size() * rounds;
+  std::vector<std::vector<double>> cost(candidates.size(),
+                                        std::vector<double>(dists.size(), kFailed));
+  for (std::size_t di = 0; di < dists.size(); ++di) {
+    std::vector<std::vector<double>> pooled(candidates.size());
+    std::vector<bool> failed(candidates.size(), false);
+    for (std::size_t round = 0; round < rounds; ++round) {
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        if (failed[c]) {
+          progress(bench.label(candidates[c]));
+          continue;
+        }
+        const Bench::Measured m = bench.measure(candidates[c], dists[di]);
+        if (!m.verified) {
+          failed[c] = true;
+          ++r.failed;
+          r.errors.push_back(r.distributions[di] + ": " + bench.label(candidates[c]) +
+                             " (re-timing): " + (m.error.empty() ? "failed" : m.error));
+        } else {
+          pooled[c].insert(pooled[c].end(), m.timing.sample_ms.begin(), m.timing.sample_ms.end());
+        }
+        progress("deciding: " + r.distributions[di] + ": " + bench.label(candidates[c]));
+      }
+    }
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      if (!failed[c] && !pooled[c].empty()) cost[c][di] = summarize(pooled[c]).median_ms;
+  }
+  const RobustChoice choice = choose_robust(candidates, cost, opt.tie_tolerance);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    Finalist f;
+    f.label = bench.label(candidates[c]);
+    for (double v : cost[c]) f.median_ms.push_back(std::isfinite(v) ? v : -1.0);
+    f.worst_ratio = choice.worst_ratio[c];
+    r.finalists.push_back(std::move(f));
+  }
+  if (choice.robust != kNone) {
+    r.winner = bench.label(candidates[choice.robust]);
+    r.winner_ms = cost[choice.robust][0];
+    r.winner_worst_ratio = choice.worst_ratio[choice.robust];
+  }
+  for (std::size_t di = 0; di < dists.size() && dists.size() > 1; ++di) {
+    const std::size_t c = choice.per_distribution[di];
+    if (c == kNone) continue;
+    r.by_distribution.push_back(
+        DistributionWinner{r.distributions[di], bench.label(candidates[c]), cost[c][di]});
+  }
+  r.compiled = bench.kernels_loaded();
   return r;
 }
 
-void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, bool measurements) {
-  if (measurements) database.record_measurements(d.row(), r.problem.key(), r.measurements);
-  if (!r.winner.empty())
-    database.set_winner(d.row(), r.problem.key(), r.winner, r.winner_ms, r.template_hash,
-                        version());
+// ---- the GPU bench of the 1D family ------------------------------------------------------------
+
+namespace {
+
+class Hist1DBench : public Bench {
+ public:
+  Hist1DBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
+      : d_(d),
+        p_(p),
+        cache_(cache),
+        timing_(opt.timing),
+        hash_(templates::get(hist1d::kTemplate).hash),
+        pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
+    // Host samples and their reference histograms are drawn on other threads while the search
+    // runs on the first distribution: large problems need seconds per distribution.
+    for (Distribution dist : opt.distributions.empty()
+                                 ? std::vector<Distribution>{Distribution::uniform}
+                                 : opt.distributions) {
+      if (pending_.count(dist)) continue;
+      const std::uint64_t seed = opt.seed;
+      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist] {
+                         Host h;
+                         h.samples = make_samples(p, seed, dist);
+                         h.expect = reference_histogram(p, h.samples.data());
+                         return h;
+                       }));
+    }
+    HT_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~Hist1DBench() override {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  Hist1DBench(const Hist1DBench&) = delete;
+  Hist1DBench& operator=(const Hist1DBench&) = delete;
+
+  std::string label(const Point& pt) const override { return hist1d_config_of(pt).label(); }
+  std::string params_json(const Point& pt) const override { return hist1d_config_of(pt).to_json(); }
+  std::string template_hash() const override { return hash_; }
+  std::size_t kernels_loaded() const override { return loaded_.size(); }
+
+  void prefetch(const std::vector<Point>& pts) override {
+    for (const Point& pt : pts) {
+      const CompileRequest req = hist1d_request(hist1d_config_of(pt), p_, d_.arch());
+      if (cache_.contains(req)) continue;
+      const std::string key = cache_key(req);
+      if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
+    }
+  }
+
+  Measured measure(const Point& pt, Distribution dist) override {
+    const Hist1DConfig c = hist1d_config_of(pt);
+    Measured out;
+    try {
+      const Kernel k = kernel(c);
+      Data& in = data(dist);
+      out.timing = time_calls(
+          [&](cudaStream_t s, int) {
+            launch_hist1d(cache_, k, c, p_, d_, in.inputs->next(), in.inputs->counts(), s);
+          },
+          stream_, timing_);
+      HT_CUDA(cudaStreamSynchronize(stream_));
+      out.verified = in.inputs->read_counts(p_.num_bins) == in.expect;
+      if (!out.verified)
+        out.error = std::string("output differs from the host reference (") + to_string(dist) +
+                    " data)";
+    } catch (const Error& e) {
+      // A sticky CUDA error (an illegal access) would poison every later measurement: stop.
+      if (e.code() == StatusCode::cuda_error && cudaPeekAtLastError() != cudaSuccess) throw;
+      out.verified = false;
+      out.error = e.what();
+    }
+    return out;
+  }
+
+ private:
+  struct Host {
+    std::vector<std::uint8_t> samples;
+    std::vector<std::uint32_t> expect;
+  };
+  struct Data {
+    std::vector<std::uint32_t> expect;
+    std::unique_ptr<DeviceInputs> inputs;
+  };
+
+  Data& data(Distribution dist) {
+    auto it = data_.find(dist);
+    if (it != data_.end()) return it->second;
+    Host h = pending_.at(dist).get();  // rethrows a failure to draw them
+    Data fresh;
+    fresh.inputs = std::make_unique<DeviceInputs>(p_, h.samples, d_.l2_bytes);
+    fresh.expect = std::move(h.expect);
+    return data_.emplace(dist, std::move(fresh)).first->second;
+  }
+
+  Kernel kernel(const Hist1DConfig& c) {
+    const CompileRequest req = hist1d_request(c, p_, d_.arch());
+    if (cache_.contains(req)) return cache_.get(req, hist1d::kKernel);
+    const std::string key = cache_key(req);
+    loaded_.insert(key);
+    if (auto it = queued_.find(key); it != queued_.end())
+      return cache_.load(req, pool_.get(it->second), hist1d::kKernel);
+    return cache_.get(req, hist1d::kKernel);  // the store, else NVRTC, on this thread
+  }
+
+  DeviceInfo d_;
+  Problem p_;
+  KernelCache& cache_;
+  TimingOptions timing_;
+  std::string hash_;
+  std::map<Distribution, std::future<Host>> pending_;
+  std::map<Distribution, Data> data_;
+  // Declared after what its compile function uses; destroyed first: in-flight compiles finish.
+  CompilePool pool_;
+  std::map<std::string, std::size_t> queued_;  // cache key -> pool index
+  std::set<std::string> loaded_;               // cache keys this bench loaded
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                                         const TuneOptions& opt) {
+  return std::make_unique<Hist1DBench>(d, p, cache, opt);
 }
+
+TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
+  Hist1DBench bench(d, p, cache, opt);
+  return tune_with(p, hist1d_search_space(p, d), bench, opt);
+}
+
+// ---- storage -----------------------------------------------------------------------------------
+
+void resume_from(db::Database& database, const db::DeviceRow& device, const Problem& p,
+                 const std::string& template_hash, TuneOptions& opt) {
+  const db::ProblemRow key = p.key();
+  for (auto& m : database.measurements(device.uuid, key))
+    if (m.template_hash == template_hash)
+      opt.known.emplace(MeasurementKey{m.distribution, m.config_label}, m);
+  auto then = std::move(opt.on_measurement);
+  opt.on_measurement = [&database, device, key, then](const db::MeasurementRow& m) {
+    database.record_measurements(device, key, {m});
+    if (then) then(m);
+  };
+}
+
+void store(db::Database& database, const db::DeviceRow& device, const TuneResult& r,
+           bool measurements) {
+  const db::ProblemRow key = r.problem.key();
+  if (measurements) database.record_measurements(device, key, r.measurements);
+  if (r.winner.empty()) return;
+  db::WinnerRow robust;
+  robust.config_label = r.winner;
+  robust.median_ms = r.winner_ms;
+  robust.template_hash = r.template_hash;
+  robust.histtune_version = version();
+  std::vector<db::WinnerRow> per;
+  for (const DistributionWinner& w : r.by_distribution) {
+    db::WinnerRow row = robust;
+    row.distribution = w.distribution;
+    row.config_label = w.label;
+    row.median_ms = w.median_ms;
+    per.push_back(row);
+  }
+  database.set_winners(device, key, robust, per);
+}
+
+void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, bool measurements) {
+  store(database, d.row(), r, measurements);
+}
+
+std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max) {
+  const db::ProblemRow key = p.key();
+  std::vector<std::pair<double, db::WinnerRow>> near;
+  for (db::WinnerRow& w : database.winners_like(d.uuid, key)) {
+    if (w.problem == key) continue;  // this problem's own winner is not a start: it is the answer
+    const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
+    const double dist = std::fabs(lg(static_cast<double>(w.problem.n)) - lg(static_cast<double>(p.n))) +
+                        std::fabs(lg(w.problem.num_bins) - lg(p.num_bins));
+    const db::ProblemRow of = w.problem;
+    near.emplace_back(dist, std::move(w));  // the robust winner first, then the others
+    for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of))
+      near.emplace_back(dist, std::move(pw));
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Point> out;
+  for (const auto& [dist, w] : near) {
+    if (out.size() >= max) break;
+    const auto c = Hist1DConfig::parse(w.config_label);
+    if (!c || !hist1d::check(*c, p, d).empty()) continue;
+    Point pt;
+    try {
+      pt = hist1d_point_of(*c);
+    } catch (const std::invalid_argument&) {
+      continue;  // a value no longer on the grid
+    }
+    if (std::find(out.begin(), out.end(), pt) == out.end()) out.push_back(pt);
+  }
+  return out;
+}
+
+// ---- the default plan --------------------------------------------------------------------------
 
 std::vector<Problem> default_plan() {
   std::vector<Problem> plan;

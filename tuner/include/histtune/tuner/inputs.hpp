@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "histtune/problem.hpp"
@@ -19,6 +21,7 @@ namespace histtune::tuner {
 //             lower and above upper; f32: 0.1% NaN), so every rejection path is exercised
 enum class Distribution { uniform, skewed, constant, runs, mixed };
 const char* to_string(Distribution d);
+std::optional<Distribution> parse_distribution(const std::string& name);
 
 // n samples for p, deterministic in `seed`. Every distribution but `mixed` stays inside the bins.
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
@@ -26,6 +29,15 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
 
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and
 // the counts buffer.
+//
+// The L2 rule of histtune's timing: an input smaller than twice the device's L2
+// (DeviceInfo::l2_bytes) gets enough copies that the pool is at least twice L2, and every call reads
+// the next copy in turn (next(), a cursor that carries on across measurements): a copy was last
+// read at least 2 x L2 bytes of reads ago, so it is no longer in L2 and every call reads its
+// input from memory, as a call on freshly produced data in another buffer would. Larger inputs
+// have one copy: a call streams more than twice L2, so its start has left L2 when the next call
+// begins. L2 is not flushed by writing a scratch buffer: the dirty lines such a flush leaves
+// would be written back during the timed call and charged to it.
 class DeviceInputs {
  public:
   DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host, std::int64_t l2_bytes);
@@ -34,6 +46,7 @@ class DeviceInputs {
   DeviceInputs& operator=(const DeviceInputs&) = delete;
 
   const void* samples(int rep) const;  // the copy for repetition `rep` (rotates)
+  const void* next();                  // the copy after the one next() returned last
   std::uint32_t* counts() const { return d_counts_; }
   int copies() const { return copies_; }
   std::vector<std::uint32_t> read_counts(std::uint32_t num_bins) const;
@@ -43,6 +56,7 @@ class DeviceInputs {
   std::uint32_t* d_counts_ = nullptr;
   std::size_t stride_ = 0;
   int copies_ = 1;
+  int cursor_ = 0;
 };
 
 }  // namespace histtune::tuner

@@ -53,9 +53,13 @@ class Strategy {
   // `plan`, when given, is told the points the strategy will evaluate next, in order, before it
   // evaluates them, so that their kernels compile ahead: all of them up front (exhaustive,
   // random), or a few at a time as the search goes (annealing: each batch of proposed moves).
+  // `starts`, when given, are known good points (the winners of similar problems): annealing
+  // evaluates the valid ones first, in place of its random seeds; the listed strategies ignore
+  // them.
   virtual SearchResult run(const SearchSpace& space, const Objective& objective,
                            const SearchBudget& budget, std::uint64_t seed,
-                           const std::function<void(const std::vector<Point>&)>& plan = {}) = 0;
+                           const std::function<void(const std::vector<Point>&)>& plan = {},
+                           const std::vector<Point>& starts = {}) = 0;
 };
 
 // "exhaustive", "random" or "annealing"; throws std::invalid_argument naming the valid ones.
@@ -65,7 +69,8 @@ const std::vector<std::string>& strategy_names();
 // A short local search for a known good region: evaluates `starts` (the valid ones, in order),
 // then climbs from the best point found by first improvement over its one-step neighbours until
 // a local optimum, the budget or the time limit. Used to find each input distribution's own best
-// near the finalists of the main search.
+// near the finalists of the main search. It asks the restrictions point by point instead of
+// enumerating the grid, so valid_points and invalid_skipped of its result are 0.
 SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
                         const std::vector<Point>& starts, const SearchBudget& budget,
                         std::uint64_t seed,

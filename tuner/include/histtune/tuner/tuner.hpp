@@ -1,12 +1,22 @@
-// Tuning of one problem: a search strategy (exhaustive by default) picks configurations of the
-// family's space that pass its restrictions; each is compiled (ahead, in a thread pool, where the
-// strategy knows its points), timed, and verified exactly against the host reference; the
-// fastest verified one wins.
+// Tuning of one problem, in three phases:
+//   1. search: a strategy (tuner/search.hpp) times configurations of the family's space on the
+//      first input distribution (uniform), each compiled ahead where the strategy announces it,
+//      timed until its median is stable and verified exactly against the host reference;
+//   2. per distribution: on each other distribution (skewed, constant, runs) the finalists of
+//      the search are timed, then a short hill climb looks for that distribution's own best;
+//   3. decision: the finalists of every phase are timed again on every distribution, interleaved
+//      (round-robin over the candidates, several rounds), and tuner/decide.hpp chooses: the robust
+//      winner is the best worst case over the distributions, each distribution keeps its own
+//      winner, and near-ties go to the simplest configuration.
+// The decision logic (tune_with) talks to the device through the Bench interface only, so it is
+// tested on CPU with a fake bench; tune() is tune_with over the GPU bench of the 1D family.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "histtune/db/database.hpp"
@@ -22,49 +32,140 @@ namespace histtune::tuner {
 struct Progress {
   std::size_t done = 0;
   std::size_t total = 0;
-  std::string label;  // the configuration just measured
+  std::string label;  // the configuration just measured ("skewed: tpb..." beyond uniform)
 };
+
+// (distribution name, configuration label): the key of a measurement within one problem.
+using MeasurementKey = std::pair<std::string, std::string>;
 
 struct TuneOptions {
   TimingOptions timing;
   std::uint64_t seed = 1;
-  Distribution distribution = Distribution::uniform;
+  // The input distributions measured; the first is searched, the others refine and judge.
+  std::vector<Distribution> distributions = {Distribution::uniform, Distribution::skewed,
+                                             Distribution::constant, Distribution::runs};
   int compile_threads = 0;  // 0: one per hardware thread
-  std::string strategy = "exhaustive";  // see tuner/search.hpp
-  SearchBudget budget;                  // evaluations and seconds; 0 = unlimited
+  std::string strategy = "annealing";  // see tuner/search.hpp
+  SearchBudget budget;                 // of the search phase; 0 = unlimited
+  // Known good points to start the search from (annealing): see hist1d_starts.
+  std::vector<Point> starts;
+  // Configurations of the search carried into the decision (the fastest, by median).
+  std::size_t finalists = 5;
+  // Evaluations of the hill climb on each other distribution, beyond timing the finalists
+  // there; 0 times only the finalists.
+  std::size_t distribution_budget = 12;
+  // Candidates within this fraction of the best are tied; the simplest of them wins.
+  double tie_tolerance = 0.015;
+  // Interleaved rounds of timing every candidate on every distribution before deciding.
+  int remeasure_rounds = 3;
   std::function<void(const Progress&)> on_progress;
   // Measurements of this problem already in the database (same device and template hash), by
-  // label: the search reuses them instead of timing again, so an interrupted run resumes.
-  std::map<std::string, db::MeasurementRow> known;
+  // (distribution, label): the phases reuse them instead of timing again, so an interrupted run
+  // resumes where it stopped (see resume_from).
+  std::map<MeasurementKey, db::MeasurementRow> known;
   // Called with each new measurement as soon as it is taken (the CLI stores it at once, so an
-  // interrupted run loses nothing it finished).
+  // interrupted run loses nothing it finished). The decision phase's re-timings are not
+  // measurements of the search: they are not reported here (the winners carry their times).
   std::function<void(const db::MeasurementRow&)> on_measurement;
+};
+
+// What tune_with needs of a device, for one problem.
+class Bench {
+ public:
+  struct Measured {
+    Timing timing;
+    bool verified = false;
+    std::string error;  // why it failed (compile error, wrong result), when it did
+  };
+  virtual ~Bench() = default;
+  virtual std::string label(const Point& p) const = 0;
+  virtual std::string params_json(const Point& p) const = 0;
+  virtual std::string template_hash() const = 0;
+  // Times p on `dist` and verifies the result. Failures of the configuration are returned (not
+  // verified, with the error); an error that leaves the device unusable is thrown.
+  virtual Measured measure(const Point& p, Distribution dist) = 0;
+  // These points will be measured soon, in this order: compile them ahead.
+  virtual void prefetch(const std::vector<Point>&) {}
+  // Distinct kernels this bench had to load (compiled by NVRTC or taken from the CUBIN store).
+  virtual std::size_t kernels_loaded() const { return 0; }
+};
+
+// One distribution's winner.
+struct DistributionWinner {
+  std::string distribution;
+  std::string label;
+  double median_ms = 0;
+};
+
+// A candidate of the decision: its re-timed median on each distribution (TuneOptions order;
+// negative where it failed) and its worst ratio to each distribution's best.
+struct Finalist {
+  std::string label;
+  std::vector<double> median_ms;
+  double worst_ratio = 0;
 };
 
 struct TuneResult {
   Problem problem;
-  std::vector<db::MeasurementRow> measurements;  // every configuration timed in this run
+  std::vector<db::MeasurementRow> measurements;  // every configuration timed by the phases
   std::size_t reused = 0;                        // taken from TuneOptions::known instead
   std::size_t pruned = 0;                        // points the restrictions skipped
-  std::size_t compiled = 0;                      // distinct kernels compiled by NVRTC
+  std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
   std::size_t valid = 0;                         // points of the space that pass the restrictions
+  std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::string strategy;
   bool stopped_early = false;                    // by the evaluation budget or the time limit
   std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)
   std::vector<std::string> errors;
+  // The robust winner (best worst case over the distributions; with one distribution, the
+  // fastest up to ties), its re-timed median on the first distribution and its worst ratio.
   std::string winner;  // label; empty when nothing verified
   double winner_ms = 0;
+  double winner_worst_ratio = 0;
+  std::vector<DistributionWinner> by_distribution;  // empty with a single distribution
+  std::vector<std::string> distributions;           // names, TuneOptions order
+  std::vector<Finalist> finalists;
   std::string template_hash;
 };
 
+// The three phases over `space`, measured through `bench`.
+TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
+                     const TuneOptions& opt);
+
+// The GPU bench of the 1D family for p on d: kernels compiled ahead on a pool of
+// opt.compile_threads (through `cache`, which consults its CUBIN store first), inputs of each of
+// opt.distributions drawn (with opt.seed) on other threads and timed with opt.timing, rotating
+// copies as tuner/inputs.hpp says.
+std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                                         const TuneOptions& opt);
+
+// tune_with on the GPU, for the 1D family.
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt);
 
-// Records the measurements and the winner (one transaction each). A caller that stored every
-// measurement through on_measurement passes measurements = false.
+// The storage side of a run, shared by `histtune tune` and its tests: fills opt.known with what
+// `database` holds of (device, problem) measured with `template_hash` (resume), and makes
+// opt.on_measurement store each new measurement at once, in its own transaction, before calling
+// the on_measurement that was set (if any). `database` must outlive the run.
+void resume_from(db::Database& database, const db::DeviceRow& device, const Problem& p,
+                 const std::string& template_hash, TuneOptions& opt);
+
+// Records the winners: the robust one and each distribution's (one transaction), and with
+// measurements = true every measurement (another). A caller that stored every measurement
+// through on_measurement passes measurements = false.
+void store(db::Database& database, const db::DeviceRow& device, const TuneResult& r,
+           bool measurements = true);
 void store(db::Database& database, const DeviceInfo& d, const TuneResult& r,
            bool measurements = true);
 
-// The default plan of `histtune --gpu auto`.
+// Start points for tuning p: the winners (robust and per distribution) of problems of the same
+// family, sample type, binning and channels already tuned on this device, nearest in shape
+// first (|log2 n| + |log2 bins| apart), that are valid for p on d; at most `max`.
+std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max = 6);
+
+// The default plan of `histtune --gpu auto`, and the search budget (evaluations per problem,
+// annealing) it is tuned with unless --budget says otherwise.
 std::vector<Problem> default_plan();
+constexpr std::size_t kPlanBudget = 100;
 
 }  // namespace histtune::tuner

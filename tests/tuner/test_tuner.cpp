@@ -1,0 +1,166 @@
+// tune_with on a fake bench: the three phases, the robust and per-distribution winners, ties to
+// the simplest configuration, failures, resume from known measurements, and the storage side
+// (resume_from, store) on an in-memory database.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "fake_bench.hpp"
+#include "histtune/tuner/tuner.hpp"
+
+using namespace histtune;
+using namespace histtune::tuner;
+using histtune::test::FakeBench;
+
+namespace {
+
+Problem problem() {
+  Problem p;
+  p.num_bins = 256;
+  p.n = 1u << 20;
+  return p;
+}
+
+// A 4 x 4 x 3 grid; uniform data is fastest at {3, 3, 2}, but p[0] = 3 and 2 collapse on
+// constant data (hot-bin contention, say), where {0, 3, 2} is best, 22% behind on uniform data.
+SearchSpace grid() { return SearchSpace{{4, 4, 3}, nullptr}; }
+
+std::optional<double> landscape(const Point& p, Distribution d) {
+  double t = 1.0 + 0.1 * (3 - p[1]) + 0.05 * (2 - p[2]);  // wants p[1] = 3, p[2] = 2
+  switch (p[0]) {
+    case 3: t *= d == Distribution::constant ? 3.0 : 0.90; break;
+    case 2: t *= d == Distribution::constant ? 2.0 : 0.93; break;
+    case 1: t *= 0.96; break;
+    default: t *= d == Distribution::constant ? 0.85 : 1.10; break;
+  }
+  return t;
+}
+
+TuneOptions exhaustive_options() {
+  TuneOptions o;
+  o.strategy = "exhaustive";
+  o.finalists = 3;
+  o.distribution_budget = 8;
+  o.remeasure_rounds = 2;
+  return o;
+}
+
+}  // namespace
+
+TEST(TuneWith, TheRobustWinnerHasTheBestWorstCaseAndEachDistributionKeepsItsOwn) {
+  FakeBench bench(landscape);
+  const TuneResult r = tune_with(problem(), grid(), bench, exhaustive_options());
+  EXPECT_EQ(r.search_evaluations, 48u);
+  EXPECT_EQ(r.distributions, (std::vector<std::string>{"uniform", "skewed", "constant", "runs"}));
+  // Candidates: the uniform finalists {3,3,2}, {2,3,2}, {3,3,1} (worst ratios 3 / 0.85 and more,
+  // on constant data) and constant's own best {0,3,2}, found by the climb from the finalists
+  // (worst ratio 1.10 / 0.90 on uniform data).
+  EXPECT_EQ(r.finalists.size(), 4u);
+  EXPECT_EQ(r.winner, "cfg.0.3.2");
+  EXPECT_NEAR(r.winner_ms, 1.10, 1e-9) << "the re-timed median on uniform data";
+  EXPECT_NEAR(r.winner_worst_ratio, 1.10 / 0.90, 1e-9);
+  ASSERT_EQ(r.by_distribution.size(), 4u);
+  EXPECT_EQ(r.by_distribution[0].distribution, "uniform");
+  EXPECT_EQ(r.by_distribution[0].label, "cfg.3.3.2");
+  EXPECT_EQ(r.by_distribution[2].distribution, "constant");
+  EXPECT_EQ(r.by_distribution[2].label, "cfg.0.3.2") << "found by the climb on constant data";
+  EXPECT_NEAR(r.by_distribution[2].median_ms, 0.85, 1e-9);
+  EXPECT_EQ(r.failed, 0u);
+  // Every measurement of the phases is reported with its distribution.
+  std::set<std::string> dists;
+  for (const auto& m : r.measurements) dists.insert(m.distribution);
+  EXPECT_EQ(dists.size(), 4u);
+  EXPECT_EQ(bench.calls[Distribution::uniform], 48u + r.finalists.size() * 2);
+}
+
+TEST(TuneWith, NearTiesGoToTheSimplestConfiguration) {
+  // The default point {0, 0, 0} is 1% slower than the fastest: a tie, and it is the simplest.
+  FakeBench bench([](const Point& p, Distribution) -> std::optional<double> {
+    if (p == Point{0, 0, 0}) return 1.01;
+    if (p == Point{2, 3, 1}) return 1.00;
+    return 1.5 + 0.01 * (p[0] + p[1] + p[2]);
+  });
+  TuneOptions o = exhaustive_options();
+  o.distributions = {Distribution::uniform};
+  TuneResult r = tune_with(problem(), grid(), bench, o);
+  EXPECT_EQ(r.winner, "cfg.0.0.0");
+  EXPECT_TRUE(r.by_distribution.empty()) << "one distribution: only the robust winner";
+  o.tie_tolerance = 0.005;  // a narrower band: 1% is a win
+  r = tune_with(problem(), grid(), bench, o);
+  EXPECT_EQ(r.winner, "cfg.2.3.1");
+}
+
+TEST(TuneWith, AConfigurationWrongOnOneDistributionIsNeverTheRobustWinner) {
+  FakeBench bench([](const Point& p, Distribution d) -> std::optional<double> {
+    if (p == Point{3, 3, 2} && d == Distribution::runs) return std::nullopt;
+    return landscape(p, d == Distribution::constant ? Distribution::uniform : d);
+  });
+  const TuneResult r = tune_with(problem(), grid(), bench, exhaustive_options());
+  EXPECT_NE(r.winner, "cfg.3.3.2");
+  EXPECT_GT(r.failed, 0u);
+  EXPECT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find("runs: cfg.3.3.2"), std::string::npos) << r.errors[0];
+}
+
+TEST(TuneWith, KnownMeasurementsAreReusedNotTakenAgain) {
+  FakeBench first(landscape);
+  TuneOptions o = exhaustive_options();
+  std::vector<db::MeasurementRow> stored;
+  o.on_measurement = [&](const db::MeasurementRow& m) { stored.push_back(m); };
+  const TuneResult a = tune_with(problem(), grid(), first, o);
+  ASSERT_EQ(stored.size(), a.measurements.size());
+
+  TuneOptions again = exhaustive_options();
+  for (const auto& m : stored) again.known.emplace(MeasurementKey{m.distribution, m.config_label}, m);
+  std::size_t new_ones = 0;
+  again.on_measurement = [&](const db::MeasurementRow&) { ++new_ones; };
+  FakeBench second(landscape);
+  const TuneResult b = tune_with(problem(), grid(), second, again);
+  EXPECT_EQ(new_ones, 0u);
+  EXPECT_EQ(b.reused, stored.size());
+  EXPECT_EQ(b.winner, a.winner);
+  // Only the decision's re-timing touched the bench.
+  std::size_t calls = 0;
+  for (const auto& [d, n] : second.calls) calls += n;
+  EXPECT_EQ(calls, b.finalists.size() * 4 * 2);
+}
+
+TEST(TuneWith, AnnealingStartsFromTheGivenPointsAndAnnouncesItsMoves) {
+  FakeBench bench(landscape);
+  TuneOptions o;
+  o.distributions = {Distribution::uniform};
+  o.budget.max_evaluations = 20;
+  o.starts = {Point{3, 3, 2}};
+  const TuneResult r = tune_with(problem(), grid(), bench, o);
+  ASSERT_FALSE(r.measurements.empty());
+  EXPECT_EQ(r.measurements[0].config_label, "cfg.3.3.2") << "the start is timed first";
+  EXPECT_EQ(r.winner, "cfg.3.3.2");
+  EXPECT_EQ(r.search_evaluations, 20u);
+  EXPECT_GE(bench.prefetched, 19u) << "moves are announced before they are timed";
+}
+
+TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
+  db::Database database(":memory:");
+  db::DeviceRow device{"GPU-fake", "Fake", 9, 0, 132, 1, 1, 1, 1};
+  TuneOptions o = exhaustive_options();
+  std::size_t seen = 0;
+  o.on_measurement = [&](const db::MeasurementRow&) { ++seen; };
+  resume_from(database, device, problem(), "fake-template", o);
+  EXPECT_TRUE(o.known.empty());
+  FakeBench bench(landscape);
+  const TuneResult r = tune_with(problem(), grid(), bench, o);
+  EXPECT_EQ(seen, r.measurements.size()) << "the earlier callback still runs";
+  EXPECT_EQ(database.measurements("GPU-fake", problem().key()).size(), r.measurements.size());
+  store(database, device, r, /*measurements=*/false);
+  EXPECT_EQ(database.winner("GPU-fake", problem().key())->config_label, "cfg.0.3.2");
+  EXPECT_EQ(database.winner_for("GPU-fake", problem().key(), "uniform")->config_label, "cfg.3.3.2");
+  EXPECT_EQ(database.distribution_winners("GPU-fake", problem().key()).size(), 4u);
+
+  TuneOptions next = exhaustive_options();
+  resume_from(database, device, problem(), "fake-template", next);
+  EXPECT_EQ(next.known.size(), r.measurements.size());
+  TuneOptions other_template = exhaustive_options();
+  resume_from(database, device, problem(), "another-template", other_template);
+  EXPECT_TRUE(other_template.known.empty()) << "results of another kernel are not reused";
+}

@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::f32, Binning::even, 90, 37},
                       Case{SampleType::f32, Binning::even, 80, 37},
                       // Past shared memory: global (storage 2) and cluster (storage 3) kernels.
-                      Case{SampleType::u32, Binning::direct, 90, 5, 65536},
+                      Case{SampleType::u32, Binning::direct, 90, 13, 65536},
                       Case{SampleType::f32, Binning::even, 90, 5, 1u << 20}),
     [](const auto& info) { return name_of(info.param); });
 

@@ -134,32 +134,33 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
   // A single block stores every count itself; everything else adds to zeroed counts.
   zero_counts_ = !c.single_block || p.n == 0;
-  args_.n = p.n;
-  args_.num_bins = p.num_bins;
-  args_.row_stride = geometry_.row_stride;
-  args_.lower_i = static_cast<long long>(p.lower);
-  args_.range_i = static_cast<unsigned long long>(p.upper - p.lower);
-  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
-  args_.recip_i = args_.range_i ? ~0ull / args_.range_i : 0;
-  args_.lower_f = static_cast<float>(p.lower);
-  args_.upper_f = static_cast<float>(p.upper);
-  // The host reference computes the same float scale the same way.
-  args_.scale_f = static_cast<float>(p.num_bins) / (args_.upper_f - args_.lower_f);
 }
 
-Hist1DArgs Hist1DLaunch::args(const void* d_samples, std::uint32_t* d_counts) const {
-  Hist1DArgs a = args_;
+Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
+                              std::uint32_t* d_counts) const {
+  Hist1DArgs a;
   a.samples = d_samples;
+  a.n = p.n;
+  a.num_bins = p.num_bins;
+  a.row_stride = geometry_.row_stride;
+  a.lower_i = static_cast<long long>(p.lower);
+  a.range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
+  a.recip_i = a.range_i ? ~0ull / a.range_i : 0;
+  a.lower_f = static_cast<float>(p.lower);
+  a.upper_f = static_cast<float>(p.upper);
+  // The host reference computes the same float scale the same way.
+  a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
   a.counts = d_counts;
   return a;
 }
 
-void Hist1DLaunch::operator()(const void* d_samples, std::uint32_t* d_counts,
+void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                               cudaStream_t stream) const {
   if (zero_counts_)
-    HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * args_.num_bins, stream));
-  if (args_.n == 0) return;
-  Hist1DArgs a = args(d_samples, d_counts);
+    HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
+  if (p.n == 0) return;
+  Hist1DArgs a = args(p, d_samples, d_counts);
   auto ptrs = a.pointers();
   if (cluster_ > 1) {
     cudaLaunchConfig_t cfg = {};
@@ -184,7 +185,7 @@ void Hist1DLaunch::operator()(const void* d_samples, std::uint32_t* d_counts,
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
                    const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
                    cudaStream_t stream) {
-  Hist1DLaunch(cache, k, c, p, d)(d_samples, d_counts, stream);
+  Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream);
 }
 
 // ---- logging ---------------------------------------------------------------------------------
@@ -321,6 +322,10 @@ Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
         if (auto c = nearest({*w}, p, d, LookupLevel::exact, now, strict_, skipped)) return *c;
       }
       auto like = db_->winners_like(d.uuid, key);
+      // The exact row, if any, was judged above: not again (nor named twice in the detail).
+      like.erase(std::remove_if(like.begin(), like.end(),
+                                [&](const db::WinnerRow& w) { return w.problem == key; }),
+                 like.end());
       if (auto c = nearest(like, p, d, LookupLevel::nearest_shape, now, strict_, skipped))
         return *c;
       auto arch = db_->winners_same_arch(d.cc_major, d.cc_minor, d.uuid, key);
@@ -417,7 +422,7 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
                           "capture first");
       res = &resolve(ordinal, p);
     }
-    res->launch(d_samples, d_counts, stream);
+    res->launch(p, d_samples, d_counts, stream);  // the bounds are not in the key: passed here
     if (used) *used = res->choice;
     return Status();
   } catch (const Error& e) {

@@ -179,7 +179,7 @@ int parent(const std::string& self, const Options& o) {
   const Hist1DLaunch launch(disp.cache(), k, used.config, p, d);
   const LaunchGeometry g = launch.geometry();
   auto bare_launch = [&] {
-    Hist1DArgs a = launch.args(d_samples, d_counts);
+    Hist1DArgs a = launch.args(p, d_samples, d_counts);
     auto ptrs = a.pointers();
     if (used.config.cluster > 1) {
       cudaLaunchConfig_t cfg = {};

@@ -155,6 +155,7 @@ TEST_F(DispatcherLookup, OtherTemplateHashIsSkippedAsStale) {
             std::string::npos) << c.detail;
   EXPECT_NE(c.detail.find("kernel source changed"), std::string::npos) << c.detail;
   EXPECT_NE(c.detail.find("0123456789abcdef"), std::string::npos) << c.detail;
+  EXPECT_EQ(c.detail.find("skipped"), c.detail.rfind("skipped")) << "named once: " << c.detail;
 }
 
 TEST_F(DispatcherLookup, EveryRowOfAnotherTemplateMeansTheDefault) {

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gpu.hpp"
@@ -134,6 +135,46 @@ TEST(GpuApiArguments, StreamOfTheCurrentDeviceIsAccepted) {
     EXPECT_EQ(counts.download(), reference_histogram(u8_direct(n), h.data()));
   }
   HT_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST(GpuApiWarmPath, SameShapeWithOtherBoundsIsExactEachTime) {
+  // The bounds are not part of the memoised (device, problem) key: each call passes its own.
+  HT_REQUIRE_GPU();
+  const std::size_t n = 1 << 18;
+  std::mt19937 rng(11);
+  std::vector<float> h(n);
+  for (auto& v : h) v = static_cast<float>(rng() % 100000) / 1000.0f;  // [0, 100)
+  DeviceBuffer<float> samples(n);
+  samples.upload(h);
+  DeviceBuffer<std::uint32_t> counts(64);
+  for (auto [lower, upper] : {std::pair{0.0f, 100.0f}, {25.0f, 50.0f}, {-10.0f, 10.0f}, {0.0f, 100.0f}}) {
+    Status s = histogram_even(samples.get(), n, 64, lower, upper, counts.get());
+    ASSERT_TRUE(s.ok()) << s.message();
+    Problem p;
+    p.sample_type = SampleType::f32;
+    p.binning = Binning::even;
+    p.num_bins = 64;
+    p.n = n;
+    p.lower = lower;
+    p.upper = upper;
+    EXPECT_EQ(counts.download(), reference_histogram(p, h.data())) << p.describe();
+  }
+  DeviceBuffer<std::uint32_t> ints(n);
+  std::vector<std::uint32_t> hi(n);
+  for (auto& v : hi) v = static_cast<std::uint32_t>(rng() % 5000);
+  ints.upload(hi);
+  for (auto [lower, upper] : {std::pair{std::int64_t{0}, std::int64_t{5000}}, {1000, 1064}, {0, 7}}) {
+    Status s = histogram_even(ints.get(), n, 64, lower, upper, counts.get());
+    ASSERT_TRUE(s.ok()) << s.message();
+    Problem p;
+    p.sample_type = SampleType::u32;
+    p.binning = Binning::even;
+    p.num_bins = 64;
+    p.n = n;
+    p.lower = static_cast<double>(lower);
+    p.upper = static_cast<double>(upper);
+    EXPECT_EQ(counts.download(), reference_histogram(p, hi.data())) << p.describe();
+  }
 }
 
 // ---- several threads and streams at once ----

@@ -153,18 +153,20 @@ struct Hist1DArgs {
   }
 };
 
-// One launch of the 1D kernel `k` built for (c, p) on `d`, prepared once: geometry and scalar
-// arguments computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
-// during capture, hence here). Calling it zeroes the counts when the kernel adds to them and
-// launches; both are legal under stream capture.
+// The launch of the 1D kernel `k` built for (c, p) on `d`, prepared once per problem shape:
+// geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
+// during capture, hence here). Calling it with a problem of that shape (same sample type,
+// binning, bins and n; the even bounds may differ) zeroes the counts when the kernel adds to them
+// and launches; both are legal under stream capture.
 class Hist1DLaunch {
  public:
   Hist1DLaunch() = default;
   Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
                const DeviceInfo& d);
-  void operator()(const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream) const;
-  // The arguments of one call, for a bare cudaLaunchKernel (the overhead benchmark).
-  Hist1DArgs args(const void* d_samples, std::uint32_t* d_counts) const;
+  void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                  cudaStream_t stream) const;
+  // The kernel's arguments for one call, for a bare cudaLaunchKernel (the overhead benchmark).
+  Hist1DArgs args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) const;
   const Kernel& kernel() const { return kernel_; }
   const LaunchGeometry& geometry() const { return geometry_; }
   bool zeroes_counts() const { return zero_counts_; }
@@ -172,12 +174,11 @@ class Hist1DLaunch {
  private:
   Kernel kernel_;
   LaunchGeometry geometry_;
-  Hist1DArgs args_;  // samples and counts left null
   int cluster_ = 1;
   bool zero_counts_ = true;
 };
 
-// Hist1DLaunch(cache, k, c, p, d)(d_samples, d_counts, stream): prepares and launches in one
+// Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one
 // call (no lookup). The tuner times this, and the dispatcher launches the same Hist1DLaunch, so
 // that what is timed is exactly what users get.
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,

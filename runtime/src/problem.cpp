@@ -42,7 +42,14 @@ std::size_t sample_bytes(SampleType t) {
 bool is_float(SampleType t) { return t == SampleType::f32; }
 
 db::ProblemRow Problem::key() const {
-  return db::ProblemRow{family, to_string(sample_type), to_string(binning), num_bins, n};
+  db::ProblemRow row{family, to_string(sample_type), to_string(binning), num_bins, n};
+  // 1D problems keep the database's defaults (1 channel, 0 = not a multi-channel problem), so
+  // their keys are those written before channels existed.
+  if (family == "multichannel") {
+    row.channels = channels;
+    row.active_channels = active_channels;
+  }
+  return row;
 }
 
 namespace {

@@ -152,3 +152,17 @@ INSTANTIATE_TEST_SUITE_P(
                       McCase{SampleType::u8, Binning::direct, 512, 512, 256, 11},
                       McCase{SampleType::u16, Binning::even, 3, 3, 1000, 13}),
     [](const auto& info) { return mc_name(info.param); });
+
+TEST(MultiChannelProblem, DatabaseKeyCarriesTheChannels) {
+  const Problem rgba = shape(SampleType::u8, 4, 3, 1000);
+  EXPECT_EQ(rgba.key().family, "multichannel");
+  EXPECT_EQ(rgba.key().channels, 4u);
+  EXPECT_EQ(rgba.key().active_channels, 3u);
+  Problem rgb = rgba;
+  rgb.active_channels = 4;
+  EXPECT_FALSE(rgb.key() == rgba.key());
+  Problem flat;  // 1D keys are the ones written before channels existed
+  flat.n = 1000;
+  EXPECT_EQ(flat.key().channels, 1u);
+  EXPECT_EQ(flat.key().active_channels, 0u);
+}

@@ -110,8 +110,10 @@ std::string check_stream(cudaStream_t stream, int current_device, bool& capturin
   cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
   cudaError_t e = cudaStreamIsCapturing(stream, &cs);
   int stream_device = current_device;  // the per-thread stream is the current device's
+#if CUDART_VERSION >= 12080  // cudaStreamGetDevice is new in 12.8; older toolkits skip the check
   if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone && stream != cudaStreamPerThread)
     e = cudaStreamGetDevice(stream, &stream_device);
+#endif
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
     return "the stream " + address(stream) + " cannot be used: " + cudaGetErrorName(e) + " (" +

@@ -113,26 +113,6 @@ TEST(TimingStopRule, SpreadBelowTheEventResolutionCountsAsStable) {
   EXPECT_EQ(tuner::sampling_state(ms, 0.05, strict), tuner::SamplingState::more);
 }
 
-TEST(DefaultPlan, CoversTheFoundationProblems) {
-  auto plan = tuner::default_plan();
-  ASSERT_EQ(plan.size(), 9u);
-  for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(plan[i].sample_type, SampleType::u8);
-    EXPECT_EQ(plan[i].num_bins, 256u);
-    EXPECT_EQ(plan[i].n, 1ull << (16 + 4 * i));
-  }
-  EXPECT_EQ(plan[4].sample_type, SampleType::u32);
-  EXPECT_EQ(plan[4].num_bins, 4096u);
-  EXPECT_EQ(plan[4].n, 1ull << 26);
-  EXPECT_EQ(plan[5].num_bins, 256u);
-  EXPECT_EQ(plan[6].sample_type, SampleType::u16);
-  EXPECT_EQ(plan[6].num_bins, 1024u);
-  EXPECT_EQ(plan[7].num_bins, 65536u);
-  EXPECT_EQ(plan[8].sample_type, SampleType::f32);
-  EXPECT_EQ(plan[8].num_bins, plan[8].n / 16);
-  for (const auto& p : plan) EXPECT_EQ(validate(p), "") << p.describe();
-}
-
 namespace {
 Problem direct_u8(std::uint64_t n, std::uint32_t bins) {
   Problem p;

@@ -7,6 +7,8 @@
 #include <set>
 
 #include "fake_bench.hpp"
+#include "fake_device.hpp"
+#include "histtune/hist1d.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 using namespace histtune;
@@ -14,6 +16,10 @@ using namespace histtune::tuner;
 using histtune::test::FakeBench;
 
 namespace {
+
+std::string problem_spec_of(const Problem& p) {
+  return p.describe();  // type, binning, bins, n and bounds: unique per problem
+}
 
 Problem problem() {
   Problem p;
@@ -163,4 +169,37 @@ TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
   TuneOptions other_template = exhaustive_options();
   resume_from(database, device, problem(), "another-template", other_template);
   EXPECT_TRUE(other_template.known.empty()) << "results of another kernel are not reused";
+}
+
+TEST(DefaultPlan, ThirtyProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) {
+  const auto plan = default_plan();
+  EXPECT_GE(plan.size(), 28u);
+  EXPECT_LE(plan.size(), 32u);
+  std::set<SampleType> types;
+  std::set<std::uint32_t> bins;
+  std::set<std::uint64_t> sizes;
+  std::set<Binning> binnings;
+  std::set<std::string> keys;
+  bool n_over_16 = false;
+  const DeviceInfo d = histtune::test::h100_like();
+  for (const Problem& p : plan) {
+    EXPECT_EQ(validate(p), "") << p.describe();
+    types.insert(p.sample_type);
+    bins.insert(p.num_bins);
+    sizes.insert(p.n);
+    binnings.insert(p.binning);
+    n_over_16 |= p.num_bins == p.n / 16;
+    EXPECT_TRUE(keys.insert(problem_spec_of(p)).second) << "twice: " << p.describe();
+    // Something to tune: the restrictions leave configurations, the default among them or not.
+    std::size_t valid = 0;
+    for (const auto& c : hist1d::space()) valid += hist1d::check(c, p, d).empty();
+    EXPECT_GT(valid, 20u) << p.describe();
+  }
+  EXPECT_EQ(types.size(), 5u) << "u8, u16, u32, i32, f32";
+  EXPECT_EQ(binnings.size(), 2u);
+  for (std::uint32_t b : {64u, 256u, 1024u, 4096u, 65536u}) EXPECT_TRUE(bins.count(b)) << b;
+  EXPECT_TRUE(n_over_16);
+  EXPECT_EQ(*sizes.begin(), 1ull << 16);
+  EXPECT_EQ(*sizes.rbegin(), 1ull << 28);
+  EXPECT_GT(kPlanBudget, 0u);
 }

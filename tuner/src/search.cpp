@@ -131,11 +131,12 @@ void climb(const SearchSpace& space, const std::function<bool(const Point&)>& va
 // (sometimes to any value), memoised so no point is timed twice, restarts from the best point
 // when stuck, and a final first-improvement hill climb around the best with what budget remains.
 // Moves are proposed kBatch at a time from the current point and announced to `plan` before the
-// first of them is timed, so their kernels compile in parallel; each is then accepted or
-// rejected in turn, as in sequential annealing.
+// first of them is timed, so their kernels compile in parallel (16: one per core of the machines
+// histtune tunes on; on synthetic landscapes 16 finds as good points as 8 for the same budget);
+// each is then accepted or rejected in turn, as in sequential annealing.
 class Annealing : public Strategy {
  public:
-  static constexpr std::size_t kBatch = 8;
+  static constexpr std::size_t kBatch = 16;
   const char* name() const override { return "annealing"; }
   SearchResult run(const SearchSpace& space, const Objective& f, const SearchBudget& b,
                    std::uint64_t seed, const std::function<void(const std::vector<Point>&)>& plan,

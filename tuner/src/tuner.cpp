@@ -389,41 +389,67 @@ std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo&
 // ---- the default plan --------------------------------------------------------------------------
 
 std::vector<Problem> default_plan() {
+  // Sample types x bin counts x sizes x binning, about 30 problems. Problems of one sample type
+  // and binning share their kernels (the bin count and n are launch arguments), so each group
+  // after its first problem mostly reuses compiled kernels, and its winners start the searches
+  // of the next ones (hist1d_starts).
+  struct Row {
+    SampleType type;
+    Binning binning;
+    std::uint32_t bins;  // 0: n / 16
+    int log2_n;
+    double lower, upper;  // even binning
+  };
+  const Row rows[] = {
+      // u8: the classic 256-bin image histogram over four decades of size, fewer bins.
+      {SampleType::u8, Binning::direct, 256, 16, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 20, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 24, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 28, 0, 0},
+      {SampleType::u8, Binning::direct, 64, 24, 0, 0},
+      {SampleType::u8, Binning::even, 64, 24, 0, 256},
+      // u16: 10-bit and 12-bit sensor data, all 65536 values, coarse even bins.
+      {SampleType::u16, Binning::direct, 1024, 20, 0, 0},
+      {SampleType::u16, Binning::direct, 1024, 24, 0, 0},
+      {SampleType::u16, Binning::direct, 4096, 24, 0, 0},
+      {SampleType::u16, Binning::direct, 65536, 24, 0, 0},
+      {SampleType::u16, Binning::even, 256, 26, 0, 65536},
+      // u32 keys: small to beyond-shared-memory bin counts.
+      {SampleType::u32, Binning::direct, 256, 20, 0, 0},
+      {SampleType::u32, Binning::direct, 256, 26, 0, 0},
+      {SampleType::u32, Binning::direct, 4096, 22, 0, 0},
+      {SampleType::u32, Binning::direct, 4096, 26, 0, 0},
+      {SampleType::u32, Binning::direct, 65536, 26, 0, 0},
+      {SampleType::u32, Binning::even, 1024, 24, 0, 1 << 20},
+      // i32: signed ranges.
+      {SampleType::i32, Binning::direct, 4096, 22, 0, 0},
+      {SampleType::i32, Binning::even, 256, 24, -1000, 1000},
+      {SampleType::i32, Binning::even, 65536, 26, -(1 << 20), 1 << 20},
+      // f32: the float path over sizes and bin counts up to one bin per 16 samples.
+      {SampleType::f32, Binning::even, 64, 24, 0, 1},
+      {SampleType::f32, Binning::even, 256, 16, 0, 100},
+      {SampleType::f32, Binning::even, 256, 20, 0, 100},
+      {SampleType::f32, Binning::even, 256, 24, 0, 100},
+      {SampleType::f32, Binning::even, 256, 28, 0, 100},
+      {SampleType::f32, Binning::even, 1024, 26, 0, 1},
+      {SampleType::f32, Binning::even, 4096, 24, -1, 1},
+      {SampleType::f32, Binning::even, 65536, 24, 0, 100},
+      {SampleType::f32, Binning::even, 0, 20, 0, 100},
+      {SampleType::f32, Binning::even, 0, 24, 0, 100},
+  };
   std::vector<Problem> plan;
-  for (int e : {16, 20, 24, 28}) {
+  for (const Row& row : rows) {
     Problem p;
-    p.sample_type = SampleType::u8;
-    p.binning = Binning::direct;
-    p.num_bins = 256;
-    p.n = 1ull << e;
+    p.sample_type = row.type;
+    p.binning = row.binning;
+    p.n = std::uint64_t{1} << row.log2_n;
+    p.num_bins = row.bins ? row.bins : static_cast<std::uint32_t>(p.n / 16);
+    if (row.binning == Binning::even) {
+      p.lower = row.lower;
+      p.upper = row.upper;
+    }
     plan.push_back(p);
   }
-  for (std::uint32_t bins : {4096u, 256u}) {
-    Problem u32;
-    u32.sample_type = SampleType::u32;
-    u32.num_bins = bins;
-    u32.n = 1ull << 26;
-    plan.push_back(u32);
-  }
-  Problem u16;
-  u16.sample_type = SampleType::u16;
-  u16.num_bins = 1024;
-  u16.n = 1ull << 27;
-  plan.push_back(u16);
-  // Bins beyond shared memory: global and cluster storage.
-  Problem large;
-  large.sample_type = SampleType::u32;
-  large.num_bins = 65536;
-  large.n = 1ull << 26;
-  plan.push_back(large);
-  Problem fine;
-  fine.sample_type = SampleType::f32;
-  fine.binning = Binning::even;
-  fine.n = 1ull << 24;
-  fine.num_bins = static_cast<std::uint32_t>(fine.n / 16);
-  fine.lower = 0;
-  fine.upper = 100;
-  plan.push_back(fine);
   return plan;
 }
 

@@ -53,7 +53,7 @@ struct TuneOptions {
   std::size_t finalists = 5;
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists
   // there; 0 times only the finalists.
-  std::size_t distribution_budget = 12;
+  std::size_t distribution_budget = 8;
   // Candidates within this fraction of the best are tied; the simplest of them wins.
   double tie_tolerance = 0.015;
   // Interleaved rounds of timing every candidate on every distribution before deciding.

@@ -1,9 +1,21 @@
 // On the GPU: the CLI tunes a problem end to end into a fresh database, then a runtime call
-// finds and launches the stored winner.
+// finds and launches the stored winner; a CLI run killed mid-way resumes without losing or
+// repeating a measurement.
 #include <gtest/gtest.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <set>
+#include <thread>
 
 #include "gpu.hpp"
 #include "histtune/detail/cuda_check.hpp"
@@ -55,5 +67,65 @@ TEST(EndToEnd, CliTunesThenRuntimeUsesTheStoredWinner) {
     near.n = (1u << 21) + 5;
     EXPECT_EQ(disp.explain(d, near).level, LookupLevel::nearest_shape);
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EndToEnd, CliRunKilledMidWayResumesWithEveryFinishedMeasurement) {
+  HT_REQUIRE_GPU();
+  const auto dir = std::filesystem::temp_directory_path() / "histtune_e2e_kill";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db_path = (dir / "tune.db").string();
+  const std::string cmd = histtune::test::cli_path() + " --gpu auto --db " + db_path +
+                          " --problem u8:direct:256:2^22 --budget 60 --json";
+  Problem p;
+  p.n = 1u << 22;
+  const DeviceInfo d = query_device(current_device());
+  auto stored = [&]() -> std::size_t {
+    if (!std::filesystem::exists(db_path)) return 0;
+    try {
+      const db::Database db(db_path, db::Database::OpenMode::kReadOnly);
+      return db.measurements(d.uuid, p.key()).size();
+    } catch (const db::DbError&) {
+      return 0;  // not created yet
+    }
+  };
+
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(), nullptr);
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (stored() < 20 && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(3))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it was killed";
+  {
+    SQLite::Database raw(db_path, SQLite::OPEN_READONLY);
+    EXPECT_EQ(raw.execAndGet("PRAGMA integrity_check").getString(), "ok");
+  }
+  const std::size_t before = stored();
+  ASSERT_GE(before, 20u);
+
+  std::FILE* pipe = ::popen((cmd + " 2>/dev/null").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  ASSERT_EQ(::pclose(pipe), 0) << out;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  const nlohmann::json& r = j.at("results").at(0);
+  EXPECT_EQ(r.at("reused").get<std::size_t>(), before) << "every stored measurement reused";
+  db::Database db(db_path);
+  std::set<std::string> keys;
+  for (const auto& m : db.measurements(d.uuid, p.key()))
+    EXPECT_TRUE(keys.insert(m.distribution + "/" + m.config_label).second)
+        << "measured twice: " << m.config_label;
+  EXPECT_EQ(keys.size(), before + r.at("measured").get<std::size_t>());
+  EXPECT_TRUE(db.winner(d.uuid, p.key()));
   std::filesystem::remove_all(dir);
 }

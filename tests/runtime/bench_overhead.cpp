@@ -266,9 +266,10 @@ int parent(const std::string& self, const Options& o) {
               "added by histogram_direct over the bare call", added_free,
               added_free <= 2.0 ? "met" : "MISSED");
   std::printf("%-52s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
-  std::printf("  (bare call = %s, as the configuration %s the counts)\n",
-              launch.zeroes_counts() ? "memset + launch" : "launch", 
-              launch.zeroes_counts() ? "adds to zeroed" : "stores");
+  std::printf("  (bare call = %s)\n",
+              launch.zeroes_counts()
+                  ? "memset + launch: this configuration adds to zeroed counts"
+                  : "launch: this configuration stores the counts, no memset");
 
   std::printf("\n%-52s %9s %9s\n", "first call in a fresh process (context up)", "call ms",
               "done ms");

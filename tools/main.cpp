@@ -124,10 +124,10 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"exhaustive", "random", "annealing"}));
     a->add_option_function<std::size_t>(
          "--budget", [&](const std::size_t& n) { flags.budget = n; },
-         "time at most N configurations per problem in the search (default: " +
+         "time at most N configurations per problem in the search (default:\n" +
              std::to_string(histtune::tuner::kPlanBudget) +
-             " for annealing,\nno limit for exhaustive and random; 0: no limit, annealing then "
-             "times a\ntenth of the valid space)")
+             " for annealing, none for exhaustive and random; 0: no limit,\n"
+             "annealing then times a tenth of the valid space)")
         ->type_name("N")
         ->check(non_negative, "");
     a->add_option("--time-limit", flags.time_limit_s,
@@ -154,8 +154,8 @@ int main(int argc, char** argv) {
                 "measure again what the database already holds (default: reuse it, so an\n"
                 "interrupted run resumes)");
     a->add_flag("--compare-strategies", flags.compare_strategies,
-                "instead of tuning: exhaustive vs annealing per problem (docs/tuning.md); stores\n"
-                "only compiled kernels");
+                "instead of tuning: exhaustive vs annealing per problem, on uniform\n"
+                "data (docs/tuning.md); stores only compiled kernels");
     a->add_option("--compare-seeds", flags.compare_seeds,
                   "with --compare-strategies: annealing runs per budget")
         ->type_name("N")

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 
 #include "commands.hpp"
@@ -70,6 +71,13 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
   KernelCache cache;
   cache.set_store(database.get());  // compiled kernels persist: a re-run compiles nothing
   int status = kOk;
+  struct Stability {
+    std::string problem, previous;
+    double previous_then_ms, previous_now_ms;
+    std::string winner;
+    double winner_ms, apart;
+  };
+  std::vector<Stability> stability;  // --fresh over stored winners
   std::size_t compiled = 0;  // kernels this run needed that were not loaded yet
   nlohmann::json results = nlohmann::json::array();
   const auto t_all = std::chrono::steady_clock::now();
@@ -108,7 +116,20 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     // Resume: what an earlier (interrupted) run measured with this template is reused (unless
     // --fresh); each new measurement is stored as soon as it is taken, in its own transaction.
     tuner::resume_from(*database, d.row(), p, templates_hash(), opt);
-    if (f.fresh) opt.known.clear();
+    // --fresh: the stored winner (of an earlier run) is re-timed beside the new candidates, not
+    // chosen: how far apart two runs' winners are, measured side by side.
+    std::optional<db::WinnerRow> previous;
+    if (f.fresh) {
+      opt.known.clear();
+      previous = database->winner(d.uuid, p.key());
+      if (previous) {
+        const auto cfg = Hist1DConfig::parse(previous->config_label);
+        if (cfg && hist1d::check(*cfg, p, d).empty())
+          opt.references.push_back(tuner::hist1d_point_of(*cfg));
+        else
+          previous.reset();
+      }
+    }
     tuner::TuneResult r = tuner::tune(d, p, cache, opt);
     tuner::store(*database, d, r, /*measurements=*/false);
     compiled += r.compiled;
@@ -132,6 +153,23 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
       for (const auto& w : r.by_distribution)
         std::fprintf(text, "  best on %-8s %s  %s ms\n", w.distribution.c_str(), w.label.c_str(),
                      fmt_ms(w.median_ms).c_str());
+    nlohmann::json previous_json;
+    if (previous && !r.references.empty() && !r.winner.empty()) {
+      const double then_ms = previous->median_ms;
+      const double now_ms = r.references[0].median_ms.empty() ? -1 : r.references[0].median_ms[0];
+      const double apart = now_ms > 0 ? std::fabs(now_ms - r.winner_ms) / std::min(now_ms, r.winner_ms) : -1;
+      if (!(c.quiet && c.json))
+        std::fprintf(text, "  previous winner %s: %s ms when chosen, %s ms now; %s\n",
+                     previous->config_label.c_str(), fmt_ms(then_ms).c_str(),
+                     fmt_ms(now_ms).c_str(),
+                     apart < 0 ? "failed now"
+                               : (std::to_string(apart * 100).substr(0, 4) + "% from this winner").c_str());
+      stability.push_back({p.describe(), previous->config_label, then_ms, now_ms, r.winner, r.winner_ms, apart});
+      previous_json = {{"winner", previous->config_label},
+                       {"winner_ms_then", then_ms},
+                       {"winner_ms_now", ms_or_null(now_ms)},
+                       {"apart", apart >= 0 ? nlohmann::json(apart) : nlohmann::json()}};
+    }
     for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
     if (r.failed || r.winner.empty()) status = kFailure;
     nlohmann::json by_distribution = nlohmann::json::array();
@@ -167,9 +205,26 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                        {"failed", r.failed},
                        {"stopped_early", r.stopped_early},
                        {"errors", r.errors},
+                       {"previous", previous_json},
                        {"seconds", seconds}});
   }
   const double seconds = seconds_since(t_all);
+  double most_apart = -1;
+  for (const auto& s : stability) most_apart = std::max(most_apart, s.apart < 0 ? 1e9 : s.apart);
+  if (!stability.empty() && !c.quiet) {
+    // The winner-stability figure: the earlier run's winner and this run's, timed side by side.
+    std::fprintf(text, "\nwinner stability (earlier run's winner vs this run's, re-timed together):\n");
+    std::fprintf(text, "%-44s %10s %10s %10s %8s\n", "problem", "then ms", "now ms", "new ms",
+                 "apart");
+    for (const auto& s : stability) {
+      std::fprintf(text, "%-44.44s %10s %10s %10s %7.2f%%%s\n", s.problem.c_str(),
+                   fmt_ms(s.previous_then_ms).c_str(), fmt_ms(s.previous_now_ms).c_str(),
+                   fmt_ms(s.winner_ms).c_str(), s.apart * 100,
+                   s.previous == s.winner ? "  (same configuration)" : "");
+    }
+    std::fprintf(text, "at most %.2f%% apart over %zu problems\n", most_apart * 100,
+                 stability.size());
+  }
   if (!c.quiet)
     std::fprintf(text,
                  "histtune: done in %.1f s; %zu kernels needed, %zu compiled by NVRTC, %zu from "
@@ -186,6 +241,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                 {"compiled_by_nvrtc", cache.compiles()},
                 {"loaded_from_database", cache.store_hits()},
                 {"seconds", seconds},
+                {"winners_at_most_apart", stability.empty() ? nlohmann::json() : nlohmann::json(most_apart)},
                 {"ok", status == kOk}});
   return status;
 }

@@ -203,3 +203,32 @@ TEST(DefaultPlan, ThirtyProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) 
   EXPECT_EQ(*sizes.rbegin(), 1ull << 28);
   EXPECT_GT(kPlanBudget, 0u);
 }
+
+TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
+  FakeBench bench(landscape);
+  TuneOptions o = exhaustive_options();
+  o.distributions = {Distribution::uniform};
+  o.finalists = 2;
+  o.references = {Point{0, 0, 0}, Point{3, 3, 2}};  // the slowest point, and the fastest
+  const TuneResult r = tune_with(problem(), grid(), bench, o);
+  EXPECT_EQ(r.winner, "cfg.3.3.2");
+  ASSERT_EQ(r.references.size(), 2u);
+  EXPECT_EQ(r.references[0].label, "cfg.0.0.0");
+  EXPECT_NEAR(r.references[0].median_ms[0], *landscape({0, 0, 0}, Distribution::uniform), 1e-12);
+  EXPECT_EQ(r.references[1].label, "cfg.3.3.2") << "a reference that is a candidate too";
+
+  // A reference faster than every candidate is still not chosen: it was not found.
+  FakeBench other([](const Point& p, Distribution) -> std::optional<double> {
+    return p == Point{0, 0, 0} ? 0.1 : 1.0 + p[0] + p[1] + p[2];
+  });
+  o.strategy = "random";
+  o.budget.max_evaluations = 5;
+  o.references = {Point{0, 0, 0}};
+  o.seed = 3;
+  const TuneResult q = tune_with(problem(), grid(), other, o);
+  bool searched_it = false;
+  for (const auto& m : q.measurements) searched_it |= m.config_label == "cfg.0.0.0";
+  if (!searched_it) {
+    EXPECT_NE(q.winner, "cfg.0.0.0");
+  }
+}

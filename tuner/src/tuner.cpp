@@ -134,6 +134,10 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     for (const Point& pt : fastest(seen[di], 1))
       if (std::find(candidates.begin(), candidates.end(), pt) == candidates.end())
         candidates.push_back(pt);
+  const std::size_t eligible = candidates.size();
+  for (const Point& pt : opt.references)
+    if (std::find(candidates.begin(), candidates.end(), pt) == candidates.end())
+      candidates.push_back(pt);
   total = done + candidates.size() * dists.size() * rounds;
   std::vector<std::vector<double>> cost(candidates.size(),
                                         std::vector<double>(dists.size(), kFailed));
@@ -161,13 +165,26 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     for (std::size_t c = 0; c < candidates.size(); ++c)
       if (!failed[c] && !pooled[c].empty()) cost[c][di] = summarize(pooled[c]).median_ms;
   }
-  const RobustChoice choice = choose_robust(candidates, cost, opt.tie_tolerance);
+  const RobustChoice choice =
+      choose_robust(std::vector<Point>(candidates.begin(), candidates.begin() + eligible),
+                    std::vector<std::vector<double>>(cost.begin(), cost.begin() + eligible),
+                    opt.tie_tolerance);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     Finalist f;
     f.label = bench.label(candidates[c]);
-    for (double v : cost[c]) f.median_ms.push_back(std::isfinite(v) ? v : -1.0);
-    f.worst_ratio = choice.worst_ratio[c];
-    r.finalists.push_back(std::move(f));
+    double worst = 0;
+    for (std::size_t di = 0; di < dists.size(); ++di) {
+      const double v = cost[c][di];
+      f.median_ms.push_back(std::isfinite(v) ? v : -1.0);
+      worst = std::max(worst, std::isfinite(v) && choice.best[di] > 0 ? v / choice.best[di] : kFailed);
+    }
+    f.worst_ratio = c < eligible ? choice.worst_ratio[c] : worst;
+    (c < eligible ? r.finalists : r.references).push_back(std::move(f));
+  }
+  // A reference that was also a candidate is reported among the references too.
+  for (const Point& pt : opt.references) {
+    const auto it = std::find(candidates.begin(), candidates.begin() + eligible, pt);
+    if (it != candidates.begin() + eligible) r.references.push_back(r.finalists[it - candidates.begin()]);
   }
   if (choice.robust != kNone) {
     r.winner = bench.label(candidates[choice.robust]);

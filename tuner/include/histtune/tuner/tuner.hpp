@@ -49,6 +49,9 @@ struct TuneOptions {
   SearchBudget budget;                 // of the search phase; 0 = unlimited
   // Known good points to start the search from (annealing): see hist1d_starts.
   std::vector<Point> starts;
+  // Points re-timed beside the candidates in the decision but never chosen (the winner of an
+  // earlier run: `histtune tune --fresh` reports how far apart the two winners are).
+  std::vector<Point> references;
   // Configurations of the search carried into the decision (the fastest, by median).
   std::size_t finalists = 5;
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists
@@ -125,6 +128,7 @@ struct TuneResult {
   std::vector<DistributionWinner> by_distribution;  // empty with a single distribution
   std::vector<std::string> distributions;           // names, TuneOptions order
   std::vector<Finalist> finalists;
+  std::vector<Finalist> references;  // TuneOptions::references, re-timed the same way
   std::string template_hash;
 };
 

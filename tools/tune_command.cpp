@@ -78,6 +78,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     double winner_ms, apart;
   };
   std::vector<Stability> stability;  // --fresh over stored winners
+  std::vector<db::WinnerRow> chosen;  // winners of this run (robust first), for later starts
   std::size_t compiled = 0;  // kernels this run needed that were not loaded yet
   nlohmann::json results = nlohmann::json::array();
   const auto t_all = std::chrono::steady_clock::now();
@@ -93,6 +94,21 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                      plan.size(), p.describe().c_str(), elapsed,
                      elapsed / static_cast<double>(i) * static_cast<double>(plan.size() - i));
     }
+    // A problem whose winner this kernel template already chose is done: running the command
+    // again after an interruption goes on with the problems left (--fresh tunes it again).
+    if (!f.fresh) {
+      const auto w = database->winner(d.uuid, p.key());
+      if (w && w->template_hash == templates_hash()) {
+        if (!(c.quiet && c.json))
+          std::fprintf(text, "  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
+                       w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
+        results.push_back({{"problem", problem_json(p.key())},
+                           {"winner", w->config_label},
+                           {"winner_ms", w->median_ms},
+                           {"skipped", true}});
+        continue;
+      }
+    }
     // --verbose prints a line per measurement instead of the bar.
     ProgressLine progress(c.quiet || c.verbose, text);
     const auto t0 = std::chrono::steady_clock::now();
@@ -105,7 +121,9 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     opt.on_progress = [&](const tuner::Progress& pr) {
       progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
     };
-    if (f.strategy == "annealing") opt.starts = tuner::hist1d_starts(*database, d, p);
+    // Starts: the winners of similar problems; with --fresh only this run's, as in a first run.
+    if (f.strategy == "annealing")
+      opt.starts = f.fresh ? tuner::hist1d_starts(chosen, d, p) : tuner::hist1d_starts(*database, d, p);
     opt.on_measurement = [&](const db::MeasurementRow& m) {
       if (c.verbose && !c.quiet)
         std::fprintf(text, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
@@ -132,6 +150,16 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     }
     tuner::TuneResult r = tuner::tune(d, p, cache, opt);
     tuner::store(*database, d, r, /*measurements=*/false);
+    if (!r.winner.empty()) {
+      db::WinnerRow w;
+      w.problem = p.key();
+      w.config_label = r.winner;
+      chosen.push_back(w);
+      for (const auto& dw : r.by_distribution) {
+        w.config_label = dw.label;
+        chosen.push_back(w);
+      }
+    }
     compiled += r.compiled;
     const double seconds = seconds_since(t0);
     char line[640];
@@ -206,6 +234,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                        {"stopped_early", r.stopped_early},
                        {"errors", r.errors},
                        {"previous", previous_json},
+                       {"skipped", false},
                        {"seconds", seconds}});
   }
   const double seconds = seconds_since(t_all);

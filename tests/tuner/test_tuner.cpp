@@ -232,3 +232,42 @@ TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
     EXPECT_NE(q.winner, "cfg.0.0.0");
   }
 }
+
+TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {
+  const DeviceInfo d = histtune::test::h100_like();
+  Problem p;
+  p.n = 1u << 24;
+  auto winner = [](std::uint64_t n, const char* type, const Hist1DConfig& c) {
+    db::WinnerRow w;
+    w.problem = db::ProblemRow{"hist1d", type, "direct", 256, n};
+    w.config_label = c.label();
+    return w;
+  };
+  Hist1DConfig a = hist1d::default_config(), b = a, c = a, own = a, other_type = a;
+  b.block_threads = 512;
+  b.blocks_per_sm = 4;
+  c.block_threads = 1024;
+  c.blocks_per_sm = 2;
+  own.block_threads = 128;
+  other_type.vectors_per_thread = 2;
+  const std::vector<db::WinnerRow> winners = {
+      winner(1u << 16, "u8", a),           // 8 octaves away
+      winner(1u << 28, "u8", b),           // 4 away
+      winner(1u << 24, "u8", own),         // p itself: not a start
+      winner(1u << 22, "u8", c),           // 2 away
+      winner(1u << 24, "u32", other_type)  // another sample type: not alike
+  };
+  const auto starts = hist1d_starts(winners, d, p);
+  ASSERT_EQ(starts.size(), 3u);
+  EXPECT_EQ(hist1d_config_of(starts[0]), c);
+  EXPECT_EQ(hist1d_config_of(starts[1]), b);
+  EXPECT_EQ(hist1d_config_of(starts[2]), a);
+  EXPECT_EQ(hist1d_starts(winners, d, p, 1).size(), 1u);
+  // Through the database: what earlier runs stored.
+  db::Database database(":memory:");
+  database.set_winner(d.row(), winners[1].problem, b.label(), 0.1, "h", "v");
+  database.set_winner(d.row(), winners[2].problem, own.label(), 0.1, "h", "v");
+  const auto from_db = hist1d_starts(database, d, p);
+  ASSERT_EQ(from_db.size(), 1u);
+  EXPECT_EQ(hist1d_config_of(from_db[0]), b);
+}

@@ -371,26 +371,28 @@ void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, boo
   store(database, d.row(), r, measurements);
 }
 
-std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
                                  const Problem& p, std::size_t max) {
   const db::ProblemRow key = p.key();
-  std::vector<std::pair<double, db::WinnerRow>> near;
-  for (db::WinnerRow& w : database.winners_like(d.uuid, key)) {
-    if (w.problem == key) continue;  // this problem's own winner is not a start: it is the answer
-    const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
-    const double dist = std::fabs(lg(static_cast<double>(w.problem.n)) - lg(static_cast<double>(p.n))) +
-                        std::fabs(lg(w.problem.num_bins) - lg(p.num_bins));
-    const db::ProblemRow of = w.problem;
-    near.emplace_back(dist, std::move(w));  // the robust winner first, then the others
-    for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of))
-      near.emplace_back(dist, std::move(pw));
+  const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
+  std::vector<std::pair<double, const db::WinnerRow*>> near;
+  for (const db::WinnerRow& w : winners) {
+    const db::ProblemRow& q = w.problem;
+    if (q == key || q.family != key.family || q.sample_type != key.sample_type ||
+        q.binning != key.binning || q.channels != key.channels ||
+        q.active_channels != key.active_channels)
+      continue;  // p's own winner is not a start: it is the answer
+    near.emplace_back(std::fabs(lg(static_cast<double>(q.n)) - lg(static_cast<double>(p.n))) +
+                          std::fabs(lg(q.num_bins) - lg(p.num_bins)),
+                      &w);
   }
+  // Nearest first; among equals the order given (robust winners before the others).
   std::stable_sort(near.begin(), near.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Point> out;
   for (const auto& [dist, w] : near) {
     if (out.size() >= max) break;
-    const auto c = Hist1DConfig::parse(w.config_label);
+    const auto c = Hist1DConfig::parse(w->config_label);
     if (!c || !hist1d::check(*c, p, d).empty()) continue;
     Point pt;
     try {
@@ -401,6 +403,17 @@ std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo&
     if (std::find(out.begin(), out.end(), pt) == out.end()) out.push_back(pt);
   }
   return out;
+}
+
+std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max) {
+  std::vector<db::WinnerRow> winners;
+  for (db::WinnerRow& w : database.winners_like(d.uuid, p.key())) {
+    const db::ProblemRow of = w.problem;
+    winners.push_back(std::move(w));  // the robust winner first, then the others
+    for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of)) winners.push_back(std::move(pw));
+  }
+  return hist1d_starts(winners, d, p, max);
 }
 
 // ---- the default plan --------------------------------------------------------------------------

@@ -166,6 +166,10 @@ void store(db::Database& database, const DeviceInfo& d, const TuneResult& r,
 // first (|log2 n| + |log2 bins| apart), that are valid for p on d; at most `max`.
 std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
+// The same over given winners (rows of any problem: only those like p count), e.g. the ones a
+// run chose so far when it must not read earlier runs' (`histtune tune --fresh`).
+std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max = 6);
 
 // The default plan of `histtune --gpu auto`, and the search budget (evaluations per problem,
 // annealing) it is tuned with unless --budget says otherwise.

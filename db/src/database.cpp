@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <map>
 #include <set>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 namespace histtune::db {
@@ -425,6 +427,23 @@ std::int64_t config_id_in(SQLite::Database& db, const std::string& family,
   return id.getColumn(0).getInt64();
 }
 
+// Changing the journal mode needs the file to itself: another process creating or migrating the
+// schema at that moment makes it busy, and SQLite returns that at once instead of waiting on the
+// busy timeout. Wait here, as long as the busy timeout.
+void set_wal(SQLite::Database& db) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  while (true) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const SQLite::Exception& e) {
+      if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= until)
+        throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 // Sets (replaces) the robust winner of (device, problem).
 void winner_in(SQLite::Database& db, const DeviceRow& device, const ProblemRow& problem,
                const std::string& label, double median_ms, const std::string& template_hash,
@@ -520,7 +539,7 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     if (!in_memory) {
       // WAL lets readers (a lookup at launch) run beside a tuner writing. Set outside any
       // transaction: SQLite cannot change the journal mode inside one.
-      db_->exec("PRAGMA journal_mode = WAL");
+      set_wal(*db_);
       // In WAL mode NORMAL still survives a killed process (the tuner stores each measurement
       // as it is taken); it skips the fsync per commit that would slow that down.
       db_->exec("PRAGMA synchronous = NORMAL");

@@ -22,13 +22,13 @@ class MultiChannelRunner {
  public:
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream) {
     try {
-      if (std::string why = validate(p); !why.empty())
+      // The same checks as the 1D entry points, before anything is launched.
+      if (std::string why = check_arguments(p, d_samples, d_counts); !why.empty())
         return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-      if (d_counts == nullptr) return Status(StatusCode::invalid_argument, "histtune: d_counts is null");
-      if (d_samples == nullptr && p.n > 0)
-        return Status(StatusCode::invalid_argument,
-                      "histtune: d_samples is null with rows = " + std::to_string(p.n));
       const int ordinal = current_device();
+      bool capturing = false;
+      if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
+        return Status(StatusCode::invalid_argument, "histtune: " + why);
       const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
                                        static_cast<int>(p.binning), p.num_bins, p.channels,
                                        p.active_channels);
@@ -37,6 +37,11 @@ class MultiChannelRunner {
         std::lock_guard<std::mutex> lock(mutex_);
         if (auto it = prepared_.find(key); it != prepared_.end()) ready = &it->second;
       }
+      if (!ready && capturing)
+        return Status(StatusCode::invalid_argument,
+                      "histtune: " + p.describe() +
+                          ": the first call of a shape compiles and loads its kernel, which a "
+                          "stream capture cannot hold; call it once before capturing");
       if (!ready) {
         Prepared fresh;
         fresh.device = query_device(ordinal);

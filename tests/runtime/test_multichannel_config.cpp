@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fake_device.hpp"
+#include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
 
@@ -165,4 +166,19 @@ TEST(MultiChannelProblem, DatabaseKeyCarriesTheChannels) {
   flat.n = 1000;
   EXPECT_EQ(flat.key().channels, 1u);
   EXPECT_EQ(flat.key().active_channels, 0u);
+}
+
+// Refused before any device call, so this holds without a GPU too.
+TEST(MultiChannelApiArguments, BadShapesAreRefusedBeforeAnythingRuns) {
+  std::uint32_t counts[8];
+  const std::uint8_t* none = nullptr;
+  const Status more_active = histogram_multichannel_direct(none, 0, 4, 5, 2, counts);
+  EXPECT_EQ(more_active.code(), StatusCode::invalid_argument);
+  EXPECT_NE(more_active.message().find("active_channels"), std::string::npos) << more_active.message();
+  const Status null_rows = histogram_multichannel_direct(none, 10, 4, 3, 2, counts);
+  EXPECT_EQ(null_rows.code(), StatusCode::invalid_argument) << null_rows.message();
+  const Status no_bins = histogram_multichannel_direct(none, 0, 4, 3, 0, counts);
+  EXPECT_EQ(no_bins.code(), StatusCode::invalid_argument) << no_bins.message();
+  const Status bounds = histogram_multichannel_even(none, 0, 3, 3, 4, 10, 10, counts);
+  EXPECT_EQ(bounds.code(), StatusCode::invalid_argument) << bounds.message();
 }

@@ -49,12 +49,12 @@ class MultiChannelRunner {
         if (std::string why = multichannel::check(fresh.config, p, fresh.device); !why.empty())
           return Status(StatusCode::invalid_argument,
                         "histtune: " + p.describe() + " cannot run on " + fresh.device.name + ": " + why);
-        fresh.kernel = cache_.get(multichannel::request(fresh.config, p, fresh.device.arch()),
+        fresh.kernel = cache().get(multichannel::request(fresh.config, p, fresh.device.arch()),
                                   multichannel::kKernel);
         std::lock_guard<std::mutex> lock(mutex_);
         ready = &prepared_.emplace(key, fresh).first->second;  // map nodes are stable
       }
-      multichannel::launch(cache_, ready->kernel, ready->config, p, ready->device, d_samples,
+      multichannel::launch(cache(), ready->kernel, ready->config, p, ready->device, d_samples,
                            d_counts, stream);
       return Status();
     } catch (const Error& e) {
@@ -65,8 +65,11 @@ class MultiChannelRunner {
   }
 
  private:
+  // The default dispatcher's kernel cache: one set of loaded libraries per process, and its
+  // database CUBIN store, so a new process loads multi-channel kernels instead of compiling them.
+  static KernelCache& cache() { return default_dispatcher().cache(); }
+
   std::mutex mutex_;
-  KernelCache cache_;
   std::map<std::tuple<int, int, int, std::uint32_t, std::uint32_t, std::uint32_t>, Prepared> prepared_;
 };
 

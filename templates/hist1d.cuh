@@ -26,15 +26,25 @@
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
-// deep. A misaligned head and the tail that fills no whole tile are handled by all blocks.
+// deep; with HT_PREFETCH it loads the next tile before it counts this one. A misaligned head
+// and the tail that fills no whole tile are handled by all blocks.
 //
 // Compile-time parameters (-D, all derived from histtune::Hist1DConfig and the Problem): those
 // of ht_common.cuh (sample type, binning), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
-//   HT_CLUSTER
+//   HT_CLUSTER, HT_PREFETCH
 
 #include "ht_common.cuh"
+
+// Storage 0 counts samples that fall in no bin in a sink bin (word num_bins of every copy, never
+// flushed) rather than behind a branch: then every count is an unconditional +1, which compiles
+// to ATOMS.POPC.INC (the predicated add does not, and was 35% slower on u8; docs/kernels.md).
+#if HT_STORAGE == 0 && !HT_EVERY_VALUE_A_BIN
+#define HT_SINK 1
+#else
+#define HT_SINK 0
+#endif
 
 #if HT_STORAGE == 3
 __device__ __forceinline__ unsigned int ht_cluster_rank() {
@@ -165,6 +175,9 @@ __device__ __forceinline__ void ht_count(HtCounter& ctr, HtThreadCounters& tc,
   constexpr unsigned int b = M % HT_BATCH == 0 ? HT_BATCH : 1;
 #pragma unroll
   for (unsigned int i = 0; i < M; i += b) tc.add<b>(bin + i, ok + i);
+#elif HT_SINK
+#pragma unroll
+  for (unsigned int i = 0; i < M; ++i) ctr.count(ok[i] ? bin[i] : tc.num_bins);
 #else
 #pragma unroll
   for (unsigned int i = 0; i < M; ++i)
@@ -219,10 +232,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #else
   // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
 #if HT_LAYOUT == 0
-  const unsigned int copy_words = row_stride;
+  const unsigned int copy_words = row_stride;  // num_bins, the sink, the padding
 #else
-  const unsigned int copy_words = num_bins * 32u;
+  const unsigned int copy_words = (num_bins + HT_SINK) * 32u;
 #endif
+  tc.num_bins = num_bins;  // the sink's index
   const unsigned int words = kCopies * copy_words;
   unsigned int* const copy0 = private_bins;
 #endif
@@ -285,9 +299,12 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   constexpr unsigned long long kTileVecs = (unsigned long long)kThreads * kVecs;
   const unsigned long long full_tiles = body_vecs / kTileVecs;
 #if HT_STORAGE == 1
-  // Per-thread counters leave room for few resident threads, so each thread keeps the next
-  // tile's loads in flight while it counts the current one.
   unsigned int since_flush = 0;
+#endif
+#if HT_PREFETCH
+  // Each thread keeps the next tile's loads in flight while it counts the current one: with
+  // few resident threads (per-thread counters) or many samples to count per byte (u8), the
+  // loads otherwise stop while a warp counts.
   VecT next[kVecs];
   if (blockIdx.x < full_tiles) {
     const VecT* p = body + blockIdx.x * kTileVecs + threadIdx.x;
@@ -300,7 +317,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #endif
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     VecT v[kVecs];
-#if HT_STORAGE == 1
+#if HT_PREFETCH
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) v[k] = next[k];
     if (t + gridDim.x < full_tiles) {

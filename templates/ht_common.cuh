@@ -3,6 +3,7 @@
 //   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
+//   HT_EVERY_VALUE_A_BIN 1 when binning is direct and num_bins covers every value of the type
 #pragma once
 
 #ifndef HT_SAMPLE_T
@@ -24,7 +25,11 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
 #if HT_BINNING == 0
   // Negative int32 samples become huge unsigned values and are ignored like values >= bins.
   bin = (unsigned int)s;
+#if HT_EVERY_VALUE_A_BIN
+  return true;  // num_bins covers the sample type (u8 with 256 bins): no compare per sample
+#else
   return bin < num_bins;
+#endif
 #elif HT_SAMPLE_IS_FLOAT
   if (!(s >= lower_f && s < upper_f)) return false;  // also rejects NaN
   unsigned int b = (unsigned int)((s - lower_f) * scale_f);

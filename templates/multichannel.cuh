@@ -4,7 +4,8 @@
 //
 // Technique: a block owns HT_CPB consecutive channels (grid x) and a share of the rows (grid y,
 // grid-stride), and keeps one private histogram per owned channel in shared memory, rows padded
-// by a launch argument so the channels of one vector load land on different banks. Few channels
+// by a launch argument so the channels of one vector load land on different banks (a row is the
+// bins, a sink bin unless every value is a bin, then the padding). Few channels
 // per block (and more blocks side by side) keep the histograms small for many channels
 // ([1048576, 512]); one block owning every channel (HT_CPB == HT_CHANNELS) reads the input as
 // one flat stream of vectors (pixels). HT_PRIVATE_COPIES copies, one per warp group, spread hot
@@ -39,10 +40,17 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   // lc: the channel among this block's; inactive channels are read (they share the vector)
   // but not counted.
   auto count = [&](SampleT s, unsigned int lc) {
+    if (first + lc >= kA) return;
     unsigned int bin;
-    if (first + lc < kA &&
-        ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin))
-      atomicAdd(mine + lc * row_stride + bin, 1u);
+    const bool ok = ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin);
+#if !HT_EVERY_VALUE_A_BIN
+    // A sample in no bin counts in the row's sink (word num_bins, never flushed): an
+    // unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not.
+    if (!ok) bin = num_bins;
+#else
+    (void)ok;
+#endif
+    atomicAdd(mine + lc * row_stride + bin, 1u);
   };
   // The samples of vector x, the first of which is in channel c0 (of the block's channels).
   auto count_vec = [&](VecT x, unsigned int c0) {

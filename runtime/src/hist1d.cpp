@@ -23,6 +23,7 @@ const std::vector<Hist1DParam>& params() {
       {"batch", "b", &Hist1DConfig::batch, {1, 2, 4}, true},
       {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
       {"cluster", "cl", &Hist1DConfig::cluster, {1, 2, 4, 8}, true},
+      {"prefetch", "pf", &Hist1DConfig::prefetch, {0, 1}, true},
   };
   return table;
 }
@@ -116,7 +117,9 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
-  g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
+  // Storage 0 keeps a sink bin after the bins when a sample can fall in none (hist1d.cuh).
+  const unsigned sink = c.storage == 0 && !every_value_a_bin(p) ? 1u : 0u;
+  g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
   if (c.storage == 2) {
     g.smem_bytes = 0;
   } else if (c.storage == 3) {
@@ -128,7 +131,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
     g.smem_bytes = (thread_words * c.block_threads + p.num_bins) * sizeof(std::uint32_t);
   } else {
     const std::size_t copy_words =
-        c.layout == 0 ? g.row_stride : static_cast<std::size_t>(p.num_bins) * 32;
+        c.layout == 0 ? g.row_stride : (static_cast<std::size_t>(p.num_bins) + sink) * 32;
     g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
   }
   const std::size_t per_load =

@@ -63,7 +63,9 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   MultiChannelGeometry g;
   g.channels_per_block = owned_channels(c, p);
   g.block = static_cast<unsigned>(c.block_threads);
-  g.row_stride = p.num_bins + static_cast<unsigned>(c.padding);
+  // A sink word after the bins takes samples in no bin (multichannel.cuh).
+  const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
+  g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.channels_per_block * g.row_stride *
                  sizeof(std::uint32_t);
   // Only groups holding an active channel are launched.

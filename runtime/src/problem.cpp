@@ -72,12 +72,20 @@ std::string Problem::describe() const {
   return s.str();
 }
 
+bool every_value_a_bin(const Problem& p) {
+  if (p.binning != Binning::direct) return false;
+  if (p.sample_type == SampleType::u8) return p.num_bins >= 256;
+  if (p.sample_type == SampleType::u16) return p.num_bins >= 65536;
+  return false;
+}
+
 std::vector<std::string> sample_defines(const Problem& p) {
   static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
                                      "float"};
   return {std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
           "-DHT_BINNING=" + std::to_string(p.binning == Binning::direct ? 0 : 1),
-          "-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0)};
+          "-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0),
+          "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
 }
 
 std::string validate(const Problem& p) {

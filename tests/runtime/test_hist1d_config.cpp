@@ -32,12 +32,12 @@ TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
   EXPECT_EQ(hist1d::default_config().label(),
-            "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1");
-  // A label written before storage, batch, single_block and cluster existed means their first
+            "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1.pf0");
+  // A label written before storage, batch, single_block, cluster and prefetch existed means their first
   // values.
   auto legacy = Hist1DConfig::parse("tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8");
   ASSERT_TRUE(legacy);
-  EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1");
+  EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1.pf0");
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
@@ -53,7 +53,7 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   c.padding = 1;
   c.blocks_per_sm = 4;
   auto d = c.defines();
-  EXPECT_EQ(d.size(), 11u);
+  EXPECT_EQ(d.size(), 12u);
   EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
   for (const auto& s : d) {
     EXPECT_EQ(s.find("PADDING"), std::string::npos);

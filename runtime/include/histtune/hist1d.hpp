@@ -54,10 +54,13 @@ struct Hist1DConfig {
   // Blocks per cluster {1, 2, 4, 8} sharing one histogram (storage 3 only): more blocks hold
   // more bins on chip, but more of each block's adds go to another SM.
   int cluster = 1;
+  // Software pipelining {0, 1}: 1 issues the next tile's loads before counting the current
+  // one, so a warp keeps bytes in flight while it counts (twice the load registers).
+  int prefetch = 0;
 
   bool operator==(const Hist1DConfig& o) const;
   bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }
-  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1"
+  // "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1.pf0"
   std::string label() const;
   static std::optional<Hist1DConfig> parse(const std::string& label);
   std::string to_json() const;

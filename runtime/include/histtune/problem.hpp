@@ -50,8 +50,12 @@ struct Problem {
   std::string describe() const;  // "hist1d u8 direct bins=256 n=2^24"
 };
 
-// The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT.
+// The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT,
+// HT_EVERY_VALUE_A_BIN.
 std::vector<std::string> sample_defines(const Problem& p);
+// Direct binning whose bins cover every value of the sample type (u8 with 256 bins): no sample
+// can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).
+bool every_value_a_bin(const Problem& p);
 
 // Checks the problem itself (bins, n, bounds); empty when valid, else the reason.
 std::string validate(const Problem& p);

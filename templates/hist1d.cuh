@@ -30,7 +30,7 @@
 // and the tail that fills no whole tile are handled by all blocks.
 //
 // Compile-time parameters (-D, all derived from histtune::Hist1DConfig and the Problem): those
-// of ht_common.cuh (sample type, binning), and
+// of ht_common.cuh (sample type, binning; range binning's levels come as the last argument), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
 //   HT_CLUSTER, HT_PREFETCH
@@ -189,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
                 unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
-                unsigned int* __restrict__ counts) {
+                unsigned int* __restrict__ counts, const SampleT* __restrict__ levels) {
   constexpr unsigned int kThreads = HT_BLOCK_THREADS;
   constexpr unsigned int kVecs = HT_VECTORS_PER_THREAD;
   // HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes (whole 32-bit words).
@@ -241,6 +241,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   unsigned int* const copy0 = private_bins;
 #endif
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) private_bins[i] = 0u;
+  // Range binning: levels or the u8 table after the counters (the barrier below publishes them).
+  const HtRange range = ht_range_setup(levels, num_bins, private_bins + words);
 #if HT_STORAGE == 3
   ht_cluster_sync();  // no block may add to another's share before that one is zeroed
 #else
@@ -256,7 +258,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   ctr.run_len = 0;
 
   auto bin_of = [&](SampleT s, unsigned int& bin) {
-    return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin);
+    return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range,
+                     bin);
   };
   auto count_sample = [&](SampleT s) {
     unsigned int bin[1];

@@ -1,9 +1,13 @@
 // Shared by every kernel template (included through NVRTC's header list): the sample type, the
 // sample-to-bin mapping and the vector-load helpers. Compile-time parameters used here:
 //   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float
-//   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper)
+//   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper);
+//                        2: bins between caller-given ascending levels (binary search)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
 //   HT_EVERY_VALUE_A_BIN 1 when binning is direct and num_bins covers every value of the type
+//   HT_RANGE_MODE        binning 2 only: 0 search the levels in global memory; 1 stage them in
+//                        shared memory and search there; 2 (u8) a 256-entry sample -> bin table
+//                        in shared memory (histtune::range_mode says when each is used)
 #pragma once
 
 #ifndef HT_SAMPLE_T
@@ -16,13 +20,81 @@ typedef HT_SAMPLE_T SampleT;
 #define HT_PRAGMA(x) _Pragma(#x)
 #define HT_UNROLL_LOOP(n) HT_PRAGMA(unroll n)
 
+// What range binning reads per sample, set up once per block by ht_range_setup. Unused (and
+// compiled away) by the other binnings.
+struct HtRange {
+  const SampleT* levels;       // num_bins + 1 levels: shared (mode 1) or global (modes 0, 2)
+  const unsigned char* table;  // mode 2: bin of each u8 value, 0xFF for none
+  SampleT first, last;         // levels[0], levels[num_bins]
+};
+
+#if HT_BINNING == 2
+template <bool Shared>
+__device__ __forceinline__ SampleT ht_level(const SampleT* levels, unsigned int i) {
+  if (Shared) return levels[i];
+  return __ldg(levels + i);  // read-only path: the levels stay in L1 across the block's searches
+}
+
+// The bin of s, or false outside [first, last) or NaN. A branch-free lower search over a shrinking
+// window [lo, lo + len) with lo + len <= num_bins: every read index is below num_bins and the
+// result lies in [0, num_bins) whatever the levels hold (unsorted levels give unspecified counts,
+// never an out-of-bounds access). The step count depends on num_bins only: no divergence.
+template <bool Shared>
+__device__ __forceinline__ bool ht_range_search(const HtRange& r, SampleT s, unsigned int num_bins,
+                                                unsigned int& bin) {
+  if (!(s >= r.first && s < r.last)) return false;
+  unsigned int lo = 0, len = num_bins;
+  while (len > 1) {
+    const unsigned int half = len / 2;
+    if (s >= ht_level<Shared>(r.levels, lo + half)) lo += half;
+    len -= half;
+  }
+  bin = lo;
+  return true;
+}
+#endif
+
+// Prepares range binning for this block: `smem` is the block's dynamic shared memory after its
+// counters (histtune::range_smem_bytes of it). The caller synchronises the block before use.
+__device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigned int num_bins,
+                                                  void* smem) {
+  HtRange r;
+  r.levels = levels;
+  r.table = nullptr;
+#if HT_BINNING == 2
+  r.first = __ldg(levels);
+  r.last = __ldg(levels + num_bins);
+#if HT_RANGE_MODE == 1
+  SampleT* staged = static_cast<SampleT*>(smem);
+  for (unsigned int i = threadIdx.x; i <= num_bins; i += blockDim.x) staged[i] = __ldg(levels + i);
+  r.levels = staged;
+#elif HT_RANGE_MODE == 2
+  unsigned char* table = static_cast<unsigned char*>(smem);
+  for (unsigned int v = threadIdx.x; v < 256u; v += blockDim.x) {
+    unsigned int b;
+    table[v] = ht_range_search<false>(r, (SampleT)v, num_bins, b) ? (unsigned char)b : 0xFFu;
+  }
+  r.table = table;
+#endif
+#endif
+  return r;
+}
+
 // Maps one sample to its bin; returns false for samples that fall in no bin. The host
 // reference (runtime/src/reference.cpp) computes exactly the same arithmetic.
 __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long long lower_i,
                                           unsigned long long range_i, unsigned long long recip_i,
                                           float lower_f, float upper_f, float scale_f,
-                                          unsigned int& bin) {
-#if HT_BINNING == 0
+                                          const HtRange& range, unsigned int& bin) {
+#if HT_BINNING == 2
+#if HT_RANGE_MODE == 2
+  // u8 range binning has at most 255 bins (validate()), so 0xFF is never a bin.
+  bin = range.table[s];
+  return bin < num_bins;
+#else
+  return ht_range_search<HT_RANGE_MODE == 1>(range, s, num_bins, bin);
+#endif
+#elif HT_BINNING == 0
   // Negative int32 samples become huge unsigned values and are ignored like values >= bins.
   bin = (unsigned int)s;
 #if HT_EVERY_VALUE_A_BIN

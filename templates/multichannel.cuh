@@ -11,7 +11,8 @@
 // one flat stream of vectors (pixels). HT_PRIVATE_COPIES copies, one per warp group, spread hot
 // bins. Flushed with one global atomic per non-zero bin.
 //
-// Compile-time parameters: those of ht_common.cuh, and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides
+// Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
+// channels, come as the last argument), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides
 // HT_CHANNELS), HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per
 // load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice).
 #include "ht_common.cuh"
@@ -20,7 +21,8 @@ extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long rows,
                       unsigned int num_bins, unsigned int row_stride, long long lower_i,
                       unsigned long long range_i, unsigned long long recip_i, float lower_f,
-                      float upper_f, float scale_f, unsigned int* __restrict__ counts) {
+                      float upper_f, float scale_f, unsigned int* __restrict__ counts,
+                      const SampleT* __restrict__ levels) {
   constexpr unsigned int kC = HT_CHANNELS, kA = HT_ACTIVE, kCpb = HT_CPB;
   constexpr unsigned int kThreads = HT_BLOCK_THREADS, kVecs = HT_VECTORS_PER_THREAD;
   constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
@@ -33,6 +35,8 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   extern __shared__ unsigned int hist[];  // [copy][owned channel][row_stride]
   const unsigned int words = kCopies * kCpb * row_stride;
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
+  // Range binning: levels or the u8 table after the histograms, shared by every channel.
+  const HtRange range = ht_range_setup(levels, num_bins, hist + words);
   __syncthreads();
   unsigned int* const mine = hist + ((threadIdx.x / 32u) % kCopies) * kCpb * row_stride;
   const unsigned int first = blockIdx.x * kCpb;  // this block's first channel
@@ -42,7 +46,8 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   auto count = [&](SampleT s, unsigned int lc) {
     if (first + lc >= kA) return;
     unsigned int bin;
-    const bool ok = ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, bin);
+    const bool ok =
+        ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range, bin);
 #if !HT_EVERY_VALUE_A_BIN
     // A sample in no bin counts in the row's sink (word num_bins, never flushed): an
     // unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not.

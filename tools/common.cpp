@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "histtune/status.hpp"
+#include "histtune/tuner/inputs.hpp"
 
 namespace histtune::cli {
 
@@ -81,7 +82,7 @@ Problem parse_problem(const std::string& spec) {
   auto t = parse_sample_type(f[0]);
   if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32)");
   auto b = parse_binning(f[1]);
-  if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even)");
+  if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;
   p.binning = *b;
   auto number = [&](const std::string& s, const char* what) -> double {
@@ -113,8 +114,13 @@ Problem parse_problem(const std::string& spec) {
   } else if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
+  } else if (p.binning == Binning::range) {
+    tuner::set_default_level_span(p);
   }
   if (std::string why = validate(p); !why.empty()) throw bad(why);
+  // Range problems: LOWER:UPPER is the span of the tuner's levels (tuner::make_levels).
+  if (p.binning == Binning::range)
+    if (std::string why = tuner::level_span_problem(p); !why.empty()) throw bad(why);
   return p;
 }
 
@@ -128,6 +134,8 @@ Problem problem_of(const db::ProblemRow& key) {
   if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
+  } else if (p.binning == Binning::range) {
+    tuner::set_default_level_span(p);
   }
   return p;
 }

@@ -59,8 +59,10 @@ void add_common(CLI::App* app, Common& c, unsigned uses, const Help& help = {}) 
 
 const char* const kProblemFormat =
     "A problem is TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, u32, i32 or f32; BINNING\n"
-    "direct (the sample value is its bin) or even (BINS equal bins over [LOWER, UPPER), by\n"
-    "default [0, BINS)); N may be written 2^K. Example: u8:direct:256:2^24.";
+    "direct (the sample value is its bin), even (BINS equal bins over [LOWER, UPPER), by\n"
+    "default [0, BINS)) or range (BINS + 1 quadratically spaced levels from LOWER to UPPER, by\n"
+    "default [0, BINS] for f32, [0, 4 x BINS] capped to the type for integers); N may be\n"
+    "written 2^K. Example: u8:direct:256:2^24.";
 
 const char* const kExitCodes =
     "Exit codes:\n"
@@ -165,7 +167,7 @@ int main(int argc, char** argv) {
   const std::string tune_details =
       std::string(
           "Tunes the default plan (about 30 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
-          "65536 and n/16 bins, 2^16 to 2^28 samples, direct and even binning), or each\n"
+          "65536 and n/16 bins, 2^16 to 2^28 samples, direct, even and range binning), or each\n"
           "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"
           "the winners of similar problems already tuned) times configurations on uniform data,\n"
           "each compiled by NVRTC (or loaded from the database), timed until its median is\n"

@@ -13,7 +13,8 @@ bool exact_in_double(std::int64_t v) { return v >= -kExactInDouble && v <= kExac
 bool exact_in_double(float) { return true; }
 
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
-           double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream) {
+           double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream,
+           const void* d_levels = nullptr) {
   Problem p;
   p.sample_type = t;
   p.binning = b;
@@ -21,6 +22,7 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std:
   p.n = n;
   p.lower = lower;
   p.upper = upper;
+  p.d_levels = d_levels;
   return default_dispatcher().run(p, d_samples, d_counts, stream, &t_last_choice);
 }
 
@@ -49,6 +51,19 @@ HT_EVEN(std::uint32_t, u32, std::int64_t)
 HT_EVEN(std::int32_t, i32, std::int64_t)
 HT_EVEN(float, f32, float)
 #undef HT_EVEN
+
+#define HT_RANGE(T, TAG)                                                                    \
+  Status histogram_range(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,       \
+                         const T* d_levels, std::uint32_t* d_counts, cudaStream_t stream) { \
+    return run(SampleType::TAG, Binning::range, d_samples, n, num_bins, 0, 0, d_counts, stream, \
+               d_levels);                                                                   \
+  }
+HT_RANGE(std::uint8_t, u8)
+HT_RANGE(std::uint16_t, u16)
+HT_RANGE(std::uint32_t, u32)
+HT_RANGE(std::int32_t, i32)
+HT_RANGE(float, f32)
+#undef HT_RANGE
 
 #define HT_DIRECT(T, TAG)                                                                  \
   Status histogram_direct(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,     \

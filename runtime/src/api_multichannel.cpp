@@ -29,6 +29,8 @@ class MultiChannelRunner {
       bool capturing = false;
       if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
         return Status(StatusCode::invalid_argument, "histtune: " + why);
+      if (std::string why = check_levels(p, ordinal); !why.empty())
+        return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
       const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
                                        static_cast<int>(p.binning), p.num_bins, p.channels,
                                        p.active_channels);
@@ -80,7 +82,8 @@ MultiChannelRunner& runner() {
 
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
            std::uint32_t channels, std::uint32_t active, std::uint32_t num_bins, double lower,
-           double upper, std::uint32_t* d_counts, cudaStream_t stream) {
+           double upper, std::uint32_t* d_counts, cudaStream_t stream,
+           const void* d_levels = nullptr) {
   Problem p;
   p.family = multichannel::kFamily;
   p.sample_type = t;
@@ -91,6 +94,7 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
   p.active_channels = active;
   p.lower = lower;
   p.upper = upper;
+  p.d_levels = d_levels;
   return runner().run(p, d_samples, d_counts, stream);
 }
 
@@ -112,6 +116,13 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
     return run(SampleType::TAG, Binning::even, d_samples, rows, channels, active_channels,       \
                num_bins, static_cast<double>(lower), static_cast<double>(upper), d_counts,      \
                stream);                                                                         \
+  }                                                                                             \
+  Status histogram_multichannel_range(const T* d_samples, std::uint64_t rows,                   \
+                                      std::uint32_t channels, std::uint32_t active_channels,    \
+                                      std::uint32_t num_bins, const T* d_levels,                \
+                                      std::uint32_t* d_counts, cudaStream_t stream) {           \
+    return run(SampleType::TAG, Binning::range, d_samples, rows, channels, active_channels,      \
+               num_bins, 0, 0, d_counts, stream, d_levels);                                     \
   }
 HT_MC(std::uint8_t, u8)
 HT_MC(std::uint16_t, u16)

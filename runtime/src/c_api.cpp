@@ -53,6 +53,33 @@ HT_C_DIRECT(u32, uint32_t)
 HT_C_DIRECT(i32, int32_t)
 #undef HT_C_DIRECT
 
+// ---- range binning ----
+#define HT_C_RANGE(SUFFIX, T)                                                                    \
+  histtune_status histtune_histogram_range_##SUFFIX(const T* d_samples, uint64_t n,             \
+                                                    uint32_t num_bins, const T* d_levels,       \
+                                                    uint32_t* d_counts, cudaStream_t stream) {  \
+    return finish(histtune::histogram_range(d_samples, n, num_bins, d_levels, d_counts, stream)); \
+  }
+HT_C_RANGE(u8, uint8_t)
+HT_C_RANGE(u16, uint16_t)
+HT_C_RANGE(u32, uint32_t)
+HT_C_RANGE(i32, int32_t)
+HT_C_RANGE(f32, float)
+#undef HT_C_RANGE
+
+#define HT_C_MC_RANGE(SUFFIX, T)                                                                 \
+  histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
+      uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
+    return finish(histtune::histogram_multichannel_range(d_samples, rows, channels,              \
+                                                         active_channels, num_bins, d_levels,    \
+                                                         d_counts, stream));                     \
+  }
+HT_C_MC_RANGE(u8, uint8_t)
+HT_C_MC_RANGE(u16, uint16_t)
+#undef HT_C_MC_RANGE
+// ---- end of range binning ----
+
 const char* histtune_last_error(void) { return t_error.c_str(); }
 const char* histtune_last_configuration(void) {
   t_label = t_any_success ? t_choice.config.label() : "";

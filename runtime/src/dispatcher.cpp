@@ -100,7 +100,51 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
            "-byte " + to_string(p.sample_type) + " samples";
   if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint32_t) != 0)
     return "d_counts = " + address(d_counts) + " is not aligned to its 4-byte counters";
+  if (p.binning == Binning::range && p.n > 0) {
+    if (p.d_levels == nullptr)
+      return "d_levels is null with n = " + std::to_string(p.n) + " (range binning reads " +
+             std::to_string(std::uint64_t{p.num_bins} + 1) + " levels)";
+    if (reinterpret_cast<std::uintptr_t>(p.d_levels) % bytes != 0)
+      return "d_levels = " + address(p.d_levels) + " is not aligned to its " +
+             std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " levels";
+  }
   return {};
+}
+
+std::string check_levels(const Problem& p, int current_device) {
+  if (p.binning != Binning::range || p.n == 0) return {};
+  cudaPointerAttributes a{};
+  const cudaError_t e = cudaPointerGetAttributes(&a, p.d_levels);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
+    return "cudaPointerGetAttributes(d_levels = " + address(p.d_levels) + ") failed: " +
+           cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+  }
+  switch (a.type) {
+    case cudaMemoryTypeUnregistered:
+      return "d_levels = " + address(p.d_levels) +
+             " is host memory the GPU cannot read; copy the levels to device memory";
+    case cudaMemoryTypeHost:
+      if (a.devicePointer == nullptr)
+        return "d_levels = " + address(p.d_levels) + " is pinned host memory not mapped for GPU " +
+               std::to_string(current_device);
+      return {};
+    case cudaMemoryTypeDevice:
+      if (a.device != current_device) {
+        int ok = 0;
+        if (cudaDeviceCanAccessPeer(&ok, current_device, a.device) != cudaSuccess) {
+          (void)cudaGetLastError();
+          ok = 0;
+        }
+        if (!ok)
+          return "d_levels = " + address(p.d_levels) + " is memory of GPU " +
+                 std::to_string(a.device) + ", which GPU " + std::to_string(current_device) +
+                 " cannot read";
+      }
+      return {};
+    default:
+      return {};  // managed memory
+  }
 }
 
 std::string check_stream(cudaStream_t stream, int current_device, bool& capturing) {
@@ -154,6 +198,7 @@ Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
   // The host reference computes the same float scale the same way.
   a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
   a.counts = d_counts;
+  a.levels = p.d_levels;
   return a;
 }
 
@@ -406,6 +451,8 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
     bool capturing = false;
     if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
       return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+    if (std::string why = check_levels(p, ordinal); !why.empty())
+      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
     const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
                       p.num_bins, p.n};
     const Resolved* res = nullptr;  // entries are never erased: safe to use after the lock
@@ -424,7 +471,8 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
                           "capture first");
       res = &resolve(ordinal, p);
     }
-    res->launch(p, d_samples, d_counts, stream);  // the bounds are not in the key: passed here
+    // The bounds and levels are not in the key: passed here.
+    res->launch(p, d_samples, d_counts, stream);
     if (used) *used = res->choice;
     return Status();
   } catch (const Error& e) {

@@ -134,6 +134,8 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
         c.layout == 0 ? g.row_stride : (static_cast<std::size_t>(p.num_bins) + sink) * 32;
     g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
   }
+  // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
+  g.smem_bytes += range_smem_bytes(p);
   const std::size_t per_load =
       c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;

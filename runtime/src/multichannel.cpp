@@ -67,7 +67,8 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
   g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.channels_per_block * g.row_stride *
-                 sizeof(std::uint32_t);
+                 sizeof(std::uint32_t) +
+                 range_smem_bytes(p);  // range binning's levels or u8 table, after the histograms
   // Only groups holding an active channel are launched.
   const unsigned int groups = (p.active_channels + g.channels_per_block - 1) / g.channels_per_block;
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
@@ -126,8 +127,9 @@ void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, co
   float upper_f = static_cast<float>(p.upper);
   float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
   unsigned int* counts = d_counts;
+  const void* levels = p.d_levels;  // range binning only; unused by the other binnings
   void* args[] = {&samples, &rows,    &num_bins, &row_stride, &lower_i, &range_i,
-                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts};
+                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
   HT_CUDA(cudaLaunchKernel(k.func(), g.grid, dim3(g.block), args, g.smem_bytes, stream));
 }
 

@@ -16,7 +16,14 @@ const char* to_string(SampleType t) {
   return "?";
 }
 
-const char* to_string(Binning b) { return b == Binning::direct ? "direct" : "even"; }
+const char* to_string(Binning b) {
+  switch (b) {
+    case Binning::direct: return "direct";
+    case Binning::even: return "even";
+    case Binning::range: return "range";
+  }
+  return "?";
+}
 
 std::optional<SampleType> parse_sample_type(const std::string& s) {
   for (SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
@@ -28,6 +35,7 @@ std::optional<SampleType> parse_sample_type(const std::string& s) {
 std::optional<Binning> parse_binning(const std::string& s) {
   if (s == "direct") return Binning::direct;
   if (s == "even") return Binning::even;
+  if (s == "range") return Binning::range;
   return std::nullopt;
 }
 
@@ -79,13 +87,36 @@ bool every_value_a_bin(const Problem& p) {
   return false;
 }
 
+int range_mode(const Problem& p) {
+  if (p.sample_type == SampleType::u8) return 2;
+  const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
+  return bytes <= kRangeStageMaxBytes ? 1 : 0;
+}
+
+std::size_t range_smem_bytes(const Problem& p) {
+  if (p.binning != Binning::range) return 0;
+  switch (range_mode(p)) {
+    case 2: return 256;  // one byte per u8 value
+    case 1: {
+      const std::size_t bytes =
+          (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
+      return (bytes + 3) / 4 * 4;
+    }
+    default: return 0;
+  }
+}
+
 std::vector<std::string> sample_defines(const Problem& p) {
   static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
                                      "float"};
-  return {std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
-          "-DHT_BINNING=" + std::to_string(p.binning == Binning::direct ? 0 : 1),
-          "-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0),
-          "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
+  std::vector<std::string> out = {
+      std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
+      "-DHT_BINNING=" + std::to_string(static_cast<int>(p.binning)),
+      "-DHT_SAMPLE_IS_FLOAT=" + std::to_string(is_float(p.sample_type) ? 1 : 0),
+      "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
+  // Only range problems get the define: the other binnings' compile requests stay as they were.
+  if (p.binning == Binning::range) out.push_back("-DHT_RANGE_MODE=" + std::to_string(range_mode(p)));
+  return out;
 }
 
 std::string validate(const Problem& p) {
@@ -104,6 +135,15 @@ std::string validate(const Problem& p) {
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
   if (p.binning == Binning::direct && is_float(p.sample_type))
     return "direct binning needs integer samples; use even binning for f32";
+  if (p.binning == Binning::range) {
+    // num_bins + 1 strictly ascending levels must exist in the sample's type.
+    if (p.sample_type == SampleType::u8 && p.num_bins > 255)
+      return "range binning of u8 samples has at most 255 bins (256 distinct u8 levels), got " +
+             std::to_string(p.num_bins);
+    if (p.sample_type == SampleType::u16 && p.num_bins > 65535)
+      return "range binning of u16 samples has at most 65535 bins (65536 distinct u16 levels), "
+             "got " + std::to_string(p.num_bins);
+  }
   if (p.binning == Binning::even) {
     if (!(p.lower < p.upper)) return "even binning needs lower < upper";
     if (!is_float(p.sample_type) &&

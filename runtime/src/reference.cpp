@@ -1,12 +1,15 @@
 #include "histtune/reference.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace histtune {
 namespace {
 
 template <class T>
-std::vector<std::uint32_t> count(const Problem& p, const T* s) {
+std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) {
   // Channel c of row i is s[i * channels + c]; 1D problems are one channel.
   const std::uint32_t channels = p.channels, active = p.active_channels;
   std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * active, 0);
@@ -19,7 +22,16 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s) {
     for (std::uint32_t c = 0; c < active; ++c) {
       const T v = s[i * channels + c];
       std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
-      if (p.binning == Binning::direct) {
+      if (p.binning == Binning::range) {
+        // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
+        // upper_bound's predecessor. Outside [levels[0], levels[num_bins]) and NaN: no bin.
+        const T* end = levels + p.num_bins + 1;
+        if constexpr (std::is_same_v<T, float>) {
+          if (std::isnan(v)) continue;
+        }
+        if (v < levels[0] || !(v < levels[p.num_bins])) continue;
+        ++hc[static_cast<std::uint32_t>(std::upper_bound(levels, end, v) - levels - 1)];
+      } else if (p.binning == Binning::direct) {
         const auto bin = static_cast<std::uint32_t>(v);
         if (bin < p.num_bins) ++hc[bin];
       } else if constexpr (std::is_same_v<T, float>) {
@@ -40,13 +52,19 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s) {
 
 }  // namespace
 
-std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples) {
+std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
+                                               const void* levels) {
+  if (p.binning == Binning::range && levels == nullptr && p.n > 0)
+    throw std::invalid_argument("reference_histogram: range binning needs the host levels");
   switch (p.sample_type) {
-    case SampleType::u8: return count(p, static_cast<const std::uint8_t*>(samples));
-    case SampleType::u16: return count(p, static_cast<const std::uint16_t*>(samples));
-    case SampleType::u32: return count(p, static_cast<const std::uint32_t*>(samples));
-    case SampleType::i32: return count(p, static_cast<const std::int32_t*>(samples));
-    case SampleType::f32: return count(p, static_cast<const float*>(samples));
+#define HT_REF(TAG, T) \
+  case SampleType::TAG: return count(p, static_cast<const T*>(samples), static_cast<const T*>(levels));
+    HT_REF(u8, std::uint8_t)
+    HT_REF(u16, std::uint16_t)
+    HT_REF(u32, std::uint32_t)
+    HT_REF(i32, std::int32_t)
+    HT_REF(f32, float)
+#undef HT_REF
   }
   return {};
 }

@@ -42,6 +42,27 @@ int main(void) {
   s = histtune_histogram_direct_u32((const uint32_t*)(uintptr_t)0x1002, 10, 16, fake, 0);
   expect(s == HISTTUNE_INVALID_ARGUMENT, "misaligned u32 samples are an invalid argument");
   expect(strstr(histtune_last_error(), "not aligned") != NULL, "the message says not aligned");
+  /* Range binning: the levels' checks that need no device. */
+  s = histtune_histogram_range_f32((const float*)fake, 10, 16, NULL, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "null levels with n > 0 is an invalid argument");
+  expect(strstr(histtune_last_error(), "d_levels is null") != NULL, "the message names d_levels");
+  s = histtune_histogram_range_u8((const uint8_t*)fake, 10, 0, (const uint8_t*)fake, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "range with num_bins = 0 is an invalid argument");
+  s = histtune_histogram_range_u8((const uint8_t*)fake, 10, 256, (const uint8_t*)fake, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "u8 range with 256 bins is an invalid argument");
+  expect(strstr(histtune_last_error(), "at most 255 bins") != NULL, "the message says 255 bins");
+  s = histtune_histogram_range_i32((const int32_t*)fake, 10, 16, (const int32_t*)(uintptr_t)0x1002,
+                                   fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "misaligned i32 levels are an invalid argument");
+  s = histtune_histogram_range_u16((const uint16_t*)fake, 10, 16, NULL, NULL, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "null counts with range binning is an invalid argument");
+  s = histtune_histogram_range_u32((const uint32_t*)fake, 10, 16, NULL, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "u32 range: null levels is an invalid argument");
+  s = histtune_histogram_multichannel_range_u8((const uint8_t*)fake, 10, 4, 3, 16, NULL, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel range: null levels is invalid");
+  s = histtune_histogram_multichannel_range_u16((const uint16_t*)fake, 10, 4, 5, 16,
+                                                (const uint16_t*)fake, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel range: active > channels is invalid");
   expect(strcmp(histtune_last_configuration(), "") == 0, "still no configuration after failures");
   printf("%s\n", failures ? "C API checks failed" : "C API checks passed");
   return failures ? 1 : 0;

@@ -110,6 +110,31 @@ TEST(ApiArguments, DirectBinningOfFloatIsRefused) {
   expect_invalid(default_dispatcher().run(p, kSamplesF, kCounts, nullptr), "integer samples");
 }
 
+TEST(ApiArguments, RangeLevelsAreCheckedBeforeAnyLaunch) {
+  const auto* levelsF = reinterpret_cast<const float*>(0x3000);
+  expect_invalid(histogram_range(kSamplesF, 100, 16, static_cast<const float*>(nullptr), kCounts),
+                 "d_levels is null with n = 100");
+  expect_invalid(histogram_range(kSamplesF, 100, 0, levelsF, kCounts), "num_bins must be at least 1");
+  expect_invalid(histogram_range(kSamples8, 10, 256, kSamples8, kCounts), "at most 255 bins");
+  expect_invalid(histogram_range(kSamples32, 10, 16, reinterpret_cast<const std::uint32_t*>(0x3002),
+                                 kCounts),
+                 "d_levels = 0x3002 is not aligned to its 4-byte u32 levels");
+  expect_invalid(histogram_range(kSamplesF, 10, 16, levelsF, nullptr), "d_counts is null");
+  expect_invalid(histogram_range(kSamplesF, kMaxSamples + 1, 16, levelsF, kCounts),
+                 "exceeds 2^32 - 1");
+  // n = 0 reads no level: null levels are fine there (the call only zeroes the counts).
+  Problem p;
+  p.binning = Binning::range;
+  p.sample_type = SampleType::i32;
+  p.num_bins = 8;
+  EXPECT_EQ(check_arguments(p, nullptr, kCounts), "");
+  EXPECT_EQ(check_levels(p, 0), "") << "n = 0 asks nothing of the levels";
+  p.binning = Binning::even;
+  p.upper = 8;
+  p.n = 5;
+  EXPECT_EQ(check_levels(p, 0), "") << "other binnings have no levels";
+}
+
 TEST(ApiArguments, ValidArgumentsReachTheDevice) {
   // Without a GPU a valid call gets as far as asking for the device, and says there is none.
   if (test::no_gpu_reason().empty()) GTEST_SKIP() << "this checks the no-GPU answer; a GPU is present";

@@ -83,11 +83,15 @@ TEST_P(EveryConfiguration, BitExactOnOddSizes) {
   KernelCache cache;
 
   for (const auto& [n, dist] : sizes) {
-    const Problem p = problem_of(k, n);
+    Problem p = problem_of(k, n);
     const std::uint64_t seed = fresh_seed();
     const auto host = tuner::make_samples(p, seed, dist);
-    const auto expect = reference_histogram(p, host.data());
-    tuner::DeviceInputs in(p, host, 0);
+    // Range binning: the tuner's uneven levels, on the device beside the samples.
+    const auto levels =
+        p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
+    const auto expect = reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
+    tuner::DeviceInputs in(p, host, 0, levels);
+    p.d_levels = in.levels();
     int wrong = 0;
     for (std::size_t i = 0; i < configs.size(); ++i) {
       Kernel kern = cache.load(reqs[req_of[i]], pool.get(req_of[i]), hist1d::kKernel);
@@ -116,7 +120,15 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::f32, Binning::even, 1000, 0, 100},
                       // Beyond shared memory: global and cluster storage.
                       Case{SampleType::u32, Binning::direct, 65536, 0, 0},
-                      Case{SampleType::f32, Binning::even, 1u << 20, 0, 100}),
+                      Case{SampleType::f32, Binning::even, 1u << 20, 0, 100},
+                      // Range binning: the u8 table, levels staged in shared memory (u16, i32,
+                      // f32), levels searched in global memory (u32, f32), and past shared memory.
+                      Case{SampleType::u8, Binning::range, 200, 0, 255},
+                      Case{SampleType::u16, Binning::range, 1000, 0, 60000},
+                      Case{SampleType::u32, Binning::range, 5000, 0, 4294967295.0},
+                      Case{SampleType::i32, Binning::range, 64, -1000, 1000},
+                      Case{SampleType::f32, Binning::range, 1000, 0, 100},
+                      Case{SampleType::f32, Binning::range, 65536, -1, 1}),
     [](const auto& info) { return name_of(info.param); });
 
 template <class T>

@@ -236,3 +236,57 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   big.num_bins = 65536;
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 3);
 }
+
+TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {
+  Problem even = u8_256(1 << 20);
+  even.sample_type = SampleType::f32;
+  even.binning = Binning::even;
+  even.num_bins = 1024;
+  even.upper = 100;
+  Problem range = even;
+  range.binning = Binning::range;
+  for (const char* label : {"tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1",
+                            "tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1",
+                            "tpb256.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st1.b2.sb0.cl1"}) {
+    const Hist1DConfig c = *Hist1DConfig::parse(label);
+    EXPECT_EQ(hist1d::geometry(c, range, h100_like()).smem_bytes,
+              hist1d::geometry(c, even, h100_like()).smem_bytes + 1025 * 4)
+        << label;
+  }
+  // The table of u8 samples; levels beyond the staging limit stay in global memory.
+  Problem u8 = u8_256(1 << 20);
+  u8.binning = Binning::range;
+  u8.num_bins = 255;
+  const Hist1DConfig c;
+  EXPECT_EQ(hist1d::geometry(c, u8, h100_like()).smem_bytes, (255 + 1) * 4 + 256u);  // + the sink
+  range.num_bins = 1u << 20;
+  Hist1DConfig global = *Hist1DConfig::parse("tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1");
+  EXPECT_EQ(hist1d::geometry(global, range, h100_like()).smem_bytes, 0u);
+  EXPECT_EQ(hist1d::check(global, range, h100_like()), "");
+}
+
+TEST(Hist1DRange, TheLevelsCountAgainstTheSharedMemoryLimit) {
+  // 16 copies of 3500 bins fit 227 KB (232,448 B) alone, and with their staged levels do not.
+  Problem p = u8_256(1 << 20);
+  p.sample_type = SampleType::f32;
+  p.binning = Binning::even;
+  p.upper = 1;
+  p.num_bins = 3500;
+  Hist1DConfig c = *Hist1DConfig::parse("tpb1024.vpt1.vec0.pc16.lay0.agg0.u0.pad0.bps1.st0.b1.sb0.cl1");
+  ASSERT_EQ(hist1d::check(c, p, h100_like()), "");  // 16 x 3500 x 4 = 224,000 B
+  p.binning = Binning::range;                        // + 3501 x 4 = 238,004 B
+  EXPECT_NE(hist1d::check(c, p, h100_like()).find("shared memory"), std::string::npos);
+  // Defaults stay valid for range problems of every type and size.
+  for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
+                             SampleType::f32})
+    for (const std::uint32_t bins : {1u, 200u, 4095u, 16384u, 65535u, 1u << 20})
+      for (const std::uint64_t n : {1000ull, 1ull << 26}) {
+        Problem r = u8_256(n);
+        r.sample_type = t;
+        r.binning = Binning::range;
+        r.num_bins = bins;
+        if (!validate(r).empty()) continue;
+        const Hist1DConfig d = hist1d::default_for(r, h100_like());
+        EXPECT_EQ(hist1d::check(d, r, h100_like()), "") << r.describe() << " " << d.label();
+      }
+}

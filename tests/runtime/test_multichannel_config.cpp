@@ -151,8 +151,47 @@ INSTANTIATE_TEST_SUITE_P(
     MultiChannel, MultiChannelCompile,
     ::testing::Values(McCase{SampleType::u8, Binning::direct, 4, 3, 256, 7},
                       McCase{SampleType::u8, Binning::direct, 512, 512, 256, 11},
-                      McCase{SampleType::u16, Binning::even, 3, 3, 1000, 13}),
+                      McCase{SampleType::u16, Binning::even, 3, 3, 1000, 13},
+                      // Range binning: the u8 table, and u16 levels staged in shared memory.
+                      McCase{SampleType::u8, Binning::range, 4, 3, 200, 29},
+                      McCase{SampleType::u16, Binning::range, 3, 3, 3000, 31}),
     [](const auto& info) { return mc_name(info.param); });
+
+TEST(MultiChannelRange, TheLevelsAreSharedMemoryAfterTheHistograms) {
+  Problem even = shape(SampleType::u16, 4, 4, 1 << 20, 1000);
+  even.binning = Binning::even;
+  even.upper = 1000;
+  Problem range = even;
+  range.binning = Binning::range;
+  const MultiChannelConfig c;
+  EXPECT_EQ(multichannel::geometry(c, range, h100_like()).smem_bytes,
+            multichannel::geometry(c, even, h100_like()).smem_bytes + 1001 * 2 + 2);
+  Problem u8 = shape(SampleType::u8, 4, 3, 1 << 20, 100);
+  u8.binning = Binning::range;
+  Problem u8_even = u8;
+  u8_even.binning = Binning::even;
+  u8_even.upper = 100;
+  EXPECT_EQ(multichannel::geometry(c, u8, h100_like()).smem_bytes,
+            multichannel::geometry(c, u8_even, h100_like()).smem_bytes + 256);
+  EXPECT_EQ(multichannel::check(multichannel::default_for(u8, h100_like()), u8, h100_like()), "");
+}
+
+TEST(MultiChannelRangeApiArguments, RefusedBeforeAnythingRuns) {
+  std::uint32_t counts[8];
+  const auto* samples = reinterpret_cast<const std::uint8_t*>(0x1000);
+  const Status null_levels = histogram_multichannel_range(samples, 10, 4, 3, 2, nullptr, counts);
+  EXPECT_EQ(null_levels.code(), StatusCode::invalid_argument);
+  EXPECT_NE(null_levels.message().find("d_levels is null"), std::string::npos)
+      << null_levels.message();
+  const Status too_many = histogram_multichannel_range(samples, 10, 4, 3, 256, samples, counts);
+  EXPECT_EQ(too_many.code(), StatusCode::invalid_argument);
+  EXPECT_NE(too_many.message().find("255"), std::string::npos) << too_many.message();
+  const auto* samples16 = reinterpret_cast<const std::uint16_t*>(0x1000);
+  const Status misaligned = histogram_multichannel_range(
+      samples16, 10, 4, 3, 2, reinterpret_cast<const std::uint16_t*>(0x1001), counts);
+  EXPECT_EQ(misaligned.code(), StatusCode::invalid_argument);
+  EXPECT_NE(misaligned.message().find("not aligned"), std::string::npos) << misaligned.message();
+}
 
 TEST(MultiChannelProblem, DatabaseKeyCarriesTheChannels) {
   const Problem rgba = shape(SampleType::u8, 4, 3, 1000);

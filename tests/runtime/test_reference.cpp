@@ -62,3 +62,129 @@ TEST(Problem, ValidateNamesWhatIsWrong) {
   p.binning = Binning::direct;
   EXPECT_NE(validate(p).find("integer samples"), std::string::npos);
 }
+
+// ---- range binning: bin i holds levels[i] <= s < levels[i + 1] ---------------------------------
+
+namespace {
+Problem range_problem(SampleType t, std::uint32_t bins, std::uint64_t n) {
+  Problem p;
+  p.sample_type = t;
+  p.binning = Binning::range;
+  p.num_bins = bins;
+  p.n = n;
+  return p;
+}
+}  // namespace
+
+TEST(RangeReference, IntegerBoundariesBelowAndAbove) {
+  const std::uint16_t levels[] = {10, 12, 20, 100};
+  const std::uint16_t s[] = {9, 10, 11, 12, 19, 20, 99, 100, 0, 65535};
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::u16, 3, 10), s, levels),
+            (std::vector<std::uint32_t>{2, 2, 2}));
+}
+
+TEST(RangeReference, SignedLevelsAndOneBin) {
+  const std::int32_t levels[] = {-5, 5};
+  const std::int32_t s[] = {-5, 0, 4, 5, -6, -2147483647 - 1, 2147483647};
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::i32, 1, 7), s, levels),
+            (std::vector<std::uint32_t>{3}));
+}
+
+TEST(RangeReference, FloatIgnoresNanInfinityAndOutOfRange) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float levels[] = {-1.0f, 0.0f, 0.5f, 10.0f};
+  const float s[] = {-1.0f, -0.0f, 0.0f, 0.49999997f, 0.5f, 9.999999f,
+                     10.0f, nan,   inf,  -inf,        -1.0000001f};
+  // -1 -> 0; -0, 0, 0.4999 -> 1 (-0 == 0); 0.5, 9.99 -> 2; the rest in no bin.
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::f32, 3, 11), s, levels),
+            (std::vector<std::uint32_t>{1, 3, 2}));
+}
+
+TEST(RangeReference, U8UnevenLevelsOverEveryValue) {
+  const std::uint8_t levels[] = {0, 1, 3, 7, 255};
+  std::vector<std::uint8_t> s(256);
+  for (int v = 0; v < 256; ++v) s[v] = static_cast<std::uint8_t>(v);
+  // 255 is the last level: not counted (levels are u8, so u8 range binning never counts 255).
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::u8, 4, 256), s.data(), levels),
+            (std::vector<std::uint32_t>{1, 2, 4, 248}));
+}
+
+TEST(RangeReference, LargeU32LevelsAtTheTopOfTheType) {
+  const std::uint32_t levels[] = {0, 4000000000u, 4294967295u};
+  const std::uint32_t s[] = {0, 3999999999u, 4000000000u, 4294967294u, 4294967295u};
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::u32, 2, 5), s, levels),
+            (std::vector<std::uint32_t>{2, 2}));
+}
+
+TEST(RangeReference, MultiChannelSharesTheLevels) {
+  const std::uint8_t levels[] = {0, 2, 4};
+  const std::uint8_t px[] = {0, 3, 9, 7, 1, 2, 4, 0};  // 2 rows of 4 channels, 3 active
+  Problem p = range_problem(SampleType::u8, 2, 2);
+  p.family = "multichannel";
+  p.channels = 4;
+  p.active_channels = 3;
+  // channel 0: 0, 1 -> bin 0 twice; channel 1: 3, 2 -> bin 1 twice; channel 2: 9, 4 -> none.
+  EXPECT_EQ(reference_histogram(p, px, levels), (std::vector<std::uint32_t>{2, 0, 0, 2, 0, 0}));
+}
+
+TEST(RangeReference, NeedsTheHostLevels) {
+  const float s[] = {1.0f};
+  EXPECT_THROW(reference_histogram(range_problem(SampleType::f32, 4, 1), s), std::invalid_argument);
+  EXPECT_EQ(reference_histogram(range_problem(SampleType::f32, 4, 0), s),
+            (std::vector<std::uint32_t>(4, 0)));
+}
+
+TEST(RangeProblem, BinningTextRoundTripsAndIsInTheKeyButTheLevelsAreNot) {
+  EXPECT_STREQ(to_string(Binning::range), "range");
+  EXPECT_EQ(parse_binning("range"), Binning::range);
+  EXPECT_EQ(parse_binning(to_string(Binning::even)), Binning::even);
+  EXPECT_EQ(parse_binning("ranges"), std::nullopt);
+  Problem a = range_problem(SampleType::f32, 1024, 1 << 24);
+  Problem b = a;
+  b.d_levels = reinterpret_cast<const void*>(0x1000);
+  EXPECT_TRUE(a.key() == b.key());
+  EXPECT_EQ(a.key().binning, "range");
+  Problem even = a;
+  even.binning = Binning::even;
+  EXPECT_FALSE(even.key() == a.key());
+  Problem more = a;
+  more.num_bins = 1025;
+  EXPECT_FALSE(more.key() == a.key());
+  EXPECT_NE(a.describe().find("range bins=1024"), std::string::npos) << a.describe();
+}
+
+TEST(RangeProblem, ValidateCountsTheLevelsTheTypeCanHold) {
+  EXPECT_EQ(validate(range_problem(SampleType::u8, 255, 10)), "");
+  EXPECT_NE(validate(range_problem(SampleType::u8, 256, 10)).find("at most 255 bins"),
+            std::string::npos);
+  EXPECT_EQ(validate(range_problem(SampleType::u16, 65535, 10)), "");
+  EXPECT_NE(validate(range_problem(SampleType::u16, 65536, 10)).find("65535"), std::string::npos);
+  EXPECT_EQ(validate(range_problem(SampleType::u32, 1u << 20, 10)), "");
+  EXPECT_NE(validate(range_problem(SampleType::f32, 0, 10)).find("num_bins"), std::string::npos);
+}
+
+TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
+  // The other binnings get no HT_RANGE_MODE (same kernels as before range binning existed).
+  Problem even = range_problem(SampleType::f32, 64, 10);
+  even.binning = Binning::even;
+  EXPECT_EQ(sample_defines(even),
+            (std::vector<std::string>{"-DHT_SAMPLE_T=float", "-DHT_BINNING=1",
+                                      "-DHT_SAMPLE_IS_FLOAT=1", "-DHT_EVERY_VALUE_A_BIN=0"}));
+  EXPECT_EQ(range_smem_bytes(even), 0u);
+  // u8: the 256-byte table, whatever the bins.
+  const Problem u8 = range_problem(SampleType::u8, 3, 10);
+  EXPECT_EQ(range_mode(u8), 2);
+  EXPECT_EQ(range_smem_bytes(u8), 256u);
+  EXPECT_EQ(sample_defines(u8).back(), "-DHT_RANGE_MODE=2");
+  EXPECT_EQ(sample_defines(u8)[1], "-DHT_BINNING=2");
+  // Staged up to kRangeStageMaxBytes of levels, rounded up to whole words.
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 2, 10)), 1);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 2, 10)), 8u);  // 3 x 2 bytes
+  EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4095, 10)), 1);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4095, 10)), kRangeStageMaxBytes);
+  EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4096, 10)), 0);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4096, 10)), 0u);
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8191, 10)), 1);
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 0);
+}

@@ -101,6 +101,48 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::f32, Binning::even, 90, 11, 1u << 20}),
     [](const auto& info) { return name_of(info.param); });
 
+// Range binning: a few variants per way of reading the levels (u8 table, levels staged in
+// shared memory, global search; the last also with global and cluster storage), evenly spread over
+// the valid space. Few on purpose: the other binnings' cases above cover the space itself.
+struct RangeCase {
+  SampleType type;
+  std::uint32_t bins;
+  int arch;
+  int mode;  // the HT_RANGE_MODE these bins give
+};
+
+class RangeCompile : public ::testing::TestWithParam<RangeCase> {};
+
+TEST_P(RangeCompile, SampledVariantsCompileToACubin) {
+  const RangeCase k = GetParam();
+  Problem p;
+  p.sample_type = k.type;
+  p.binning = Binning::range;
+  p.num_bins = k.bins;
+  ASSERT_EQ(range_mode(p), k.mode);
+  const auto variants = compile_variants(p, k.arch);
+  ASSERT_GT(variants.size(), 20u);
+  constexpr std::size_t kCompiles = 5;
+  for (std::size_t j = 0; j < kCompiles; ++j) {
+    const auto& c = variants[j * (variants.size() - 1) / (kCompiles - 1)];
+    CompiledKernel out;
+    ASSERT_NO_THROW(out = compile(hist1d_request(c, p, k.arch))) << c.label();
+    EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << c.label();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hist1D, RangeCompile,
+    ::testing::Values(RangeCase{SampleType::u8, 200, 90, 2}, RangeCase{SampleType::u16, 1000, 80, 1},
+                      RangeCase{SampleType::i32, 64, 90, 1}, RangeCase{SampleType::u32, 5000, 90, 0},
+                      RangeCase{SampleType::f32, 1000, 90, 1},
+                      RangeCase{SampleType::f32, 1u << 20, 90, 0}),
+    [](const auto& info) {
+      const RangeCase& c = info.param;
+      return std::string(to_string(c.type)) + "_range_" + std::to_string(c.bins) + "bins_sm" +
+             std::to_string(c.arch) + "_mode" + std::to_string(c.mode);
+    });
+
 TEST(Compile, NvrtcFailureCarriesLabelOptionsAndLog) {
   CompileRequest req{hist1d::kTemplate, {"-DHT_BLOCK_THREADS=256"}, 90, "broken-config"};
   try {

@@ -196,7 +196,7 @@ TEST(DefaultPlan, ThirtyProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) 
     EXPECT_GT(valid, 20u) << p.describe();
   }
   EXPECT_EQ(types.size(), 5u) << "u8, u16, u32, i32, f32";
-  EXPECT_EQ(binnings.size(), 2u);
+  EXPECT_EQ(binnings.size(), 3u) << "direct, even and range";
   for (std::uint32_t b : {64u, 256u, 1024u, 4096u, 65536u}) EXPECT_TRUE(bins.count(b)) << b;
   EXPECT_TRUE(n_over_16);
   EXPECT_EQ(*sizes.begin(), 1ull << 16);

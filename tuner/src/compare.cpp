@@ -13,7 +13,9 @@ namespace histtune::tuner {
 
 namespace {
 
-using Launch = std::function<void(const void* d_samples, std::uint32_t* d_counts, cudaStream_t)>;
+// p: the compared problem with d_levels set (range binning).
+using Launch = std::function<void(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                                  cudaStream_t)>;
 
 // Times `tuned`, `fallback` and CUB on the same inputs (drawn for p's sample type and bins,
 // p.total_samples() of them), each verified against the host reference.
@@ -30,16 +32,21 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   flat.channels = flat.active_channels = 1;
   flat.n = p.total_samples();
   const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
-  const std::vector<std::uint32_t> expect = reference_histogram(p, host.data());
+  const std::vector<std::uint8_t> levels =
+      p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};
+  const std::vector<std::uint32_t> expect =
+      reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
   const auto counters = static_cast<std::uint32_t>(expect.size());
   Problem sized = flat;
   sized.num_bins = counters;
-  DeviceInputs in(sized, host, d.l2_bytes);
+  DeviceInputs in(sized, host, d.l2_bytes, levels);
+  Problem run = p;
+  run.d_levels = in.levels();
   cudaStream_t stream = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
   auto ours = [&](const Launch& launch, Timing& t, bool& ok) {
-    t = time_calls([&](cudaStream_t s, int rep) { launch(in.samples(rep), in.counts(), s); },
+    t = time_calls([&](cudaStream_t s, int rep) { launch(run, in.samples(rep), in.counts(), s); },
                    stream, timing);
     HT_CUDA(cudaStreamSynchronize(stream));
     ok = in.read_counts(counters) == expect;
@@ -52,7 +59,7 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
     return row;
   }
   try {
-    CubHistogram cub(p);
+    CubHistogram cub(run);
     row.cub = time_calls([&](cudaStream_t s, int rep) { cub.run(in.samples(rep), in.counts(), s); },
                          stream, timing);
     HT_CUDA(cudaStreamSynchronize(stream));
@@ -71,8 +78,9 @@ CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tu
                    const TimingOptions& timing, const std::string& skip_cub) {
   auto launcher = [&](const Hist1DConfig& c) -> Launch {
     Kernel k = cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel);
-    return [&cache, k, c, &p, &d](const void* s, std::uint32_t* counts, cudaStream_t stream) {
-      launch_hist1d(cache, k, c, p, d, s, counts, stream);
+    return [&cache, k, c, &d](const Problem& q, const void* s, std::uint32_t* counts,
+                              cudaStream_t stream) {
+      launch_hist1d(cache, k, c, q, d, s, counts, stream);
     };
   };
   CompareRow row = measure(d, p, launcher(tuned), launcher(hist1d::default_for(p, d)), read_gbps,
@@ -86,8 +94,9 @@ CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
                                 double read_gbps, Distribution dist, const TimingOptions& timing) {
   auto launcher = [&](const MultiChannelConfig& c) -> Launch {
     Kernel k = cache.get(multichannel::request(c, p, d.arch()), multichannel::kKernel);
-    return [&cache, k, c, &p, &d](const void* s, std::uint32_t* counts, cudaStream_t stream) {
-      multichannel::launch(cache, k, c, p, d, s, counts, stream);
+    return [&cache, k, c, &d](const Problem& q, const void* s, std::uint32_t* counts,
+                              cudaStream_t stream) {
+      multichannel::launch(cache, k, c, q, d, s, counts, stream);
     };
   };
   CompareRow row = measure(d, p, launcher(tuned), launcher(multichannel::default_for(p, d)),

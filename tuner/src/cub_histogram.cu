@@ -23,6 +23,16 @@ cudaError_t cub_even(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       static_cast<int>(p.num_bins + 1), lower, upper, static_cast<long long>(p.n), stream);
 }
 
+// Range binning: CUB's HistogramRange over the problem's device levels (of the sample's type).
+template <class T>
+cudaError_t cub_range(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+                      std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  return cub::DeviceHistogram::HistogramRange(
+      d_temp, temp_bytes, static_cast<const T*>(d_samples), d_counts,
+      static_cast<int>(p.num_bins + 1), static_cast<const T*>(p.d_levels),
+      static_cast<long long>(p.n), stream);
+}
+
 // Interleaved pixels: CUB's MultiHistogramEven, C channels of which the first A are counted
 // (C <= 4); the A histograms go one after another, like ours.
 template <int C, int A, class T>
@@ -30,6 +40,19 @@ cudaError_t cub_pixels(void* d_temp, std::size_t& temp_bytes, const void* d_samp
                        std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
   const bool direct = p.binning == Binning::direct;
   cuda::std::array<std::uint32_t*, A> hist;
+  if (p.binning == Binning::range) {
+    // Every active channel shares the problem's levels.
+    cuda::std::array<int, A> num_levels;
+    cuda::std::array<const T*, A> d_levels;
+    for (int c = 0; c < A; ++c) {
+      hist[c] = d_counts ? d_counts + static_cast<std::size_t>(c) * p.num_bins : nullptr;
+      num_levels[c] = static_cast<int>(p.num_bins + 1);
+      d_levels[c] = static_cast<const T*>(p.d_levels);
+    }
+    return cub::DeviceHistogram::MultiHistogramRange<C, A>(
+        d_temp, temp_bytes, static_cast<const T*>(d_samples), hist, num_levels, d_levels,
+        static_cast<long long>(p.n), stream);
+  }
   cuda::std::array<int, A> levels;
   cuda::std::array<long long, A> lower, upper;
   for (int c = 0; c < A; ++c) {
@@ -63,6 +86,15 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_sample
     if (p.sample_type == SampleType::u16)
       return cub_multichannel<std::uint16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     throw Error(StatusCode::invalid_argument, "multi-channel CUB baseline: u8 and u16 only");
+  }
+  if (p.binning == Binning::range) {
+    switch (p.sample_type) {
+      case SampleType::u8: return cub_range<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::u16: return cub_range<std::uint16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::u32: return cub_range<std::uint32_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::i32: return cub_range<std::int32_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::f32: return cub_range<float>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    }
   }
   switch (p.sample_type) {
     case SampleType::u8:

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/status.hpp"
 
 namespace histtune::tuner {
 namespace {
@@ -51,6 +52,42 @@ std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& 
 }
 
 template <class T>
+std::vector<T> levels_of(const Problem& p) {
+  const std::uint32_t bins = p.num_bins;
+  const double span = p.upper - p.lower;
+  std::vector<T> lv(static_cast<std::size_t>(bins) + 1);
+  // Integers: quadratic steps are at least span / (2 bins) >= 1 when span >= 2 bins.
+  const bool quadratic = std::is_floating_point_v<T> || span >= 2.0 * bins;
+  for (std::uint32_t i = 0; i <= bins; ++i) {
+    const double t = static_cast<double>(i) / bins;
+    const double frac = quadratic ? (t + t * t) / 2 : t;
+    const double v = i == bins ? p.upper : p.lower + span * frac;
+    if constexpr (std::is_floating_point_v<T>) {
+      lv[i] = static_cast<T>(v);
+      // Float rounding may merge neighbours of a narrow span: nudge up to keep them distinct.
+      if (i > 0 && !(lv[i] > lv[i - 1])) lv[i] = std::nextafter(lv[i - 1], INFINITY);
+    } else {
+      lv[i] = static_cast<T>(std::floor(v));
+    }
+  }
+  for (std::uint32_t i = 1; i <= bins; ++i)
+    if (!(lv[i] > lv[i - 1]))
+      throw Error(StatusCode::invalid_argument,
+                  "range levels over [" + std::to_string(p.lower) + ", " +
+                      std::to_string(p.upper) + "] are not strictly ascending at level " +
+                      std::to_string(i) + " of " + std::to_string(bins));
+  return lv;
+}
+
+template <class T>
+std::vector<std::uint8_t> level_bytes(const Problem& p) {
+  const std::vector<T> lv = levels_of<T>(p);
+  std::vector<std::uint8_t> out(lv.size() * sizeof(T));
+  std::memcpy(out.data(), lv.data(), out.size());
+  return out;
+}
+
+template <class T>
 void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
   const bool direct = p.binning == Binning::direct;
   const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
@@ -72,10 +109,23 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
   double state = p.num_bins / 2.0;
   std::uint64_t left = 0;
   const double width = direct ? 1.0 : (p.upper - p.lower) / p.num_bins;
+  const std::vector<T> lv = p.binning == Binning::range ? levels_of<T>(p) : std::vector<T>{};
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const std::uint32_t b = draw_bin(dist, p.num_bins, rng, state, left);
     if (direct) {
       out[i] = static_cast<T>(b);
+      continue;
+    }
+    if (!lv.empty()) {
+      // A value inside [lv[b], lv[b + 1]) (constant data: the same value every time).
+      const double frac = dist == Distribution::constant ? 0.5 : rng.unit();
+      const double lo = static_cast<double>(lv[b]), hi = static_cast<double>(lv[b + 1]);
+      if constexpr (std::is_floating_point_v<T>) {
+        out[i] = static_cast<T>(lo + frac * (hi - lo));
+        if (!(out[i] >= lv[b] && out[i] < lv[b + 1])) out[i] = lv[b];
+      } else {
+        out[i] = static_cast<T>(lo + std::floor(frac * (hi - lo)));
+      }
       continue;
     }
     // A value inside bin b (constant data: the same value every time).
@@ -124,8 +174,65 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Dis
   return bytes;
 }
 
+std::vector<std::uint8_t> make_levels(const Problem& p) {
+  if (std::string why = level_span_problem(p); !why.empty())
+    throw Error(StatusCode::invalid_argument, "cannot draw levels for " + p.describe() + ": " + why);
+  switch (p.sample_type) {
+    case SampleType::u8: return level_bytes<std::uint8_t>(p);
+    case SampleType::u16: return level_bytes<std::uint16_t>(p);
+    case SampleType::u32: return level_bytes<std::uint32_t>(p);
+    case SampleType::i32: return level_bytes<std::int32_t>(p);
+    case SampleType::f32: return level_bytes<float>(p);
+  }
+  return {};
+}
+
+namespace {
+// The smallest and largest value of the sample type, as doubles.
+std::pair<double, double> type_limits(SampleType t) {
+  switch (t) {
+    case SampleType::u8: return {0, 255};
+    case SampleType::u16: return {0, 65535};
+    case SampleType::u32: return {0, 4294967295.0};
+    case SampleType::i32: return {-2147483648.0, 2147483647.0};
+    case SampleType::f32: return {-3.4e38, 3.4e38};
+  }
+  return {0, 0};
+}
+}  // namespace
+
+std::string level_span_problem(const Problem& p) {
+  if (p.num_bins == 0) return "num_bins must be at least 1";
+  if (!std::isfinite(p.lower) || !std::isfinite(p.upper) || !(p.lower < p.upper))
+    return "the levels' span needs finite lower < upper";
+  const auto [lo, hi] = type_limits(p.sample_type);
+  if (p.lower < lo || p.upper > hi)
+    return "the levels' span [" + std::to_string(p.lower) + ", " + std::to_string(p.upper) +
+           "] leaves the " + to_string(p.sample_type) + " values";
+  if (!is_float(p.sample_type)) {
+    if (std::floor(p.lower) != p.lower || std::floor(p.upper) != p.upper)
+      return "integer levels need an integral span";
+    if (p.upper - p.lower < p.num_bins)
+      return "integer levels need upper - lower >= num_bins (one value per bin at least)";
+  }
+  return {};
+}
+
+void set_default_level_span(Problem& p) {
+  p.lower = 0;
+  if (is_float(p.sample_type)) {
+    p.upper = p.num_bins;
+    return;
+  }
+  p.upper = std::min(4.0 * p.num_bins, type_limits(p.sample_type).second);
+}
+
 DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host,
-                           std::int64_t l2_bytes) {
+                           std::int64_t l2_bytes, const std::vector<std::uint8_t>& levels) {
+  if (!levels.empty()) {
+    HT_CUDA(cudaMalloc(&d_levels_, levels.size()));
+    HT_CUDA(cudaMemcpy(d_levels_, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+  }
   const std::size_t bytes = host.size();
   stride_ = std::max<std::size_t>(256, (bytes + 255) / 256 * 256);
   // Enough copies that the pool is at least twice L2: consecutive repetitions never hit in L2.
@@ -141,6 +248,7 @@ DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& ho
 DeviceInputs::~DeviceInputs() {
   cudaFree(d_pool_);
   cudaFree(d_counts_);
+  cudaFree(d_levels_);
 }
 
 const void* DeviceInputs::samples(int rep) const {

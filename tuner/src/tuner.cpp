@@ -214,6 +214,8 @@ class Hist1DBench : public Bench {
         timing_(opt.timing),
         hash_(templates::get(hist1d::kTemplate).hash),
         pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
+    // Range problems: the levels every distribution is drawn in and verified with.
+    if (p.binning == Binning::range) levels_ = make_levels(p);
     // Host samples and their reference histograms are drawn on other threads while the search
     // runs on the first distribution: large problems need seconds per distribution.
     for (Distribution dist : opt.distributions.empty()
@@ -221,10 +223,11 @@ class Hist1DBench : public Bench {
                                  : opt.distributions) {
       if (pending_.count(dist)) continue;
       const std::uint64_t seed = opt.seed;
-      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist] {
+      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_] {
                          Host h;
                          h.samples = make_samples(p, seed, dist);
-                         h.expect = reference_histogram(p, h.samples.data());
+                         h.expect = reference_histogram(p, h.samples.data(),
+                                                        lv.empty() ? nullptr : lv.data());
                          return h;
                        }));
     }
@@ -256,9 +259,11 @@ class Hist1DBench : public Bench {
     try {
       const Kernel k = kernel(c);
       Data& in = data(dist);
+      Problem q = p_;
+      q.d_levels = in.inputs->levels();  // range binning; null otherwise
       out.timing = time_calls(
           [&](cudaStream_t s, int) {
-            launch_hist1d(cache_, k, c, p_, d_, in.inputs->next(), in.inputs->counts(), s);
+            launch_hist1d(cache_, k, c, q, d_, in.inputs->next(), in.inputs->counts(), s);
           },
           stream_, timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
@@ -290,7 +295,7 @@ class Hist1DBench : public Bench {
     if (it != data_.end()) return it->second;
     Host h = pending_.at(dist).get();  // rethrows a failure to draw them
     Data fresh;
-    fresh.inputs = std::make_unique<DeviceInputs>(p_, h.samples, d_.l2_bytes);
+    fresh.inputs = std::make_unique<DeviceInputs>(p_, h.samples, d_.l2_bytes, levels_);
     fresh.expect = std::move(h.expect);
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
@@ -310,6 +315,7 @@ class Hist1DBench : public Bench {
   KernelCache& cache_;
   TimingOptions timing_;
   std::string hash_;
+  std::vector<std::uint8_t> levels_;  // range problems: make_levels(p_)
   std::map<Distribution, std::future<Host>> pending_;
   std::map<Distribution, Data> data_;
   // Declared after what its compile function uses; destroyed first: in-flight compiles finish.
@@ -428,7 +434,7 @@ std::vector<Problem> default_plan() {
     Binning binning;
     std::uint32_t bins;  // 0: n / 16
     int log2_n;
-    double lower, upper;  // even binning
+    double lower, upper;  // even binning; range binning: the levels' span
   };
   const Row rows[] = {
       // u8: the classic 256-bin image histogram over four decades of size, fewer bins.
@@ -466,6 +472,8 @@ std::vector<Problem> default_plan() {
       {SampleType::f32, Binning::even, 65536, 24, 0, 100},
       {SampleType::f32, Binning::even, 0, 20, 0, 100},
       {SampleType::f32, Binning::even, 0, 24, 0, 100},
+      // Caller-given levels: make_levels' quadratic spacing over [0, 100], staged in shared memory.
+      {SampleType::f32, Binning::range, 1024, 24, 0, 100},
   };
   std::vector<Problem> plan;
   for (const Row& row : rows) {
@@ -474,7 +482,7 @@ std::vector<Problem> default_plan() {
     p.binning = row.binning;
     p.n = std::uint64_t{1} << row.log2_n;
     p.num_bins = row.bins ? row.bins : static_cast<std::uint32_t>(p.n / 16);
-    if (row.binning == Binning::even) {
+    if (row.binning != Binning::direct) {
       p.lower = row.lower;
       p.upper = row.upper;
     }

@@ -125,8 +125,16 @@ class Dispatcher {
 };
 
 // The argument checks of Dispatcher::run that need no device: the problem (bins, n, bounds:
-// finite, ordered, exact), null and misaligned pointers. Empty when valid, else the reason.
+// finite, ordered, exact), null and misaligned pointers (p.d_levels too, for range binning with
+// n > 0). Empty when valid, else the reason.
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
+
+// Range binning with n > 0: whether p.d_levels is memory the current device `current_device` can
+// read (device or managed memory of any device it may address, or mapped pinned host memory), by
+// cudaPointerGetAttributes; empty when it is, else the reason. Pageable host memory is refused.
+// The levels' order is not checked (that would need a synchronisation): unsorted levels give
+// unspecified counts, never an out-of-bounds access. Other binnings: always empty.
+std::string check_levels(const Problem& p, int current_device);
 
 // Whether `stream` may carry a launch for device `current_device`: empty when it may, else the
 // reason. The legacy and per-thread default streams always may. Any other must belong to
@@ -146,10 +154,11 @@ struct Hist1DArgs {
   unsigned long long recip_i = 0;
   float lower_f = 0, upper_f = 0, scale_f = 0;
   unsigned int* counts = nullptr;
+  const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
   // What cudaLaunchKernel takes: the address of each argument above.
-  std::array<void*, 11> pointers() {
-    return {&samples, &n, &num_bins, &row_stride, &lower_i, &range_i,
-            &recip_i, &lower_f, &upper_f, &scale_f, &counts};
+  std::array<void*, 12> pointers() {
+    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
+            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
   }
 };
 

@@ -54,6 +54,41 @@ histtune_status histtune_histogram_direct_i32(const int32_t* d_samples, uint64_t
                                               uint32_t num_bins, uint32_t* d_counts,
                                               cudaStream_t stream);
 
+/* ---- Range binning (CUB's HistogramRange) ---------------------------------------------------
+ * d_levels: num_bins + 1 strictly ascending levels in device memory, of the sample's type (float
+ * for f32); bin i counts d_levels[i] <= s < d_levels[i + 1]. Samples outside [d_levels[0],
+ * d_levels[num_bins]), and NaN, are not counted. Unsorted levels give unspecified counts, never
+ * an out-of-bounds access; host (pageable) levels are refused. Multi-channel: the active channels
+ * share the levels. */
+histtune_status histtune_histogram_range_u8(const uint8_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, const uint8_t* d_levels,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_u16(const uint16_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const uint16_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_u32(const uint32_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const uint32_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_i32(const int32_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const int32_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_f32(const float* d_samples, uint64_t n, uint32_t num_bins,
+                                             const float* d_levels, uint32_t* d_counts,
+                                             cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u8(const uint8_t* d_samples, uint64_t rows,
+                                                         uint32_t channels,
+                                                         uint32_t active_channels,
+                                                         uint32_t num_bins,
+                                                         const uint8_t* d_levels,
+                                                         uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u16(const uint16_t* d_samples, uint64_t rows,
+                                                          uint32_t channels,
+                                                          uint32_t active_channels,
+                                                          uint32_t num_bins,
+                                                          const uint16_t* d_levels,
+                                                          uint32_t* d_counts, cudaStream_t stream);
+/* ---- end of range binning ------------------------------------------------------------------ */
+
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
 /* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")

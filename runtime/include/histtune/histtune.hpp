@@ -49,6 +49,28 @@ Status histogram_direct(const std::uint32_t* d_samples, std::uint64_t n, std::ui
 Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
+// Bins between caller-given levels (CUB's HistogramRange): d_levels holds num_bins + 1 strictly
+// ascending levels in device memory, of the sample's type (float for f32 samples); bin i counts
+// samples s with d_levels[i] <= s < d_levels[i + 1]. Samples outside [d_levels[0],
+// d_levels[num_bins]) and NaN are not counted. The order is not checked (it would need a
+// synchronisation): unsorted levels give unspecified counts, never an out-of-bounds access. Host
+// (pageable) levels are refused. u8 samples have at most 255 bins, u16 at most 65535.
+Status histogram_range(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint8_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint16_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint32_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int32_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const float* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const float* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA
 // pixels are [pixels, 4]). The first `active_channels` channels each get num_bins counters, one
 // histogram after another: d_counts holds active_channels x num_bins. These calls run the
@@ -69,6 +91,17 @@ Status histogram_multichannel_even(const std::uint16_t* d_samples, std::uint64_t
                                    std::uint32_t channels, std::uint32_t active_channels,
                                    std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
+// Multi-channel range binning: every active channel uses the same num_bins + 1 levels at
+// d_levels (as histogram_range).
+Status histogram_multichannel_range(const std::uint8_t* d_samples, std::uint64_t rows,
+                                    std::uint32_t channels, std::uint32_t active_channels,
+                                    std::uint32_t num_bins, const std::uint8_t* d_levels,
+                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_t rows,
+                                    std::uint32_t channels, std::uint32_t active_channels,
+                                    std::uint32_t num_bins, const std::uint16_t* d_levels,
+                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
 // The configuration and lookup level of the last call made on this thread.
 Choice last_choice();

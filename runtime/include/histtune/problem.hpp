@@ -15,8 +15,10 @@ namespace histtune {
 enum class SampleType { u8, u16, u32, i32, f32 };
 // direct: the sample value is the bin (integer samples; values >= num_bins, and negative
 // values, are ignored). even: num_bins equal-width bins over [lower, upper); samples outside,
-// and NaN, are ignored.
-enum class Binning { direct, even };
+// and NaN, are ignored. range: num_bins + 1 ascending levels given by the caller (CUB's
+// HistogramRange): bin i counts levels[i] <= s < levels[i + 1]; samples outside
+// [levels[0], levels[num_bins]), and NaN, are ignored.
+enum class Binning { direct, even, range };
 
 const char* to_string(SampleType t);
 const char* to_string(Binning b);
@@ -43,6 +45,10 @@ struct Problem {
   // get a histogram, stored one after another. 1D problems have 1 and 1.
   std::uint32_t channels = 1;
   std::uint32_t active_channels = 1;
+  // Range binning: num_bins + 1 strictly ascending levels of the sample's type (float for f32)
+  // in device memory, read by the kernel (not part of the key, like the even bounds). The tuner
+  // draws them over [lower, upper] (see tuner::make_levels).
+  const void* d_levels = nullptr;
 
   std::uint64_t total_samples() const { return n * channels; }
 
@@ -50,8 +56,20 @@ struct Problem {
   std::string describe() const;  // "hist1d u8 direct bins=256 n=2^24"
 };
 
+// How a range-binning kernel reads the levels (HT_RANGE_MODE), derived from the problem alone so
+// that the kernel source of a problem does not depend on the device:
+//   0: binary search in global memory (levels beyond kRangeStageMaxBytes);
+//   1: the block stages the levels in shared memory, then searches there;
+//   2: u8 samples: the block builds a 256-entry sample -> bin table in shared memory (one load
+//      per sample instead of a search).
+// Not a tunable: 2 beats a search for every u8 problem, and staging is cheap below the limit.
+constexpr std::size_t kRangeStageMaxBytes = 16384;
+int range_mode(const Problem& p);
+// Shared memory the range binning adds to a block (0 for other binnings), after the counters.
+std::size_t range_smem_bytes(const Problem& p);
+
 // The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT,
-// HT_EVERY_VALUE_A_BIN.
+// HT_EVERY_VALUE_A_BIN, and for range binning HT_RANGE_MODE.
 std::vector<std::string> sample_defines(const Problem& p);
 // Direct binning whose bins cover every value of the sample type (u8 with 256 bins): no sample
 // can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).

@@ -11,7 +11,9 @@
 namespace histtune {
 
 // Histogram of p.n host samples of p.sample_type at `samples`; for multi-channel problems, the
-// active channels' histograms one after another (p.n rows of p.channels samples).
-std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples);
+// active channels' histograms one after another (p.n rows of p.channels samples). Range binning
+// reads p.num_bins + 1 host `levels` of the sample's type (float for f32); p.d_levels is not read.
+std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
+                                               const void* levels = nullptr);
 
 }  // namespace histtune

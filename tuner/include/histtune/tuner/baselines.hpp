@@ -14,7 +14,8 @@
 namespace histtune::tuner {
 
 // Sizes CUB's temporary storage for p (first call) and runs DeviceHistogram::HistogramEven; direct
-// binning is expressed as even bins over [0, num_bins). Counts are overwritten, like ours.
+// binning is expressed as even bins over [0, num_bins); range binning runs HistogramRange over
+// p.d_levels. Counts are overwritten, like ours.
 class CubHistogram {
  public:
   explicit CubHistogram(const Problem& p);

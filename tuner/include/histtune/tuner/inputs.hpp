@@ -24,8 +24,25 @@ const char* to_string(Distribution d);
 std::optional<Distribution> parse_distribution(const std::string& name);
 
 // n samples for p, deterministic in `seed`. Every distribution but `mixed` stays inside the bins.
+// Range problems draw inside the bins of make_levels(p).
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
                                        Distribution dist);
+
+// The levels the tuner uses for a range problem: num_bins + 1 strictly ascending levels of the
+// sample's type (float for f32) from p.lower to p.upper, quadratically spaced (narrow bins near
+// lower, wide near upper) so that the kernels' searches meet bins of every width: level i is
+// lower + (upper - lower) * (t + t^2) / 2 with t = i / num_bins, rounded down for integers. Integer
+// spans narrower than 2 x num_bins are spaced evenly instead (quadratic steps would repeat).
+// Returned as bytes, like make_samples. Throws invalid_argument when no such levels exist (see
+// level_span_problem).
+std::vector<std::uint8_t> make_levels(const Problem& p);
+// Why make_levels cannot draw levels for p (a span outside the sample type, or narrower than one
+// integer per bin); empty when it can.
+std::string level_span_problem(const Problem& p);
+// The span of levels when a range problem gives none: [0, num_bins] for f32, and
+// [0, min(4 x num_bins, the type's largest value)] for integers (uneven, and beyond u8's
+// 255 bins no wider than u8 holds).
+void set_default_level_span(Problem& p);
 
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and
 // the counts buffer.
@@ -40,7 +57,9 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
 // would be written back during the timed call and charged to it.
 class DeviceInputs {
  public:
-  DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host, std::int64_t l2_bytes);
+  // `levels` (range problems: make_levels' bytes) are copied to the device once: levels().
+  DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host, std::int64_t l2_bytes,
+               const std::vector<std::uint8_t>& levels = {});
   ~DeviceInputs();
   DeviceInputs(const DeviceInputs&) = delete;
   DeviceInputs& operator=(const DeviceInputs&) = delete;
@@ -48,12 +67,14 @@ class DeviceInputs {
   const void* samples(int rep) const;  // the copy for repetition `rep` (rotates)
   const void* next();                  // the copy after the one next() returned last
   std::uint32_t* counts() const { return d_counts_; }
+  const void* levels() const { return d_levels_; }  // null without levels
   int copies() const { return copies_; }
   std::vector<std::uint32_t> read_counts(std::uint32_t num_bins) const;
 
  private:
   std::uint8_t* d_pool_ = nullptr;
   std::uint32_t* d_counts_ = nullptr;
+  std::uint8_t* d_levels_ = nullptr;
   std::size_t stride_ = 0;
   int copies_ = 1;
   int cursor_ = 0;

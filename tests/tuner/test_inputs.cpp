@@ -1,0 +1,119 @@
+// The tuner's inputs without a GPU: range problems' levels (uneven, strictly ascending, inside the
+// sample type) and samples drawn inside them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "histtune/reference.hpp"
+#include "histtune/status.hpp"
+#include "histtune/tuner/inputs.hpp"
+
+using namespace histtune;
+using namespace histtune::tuner;
+
+namespace {
+
+Problem range(SampleType t, std::uint32_t bins, double lower, double upper, std::uint64_t n = 0) {
+  Problem p;
+  p.sample_type = t;
+  p.binning = Binning::range;
+  p.num_bins = bins;
+  p.lower = lower;
+  p.upper = upper;
+  p.n = n;
+  return p;
+}
+
+template <class T>
+std::vector<T> as(const std::vector<std::uint8_t>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+}  // namespace
+
+TEST(MakeLevels, FloatLevelsAreQuadraticFromLowerToUpper) {
+  const auto lv = as<float>(make_levels(range(SampleType::f32, 1024, 0, 100)));
+  ASSERT_EQ(lv.size(), 1025u);
+  EXPECT_EQ(lv.front(), 0.0f);
+  EXPECT_EQ(lv.back(), 100.0f);
+  for (std::size_t i = 1; i < lv.size(); ++i) ASSERT_LT(lv[i - 1], lv[i]) << i;
+  // Narrow bins first, wide last: the last bin is about 3x the first.
+  const float first = lv[1] - lv[0], last = lv[1024] - lv[1023];
+  EXPECT_GT(last / first, 2.9f);
+}
+
+TEST(MakeLevels, IntegerLevelsAreStrictlyAscendingInsideTheType) {
+  for (const Problem& p : {range(SampleType::u8, 255, 0, 255), range(SampleType::u8, 40, 0, 255),
+                           range(SampleType::u8, 1, 0, 1)}) {
+    const auto lv = as<std::uint8_t>(make_levels(p));
+    ASSERT_EQ(lv.size(), p.num_bins + 1u) << p.describe();
+    EXPECT_EQ(lv.front(), 0);
+    EXPECT_EQ(lv.back(), static_cast<std::uint8_t>(p.upper));
+    for (std::size_t i = 1; i < lv.size(); ++i) ASSERT_LT(lv[i - 1], lv[i]) << i;
+  }
+  const auto u32 = as<std::uint32_t>(make_levels(range(SampleType::u32, 777, 0, 4294967295.0)));
+  EXPECT_EQ(u32.back(), 4294967295u);
+  for (std::size_t i = 1; i < u32.size(); ++i) ASSERT_LT(u32[i - 1], u32[i]) << i;
+  EXPECT_LT(u32[1] - u32[0], u32[777] - u32[776]) << "uneven";
+  const auto i32 = as<std::int32_t>(make_levels(range(SampleType::i32, 64, -1000, 1000)));
+  EXPECT_EQ(i32.front(), -1000);
+  EXPECT_EQ(i32.back(), 1000);
+}
+
+TEST(MakeLevels, ImpossibleSpansAreRefusedWithTheReason) {
+  EXPECT_NE(level_span_problem(range(SampleType::u8, 100, 0, 50)).find("upper - lower >= num_bins"),
+            std::string::npos);
+  EXPECT_NE(level_span_problem(range(SampleType::u8, 10, 0, 300)).find("leaves the u8 values"),
+            std::string::npos);
+  EXPECT_NE(level_span_problem(range(SampleType::i32, 10, 0.5, 300)).find("integral"),
+            std::string::npos);
+  EXPECT_NE(level_span_problem(range(SampleType::f32, 10, 1, 1)).find("lower < upper"),
+            std::string::npos);
+  EXPECT_THROW(make_levels(range(SampleType::u16, 100, 0, 50)), Error);
+  EXPECT_EQ(level_span_problem(range(SampleType::f32, 10, -1, 1)), "");
+}
+
+TEST(MakeLevels, DefaultSpansFitTheType) {
+  for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
+                             SampleType::f32})
+    for (const std::uint32_t bins : {1u, 100u, 255u}) {
+      Problem p = range(t, bins, 0, 0);
+      set_default_level_span(p);
+      EXPECT_EQ(level_span_problem(p), "") << p.describe() << " [" << p.lower << ", " << p.upper << "]";
+    }
+  Problem u8 = range(SampleType::u8, 200, 0, 0);
+  set_default_level_span(u8);
+  EXPECT_EQ(u8.upper, 255);
+  Problem u16 = range(SampleType::u16, 1000, 0, 0);
+  set_default_level_span(u16);
+  EXPECT_EQ(u16.upper, 4000);
+}
+
+TEST(MakeSamples, RangeSamplesFallInsideTheLevelsExceptMixed) {
+  for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
+                             SampleType::f32}) {
+    Problem p = range(t, 100, 0, 0, 20000);
+    set_default_level_span(p);
+    const auto levels = make_levels(p);
+    for (const Distribution d : {Distribution::uniform, Distribution::skewed,
+                                 Distribution::constant, Distribution::runs}) {
+      const auto s = make_samples(p, 11, d);
+      const auto h = reference_histogram(p, s.data(), levels.data());
+      std::uint64_t total = 0;
+      for (auto c : h) total += c;
+      EXPECT_EQ(total, p.n) << p.describe() << " " << to_string(d);
+    }
+    // Uniform over bins of unequal widths: every bin gets samples, the widest no more than its share.
+    const auto h = reference_histogram(p, make_samples(p, 12, Distribution::uniform).data(),
+                                       levels.data());
+    for (auto c : h) EXPECT_GT(c, 100u) << p.describe();
+    const auto m = reference_histogram(p, make_samples(p, 13, Distribution::mixed).data(),
+                                       levels.data());
+    std::uint64_t counted = 0;
+    for (auto c : m) counted += c;
+    EXPECT_LT(counted, p.n) << "mixed data leaves some samples out: " << p.describe();
+  }
+}

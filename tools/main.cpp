@@ -60,7 +60,10 @@ void add_common(CLI::App* app, Common& c, unsigned uses, const Help& help = {}) 
 const char* const kProblemFormat =
     "A problem is TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, u32, i32 or f32; BINNING\n"
     "direct (the sample value is its bin) or even (BINS equal bins over [LOWER, UPPER), by\n"
-    "default [0, BINS)); N may be written 2^K. Example: u8:direct:256:2^24.";
+    "default [0, BINS)); N may be written 2^K or AxB. Example: u8:direct:256:2^24.\n"
+    "A multi-channel problem (ROWS rows of CHANNELS interleaved samples, the first ACTIVE\n"
+    "counted) is mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER]. Example:\n"
+    "mc:3/4:u8:direct:256:7680x4320 (an RGBA frame, colour channels only).";
 
 const char* const kExitCodes =
     "Exit codes:\n"
@@ -164,8 +167,9 @@ int main(int argc, char** argv) {
   };
   const std::string tune_details =
       std::string(
-          "Tunes the default plan (about 30 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
-          "65536 and n/16 bins, 2^16 to 2^28 samples, direct and even binning), or each\n"
+          "Tunes the default plan (33 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
+          "65536 and n/16 bins, 2^16 to 2^28 samples, direct and even binning; RGBA frames and\n"
+          "[1048576, 512] columns of interleaved channels), or each\n"
           "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"
           "the winners of similar problems already tuned) times configurations on uniform data,\n"
           "each compiled by NVRTC (or loaded from the database), timed until its median is\n"

@@ -286,7 +286,9 @@ struct Hist1DFamily {
   static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return hist1d::check(c, p, d);
   }
-  static Config fallback(const Problem& p, const DeviceInfo& d) { return hist1d::default_for(p, d); }
+  static Config fallback(const Problem& p, const DeviceInfo& d) {
+    return hist1d::default_for(p, d);
+  }
 };
 struct MultiChannelFamily {
   using Config = MultiChannelConfig;

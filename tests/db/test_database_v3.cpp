@@ -497,7 +497,8 @@ TEST(DatabasePruneV3, FamilyLimitsPruningToThatFamilysProblems) {
   pixels.family = "multichannel";
   db.set_winner(device("GPU-a"), flat, "tpb256", 1.0, "h1d");
   db.set_winner(device("GPU-a"), pixels, "mc.tpb256", 1.0, "hmc");
-  db.record_measurements(device("GPU-a"), pixels, {measurement("mc.tpb256", 1.0, "uniform", "hmc")});
+  db.record_measurements(device("GPU-a"), pixels,
+                         {measurement("mc.tpb256", 1.0, "uniform", "hmc")});
   PruneOptions hist1d;
   hist1d.keep_template_hash = "h1d";
   hist1d.family = "hist1d";

@@ -121,8 +121,9 @@ TEST_F(MultiChannelLookup, FamiliesDoNotAnswerEachOther) {
     db::Database db(path_);  // a 1D winner with the same type, binning, bins and n
     Problem flat;
     flat.n = 1 << 20;
-    db.set_winner(device("GPU-h100").row(), flat.key(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4",
-                  0.01, templates::get(hist1d::kTemplate).hash, version());
+    db.set_winner(device("GPU-h100").row(), flat.key(),
+                  "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.01,
+                  templates::get(hist1d::kTemplate).hash, version());
   }
   Dispatcher disp(path_);
   EXPECT_EQ(disp.explain_multichannel(device("GPU-h100"), pixels(1 << 20)).config.label(), kSmall);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,18 +75,37 @@ Problem parse_problem(const std::string& spec) {
   std::stringstream in(spec);
   for (std::string part; std::getline(in, part, ':');) f.push_back(part);
   auto bad = [&](const std::string& why) {
-    return Error(StatusCode::invalid_argument, "--problem '" + spec + "': " + why +
-                                                   " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER])");
+    return Error(StatusCode::invalid_argument,
+                 "--problem '" + spec + "': " + why +
+                     " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], or "
+                     "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER])");
   };
-  if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
   Problem p;
+  if (!f.empty() && f[0] == "mc") {
+    // Multi-channel: "mc:3/4:u8:direct:256:7680x4320" is RGBA rows with 3 channels counted.
+    if (f.size() < 2) throw bad("wrong number of fields");
+    const std::string& ch = f[1];
+    const std::size_t slash = ch.find('/');
+    auto count = [&](const std::string& s) -> std::uint32_t {
+      if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+        throw bad("bad channels '" + ch + "' (ACTIVE/CHANNELS, e.g. 3/4)");
+      return static_cast<std::uint32_t>(std::stoul(s));
+    };
+    if (slash == std::string::npos) throw bad("bad channels '" + ch + "' (ACTIVE/CHANNELS, e.g. 3/4)");
+    p.family = "multichannel";
+    p.active_channels = count(ch.substr(0, slash));
+    p.channels = count(ch.substr(slash + 1));
+    f.erase(f.begin(), f.begin() + 2);
+  }
+  if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
   auto t = parse_sample_type(f[0]);
   if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32)");
   auto b = parse_binning(f[1]);
   if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;
   p.binning = *b;
-  auto number = [&](const std::string& s, const char* what) -> double {
+  std::function<double(const std::string&, const char*)> number =
+      [&](const std::string& s, const char* what) -> double {
     try {
       std::size_t used = 0;
       if (s.rfind("2^", 0) == 0) {
@@ -93,6 +113,9 @@ Problem parse_problem(const std::string& spec) {
         if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
         return static_cast<double>(1ull << e);
       }
+      // A product, for image sizes: 7680x4320.
+      if (const std::size_t x = s.find('x'); x != std::string::npos && x > 0)
+        return number(s.substr(0, x), what) * number(s.substr(x + 1), what);
       double v = std::stod(s, &used);
       if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
       return v;
@@ -103,7 +126,7 @@ Problem parse_problem(const std::string& spec) {
     }
   };
   const double bins = number(f[2], "bin count");
-  const double n = number(f[3], "sample count");
+  const double n = number(f[3], p.family == "multichannel" ? "row count" : "sample count");
   if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
   if (n < 0 || n > 1e15) throw bad("sample count out of range");
   p.num_bins = static_cast<std::uint32_t>(bins);
@@ -131,6 +154,10 @@ Problem problem_of(const db::ProblemRow& key) {
   if (auto b = parse_binning(key.binning)) p.binning = *b;
   p.num_bins = key.num_bins;
   p.n = key.n;
+  if (key.family == "multichannel") {
+    p.channels = key.channels;
+    p.active_channels = key.active_channels;
+  }
   if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
@@ -152,13 +179,20 @@ std::string count_text(std::uint64_t n) {
 }  // namespace
 
 std::string problem_spec(const db::ProblemRow& key) {
-  return key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
+  const std::string prefix = key.family == "multichannel"
+                                 ? "mc:" + std::to_string(key.active_channels) + "/" +
+                                       std::to_string(key.channels) + ":"
+                                 : "";
+  return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
          count_text(key.n);
 }
 
 std::string problem_name(const db::ProblemRow& key) {
-  return key.sample_type + " " + key.binning + " bins=" + std::to_string(key.num_bins) +
-         " n=" + count_text(key.n);
+  std::string s = key.sample_type + " " + key.binning + " bins=" + std::to_string(key.num_bins) +
+                  " n=" + count_text(key.n);
+  if (key.family == "multichannel")
+    s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
+  return s;
 }
 
 std::FILE* text_stream(const Common& c) { return c.json ? stderr : stdout; }

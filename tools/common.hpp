@@ -41,14 +41,17 @@ std::unique_ptr<db::Database> open_db(const Common& c, bool must_exist = false);
 std::unique_ptr<db::Database> open_db_read_only(const Common& c);
 
 // "TYPE:BINNING:BINS:N[:LOWER:UPPER]", e.g. "u8:direct:256:2^24" or "f32:even:1024:2^20:0:100";
-// N may be written 2^K. Throws Error(invalid_argument) naming the bad field.
+// a multi-channel problem is "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER]", e.g.
+// "mc:3/4:u8:direct:256:7680x4320" (RGBA rows, the first 3 channels counted). N may be written
+// 2^K or AxB. Throws Error(invalid_argument) naming the bad field.
 Problem parse_problem(const std::string& spec);
 // The problem a stored key names; even binning gets the bounds [0, bins), which the key does
 // not keep.
 Problem problem_of(const db::ProblemRow& key);
-// "u8:direct:256:2^28": the --problem form of a stored key (n as 2^K where it is a power of two).
+// "u8:direct:256:2^28", "mc:3/4:u8:direct:256:33177600": the --problem form of a stored key (n
+// as 2^K where it is a power of two).
 std::string problem_spec(const db::ProblemRow& key);
-// "u8 direct bins=256 n=2^28": the key for people.
+// "u8 direct bins=256 n=2^28" (" channels=3/4" for multi-channel keys): the key for people.
 std::string problem_name(const db::ProblemRow& key);
 
 // Where human-readable progress and notes go: stdout, or stderr when stdout carries --json.

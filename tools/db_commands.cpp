@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/status.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/version.hpp"
@@ -115,22 +116,30 @@ int run_merge(const Common& c, const std::string& other) {
 int run_prune(const Common& c, bool all_versions) {
   auto database = open_db(c, /*must_exist=*/true);
   db::PruneOptions o;
-  // Results measured with another kernel template can no longer be launched as measured.
+  // Results measured with another kernel template can no longer be launched as measured: each
+  // family keeps its own template's.
   o.keep_template_hash = templates::get(hist1d::kTemplate).hash;
+  o.family = hist1d::kFamily;
   if (!all_versions) o.keep_histtune_version = version();
-  const std::size_t n = database->prune(o);
+  std::size_t n = database->prune(o);
+  db::PruneOptions mc = o;
+  mc.keep_template_hash = templates::get(multichannel::kTemplate).hash;
+  mc.family = multichannel::kFamily;
+  n += database->prune(mc);
   if (c.json) {
     print_json({{"histtune", version()},
                 {"command", "prune"},
                 {"database", database->path()},
                 {"deleted_rows", n},
                 {"kept_template_hash", *o.keep_template_hash},
+                {"kept_multichannel_template_hash", *mc.keep_template_hash},
                 {"kept_histtune_version",
                  all_versions ? nlohmann::json() : nlohmann::json(version())}});
     return kOk;
   }
-  std::printf("histtune: pruned %zu rows from %s (kept template %s%s)\n", n,
+  std::printf("histtune: pruned %zu rows from %s (kept templates %s, multi-channel %s%s)\n", n,
               database->path().c_str(), o.keep_template_hash->c_str(),
+              mc.keep_template_hash->c_str(),
               all_versions ? "" : (std::string(", histtune ") + version()).c_str());
   return kOk;
 }

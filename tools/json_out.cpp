@@ -32,9 +32,14 @@ nlohmann::json device_json(const db::DeviceRow& d) {
 }
 
 nlohmann::json problem_json(const db::ProblemRow& p) {
-  return {{"spec", problem_spec(p)},         {"family", p.family},
-          {"sample_type", p.sample_type},    {"binning", p.binning},
-          {"num_bins", p.num_bins},          {"n", p.n}};
+  nlohmann::json j = {{"spec", problem_spec(p)},      {"family", p.family},
+                      {"sample_type", p.sample_type}, {"binning", p.binning},
+                      {"num_bins", p.num_bins},       {"n", p.n}};
+  if (p.family == "multichannel") {
+    j["channels"] = p.channels;
+    j["active_channels"] = p.active_channels;
+  }
+  return j;
 }
 
 nlohmann::json timing_json(const tuner::Timing& t) {

@@ -62,7 +62,10 @@ const char* const kProblemFormat =
     "direct (the sample value is its bin), even (BINS equal bins over [LOWER, UPPER), by\n"
     "default [0, BINS)) or range (BINS + 1 quadratically spaced levels from LOWER to UPPER, by\n"
     "default [0, BINS] for f32, [0, 4 x BINS] capped to the type for integers); N may be\n"
-    "written 2^K. Example: u8:direct:256:2^24.";
+    "written 2^K or AxB. Example: u8:direct:256:2^24.\n"
+    "A multi-channel problem (ROWS rows of CHANNELS interleaved samples, the first ACTIVE\n"
+    "counted) is mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER]. Example:\n"
+    "mc:3/4:u8:direct:256:7680x4320 (an RGBA frame, colour channels only).";
 
 const char* const kExitCodes =
     "Exit codes:\n"
@@ -166,8 +169,9 @@ int main(int argc, char** argv) {
   };
   const std::string tune_details =
       std::string(
-          "Tunes the default plan (about 30 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
-          "65536 and n/16 bins, 2^16 to 2^28 samples, direct, even and range binning), or each\n"
+          "Tunes the default plan (34 problems: u8, u16, u32, i32 and f32 samples, 64 to\n"
+          "65536 and n/16 bins, 2^16 to 2^28 samples, direct, even and range binning; RGBA frames\n"
+          "and [1048576, 512] columns of interleaved channels), or each\n"
           "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"
           "the winners of similar problems already tuned) times configurations on uniform data,\n"
           "each compiled by NVRTC (or loaded from the database), timed until its median is\n"

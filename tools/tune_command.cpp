@@ -8,9 +8,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "histtune/hist1d.hpp"
 #include "histtune/status.hpp"
-#include "histtune/templates/registry.hpp"
 #include "histtune/tuner/strategy_evidence.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
@@ -18,7 +16,6 @@
 
 namespace histtune::cli {
 namespace {
-std::string templates_hash() { return templates::get(hist1d::kTemplate).hash; }
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -98,7 +95,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     // again after an interruption goes on with the problems left (--fresh tunes it again).
     if (!f.fresh) {
       const auto w = database->winner(d.uuid, p.key());
-      if (w && w->template_hash == templates_hash()) {
+      if (w && w->template_hash == tuner::template_hash_of(p)) {
         if (!(c.quiet && c.json))
           std::fprintf(text, "  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
                        w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
@@ -123,7 +120,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     };
     // Starts: the winners of similar problems; with --fresh only this run's, as in a first run.
     if (f.strategy == "annealing")
-      opt.starts = f.fresh ? tuner::hist1d_starts(chosen, d, p) : tuner::hist1d_starts(*database, d, p);
+      opt.starts = f.fresh ? tuner::tuning_starts(chosen, d, p) : tuner::tuning_starts(*database, d, p);
     opt.on_measurement = [&](const db::MeasurementRow& m) {
       if (c.verbose && !c.quiet)
         std::fprintf(text, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
@@ -133,7 +130,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     };
     // Resume: what an earlier (interrupted) run measured with this template is reused (unless
     // --fresh); each new measurement is stored as soon as it is taken, in its own transaction.
-    tuner::resume_from(*database, d.row(), p, templates_hash(), opt);
+    tuner::resume_from(*database, d.row(), p, tuner::template_hash_of(p), opt);
     // --fresh: the stored winner (of an earlier run) is re-timed beside the new candidates, not
     // chosen: how far apart two runs' winners are, measured side by side.
     std::optional<db::WinnerRow> previous;
@@ -141,9 +138,8 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
       opt.known.clear();
       previous = database->winner(d.uuid, p.key());
       if (previous) {
-        const auto cfg = Hist1DConfig::parse(previous->config_label);
-        if (cfg && hist1d::check(*cfg, p, d).empty())
-          opt.references.push_back(tuner::hist1d_point_of(*cfg));
+        if (auto pt = tuner::point_of_label(previous->config_label, p, d))
+          opt.references.push_back(*pt);
         else
           previous.reset();
       }

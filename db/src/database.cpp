@@ -1788,19 +1788,26 @@ std::size_t Database::prune(const PruneOptions& options) {
          {"DELETE FROM measurements WHERE"
           " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
           " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
-          "   OR (:version IS NOT NULL AND histtune_version <> :version))",
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))"
+          " AND (:family IS NULL"
+          "   OR problem_id IN (SELECT id FROM problems WHERE family = :family))",
           "DELETE FROM winners WHERE"
           " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
           " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
-          "   OR (:version IS NOT NULL AND histtune_version <> :version))",
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))"
+          " AND (:family IS NULL"
+          "   OR problem_id IN (SELECT id FROM problems WHERE family = :family))",
           "DELETE FROM distribution_winners WHERE"
           " (:device IS NULL OR device_id IN (SELECT id FROM devices WHERE uuid = :device))"
           " AND ((:hash IS NOT NULL AND template_hash <> :hash)"
-          "   OR (:version IS NOT NULL AND histtune_version <> :version))"}) {
+          "   OR (:version IS NOT NULL AND histtune_version <> :version))"
+          " AND (:family IS NULL"
+          "   OR problem_id IN (SELECT id FROM problems WHERE family = :family))"}) {
       SQLite::Statement q(*db_, sql);
       bind_optional(q, ":device", options.device_uuid);
       bind_optional(q, ":hash", options.keep_template_hash);
       bind_optional(q, ":version", options.keep_histtune_version);
+      bind_optional(q, ":family", options.family);
       deleted += static_cast<std::size_t>(q.exec());
     }
     deleted += static_cast<std::size_t>(db_->exec(

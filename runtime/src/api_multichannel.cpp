@@ -1,6 +1,7 @@
-// The multi-channel entry points: validate, pick the family's built-in configuration for the
-// shape, compile once per (device, problem shape) and launch. Stream-ordered, no host sync on
-// the warm path.
+// The multi-channel entry points: validate, look the configuration up in the default
+// dispatcher's database (Dispatcher::explain_multichannel: graded, down to the family's built-in
+// default), compile or load once per (device, problem shape) and launch. Stream-ordered, no host
+// sync on the warm path.
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -12,8 +13,10 @@
 namespace histtune {
 namespace {
 
+thread_local MultiChannelChoice t_last_choice;
+
 struct Prepared {
-  MultiChannelConfig config;
+  MultiChannelChoice choice;
   Kernel kernel;
   DeviceInfo device;
 };
@@ -31,8 +34,9 @@ class MultiChannelRunner {
         return Status(StatusCode::invalid_argument, "histtune: " + why);
       if (std::string why = check_levels(p, ordinal); !why.empty())
         return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+      // The rows are in the key: the lookup (nearest shape) and the grid depend on them.
       const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
-                                       static_cast<int>(p.binning), p.num_bins, p.channels,
+                                       static_cast<int>(p.binning), p.num_bins, p.n, p.channels,
                                        p.active_channels);
       const Prepared* ready = nullptr;
       {
@@ -47,17 +51,23 @@ class MultiChannelRunner {
       if (!ready) {
         Prepared fresh;
         fresh.device = query_device(ordinal);
-        fresh.config = multichannel::default_for(p, fresh.device);
-        if (std::string why = multichannel::check(fresh.config, p, fresh.device); !why.empty())
+        // A stored configuration passed the restrictions in the lookup; the default is checked
+        // here, since no configuration may fit at all (too many bins for shared memory).
+        fresh.choice = default_dispatcher().explain_multichannel(fresh.device, p);
+        const MultiChannelConfig& c = fresh.choice.config;
+        if (std::string why = multichannel::check(c, p, fresh.device); !why.empty())
           return Status(StatusCode::invalid_argument,
                         "histtune: " + p.describe() + " cannot run on " + fresh.device.name + ": " + why);
-        fresh.kernel = cache().get(multichannel::request(fresh.config, p, fresh.device.arch()),
+        fresh.kernel = cache().get(multichannel::request(c, p, fresh.device.arch()),
                                   multichannel::kKernel);
+        log_first_call(p, fresh.device, fresh.choice.summary(), fresh.choice.detail,
+                       fresh.choice.unverified);
         std::lock_guard<std::mutex> lock(mutex_);
         ready = &prepared_.emplace(key, fresh).first->second;  // map nodes are stable
       }
-      multichannel::launch(cache(), ready->kernel, ready->config, p, ready->device, d_samples,
-                           d_counts, stream);
+      multichannel::launch(cache(), ready->kernel, ready->choice.config, p, ready->device,
+                           d_samples, d_counts, stream);
+      t_last_choice = ready->choice;
       return Status();
     } catch (const Error& e) {
       return Status(e.code(), e.what());
@@ -72,7 +82,9 @@ class MultiChannelRunner {
   static KernelCache& cache() { return default_dispatcher().cache(); }
 
   std::mutex mutex_;
-  std::map<std::tuple<int, int, int, std::uint32_t, std::uint32_t, std::uint32_t>, Prepared> prepared_;
+  std::map<std::tuple<int, int, int, std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t>,
+           Prepared>
+      prepared_;
 };
 
 MultiChannelRunner& runner() {
@@ -99,6 +111,8 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
 }
 
 }  // namespace
+
+MultiChannelChoice last_multichannel_choice() { return t_last_choice; }
 
 #define HT_MC(T, TAG)                                                                           \
   Status histogram_multichannel_direct(const T* d_samples, std::uint64_t rows,                  \

@@ -11,16 +11,28 @@ thread_local std::string t_error;
 thread_local histtune::Choice t_choice;  // of the last successful call
 thread_local std::string t_label;        // built when asked for: not on every call's path
 thread_local bool t_any_success = false;  // before one, the getters answer ""
+thread_local histtune::MultiChannelChoice t_mc_choice;  // of the last successful multi-channel call
+thread_local bool t_last_mc = false;  // whether the last successful call was multi-channel
 
 histtune_status finish(const histtune::Status& s) {
   if (s.ok()) {
     t_error.clear();
     t_choice = histtune::last_choice();
     t_any_success = true;
+    t_last_mc = false;
   } else {
     t_error = s.message();
   }
   return static_cast<histtune_status>(s.code());
+}
+
+histtune_status finish_multichannel(const histtune::Status& s) {
+  if (!s.ok()) return finish(s);
+  t_error.clear();
+  t_mc_choice = histtune::last_multichannel_choice();
+  t_any_success = true;
+  t_last_mc = true;
+  return HISTTUNE_OK;
 }
 
 }  // namespace
@@ -80,15 +92,40 @@ HT_C_MC_RANGE(u16, uint16_t)
 #undef HT_C_MC_RANGE
 // ---- end of range binning ----
 
+// ---- multi-channel ----
+#define HT_C_MC(SUFFIX, T)                                                                       \
+  histtune_status histtune_histogram_multichannel_direct_##SUFFIX(                              \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,           \
+      uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream) {                             \
+    return finish_multichannel(histtune::histogram_multichannel_direct(                        \
+        d_samples, rows, channels, active_channels, num_bins, d_counts, stream));              \
+  }                                                                                             \
+  histtune_status histtune_histogram_multichannel_even_##SUFFIX(                                \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,           \
+      uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts,                      \
+      cudaStream_t stream) {                                                                    \
+    return finish_multichannel(histtune::histogram_multichannel_even(                          \
+        d_samples, rows, channels, active_channels, num_bins, lower, upper, d_counts, stream)); \
+  }
+HT_C_MC(u8, uint8_t)
+HT_C_MC(u16, uint16_t)
+#undef HT_C_MC
+// ---- end multi-channel ----
+
 const char* histtune_last_error(void) { return t_error.c_str(); }
 const char* histtune_last_configuration(void) {
-  t_label = t_any_success ? t_choice.config.label() : "";
+  t_label = !t_any_success ? "" : t_last_mc ? t_mc_choice.config.label() : t_choice.config.label();
   return t_label.c_str();
 }
 const char* histtune_last_lookup_level(void) {
-  return t_any_success ? histtune::to_string(t_choice.level) : "";
+  if (!t_any_success) return "";
+  return histtune::to_string(t_last_mc ? t_mc_choice.level : t_choice.level);
 }
-int histtune_last_unverified(void) { return t_choice.unverified ? 1 : 0; }
-const char* histtune_last_detail(void) { return t_choice.detail.c_str(); }
+int histtune_last_unverified(void) {
+  return (t_last_mc ? t_mc_choice.unverified : t_choice.unverified) ? 1 : 0;
+}
+const char* histtune_last_detail(void) {
+  return (t_last_mc ? t_mc_choice.detail : t_choice.detail).c_str();
+}
 
 }  // extern "C"

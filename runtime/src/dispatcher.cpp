@@ -25,15 +25,9 @@ const char* to_string(LookupLevel level) {
   return "?";
 }
 
-std::string Choice::summary() const {
-  std::string s = std::string(to_string(level)) + " " + config.label();
-  if (unverified) s += " (unverified: " + stale + ")";
-  return s;
-}
-
-Toolchain current_toolchain(const DeviceInfo& d) {
-  return Toolchain{d.driver_version, nvrtc_version(), templates::get(hist1d::kTemplate).hash,
-                   version()};
+Toolchain current_toolchain(const DeviceInfo& d, const std::string& family) {
+  const char* tmpl = family == multichannel::kFamily ? multichannel::kTemplate : hist1d::kTemplate;
+  return Toolchain{d.driver_version, nvrtc_version(), templates::get(tmpl).hash, version()};
 }
 
 CompileRequest hist1d_request(const Hist1DConfig& c, const Problem& p, int arch) {
@@ -297,8 +291,13 @@ double shape_distance(const db::ProblemRow& a, const Problem& b) {
 }
 
 std::string where(const db::WinnerRow& w) {
-  return w.config_label + " tuned on " + w.device.name + " (" + w.device.uuid + ") for bins=" +
-         std::to_string(w.problem.num_bins) + " n=" + std::to_string(w.problem.n);
+  std::string s = w.config_label + " tuned on " + w.device.name + " (" + w.device.uuid +
+                  ") for bins=" + std::to_string(w.problem.num_bins) + " n=" +
+                  std::to_string(w.problem.n);
+  if (w.problem.active_channels > 0)
+    s += " channels=" + std::to_string(w.problem.active_channels) + "/" +
+         std::to_string(w.problem.channels);
+  return s;
 }
 
 // 12080 -> "12.8", as CUDA writes its versions.
@@ -324,12 +323,37 @@ std::string staleness(const db::WinnerRow& w, const Toolchain& now) {
   return out;
 }
 
+// What the graded lookup needs of a family: its configuration, label parser, restrictions and
+// built-in default.
+struct Hist1DFamily {
+  using Config = Hist1DConfig;
+  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
+  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+    return hist1d::check(c, p, d);
+  }
+  static Config fallback(const Problem& p, const DeviceInfo& d) {
+    return hist1d::default_for(p, d);
+  }
+};
+struct MultiChannelFamily {
+  using Config = MultiChannelConfig;
+  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
+  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+    return multichannel::check(c, p, d);
+  }
+  static Config fallback(const Problem& p, const DeviceInfo& d) {
+    return multichannel::default_for(p, d);
+  }
+};
+
 // The nearest candidate that is not stale (see Dispatcher::explain) and whose configuration
 // parses and passes the family's restrictions for this problem on this device; rows that fail
 // are skipped, and said so in `skipped`.
-std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
-                              const DeviceInfo& d, LookupLevel level, const Toolchain& now,
-                              bool strict, std::string& skipped) {
+template <class F>
+std::optional<ChoiceOf<typename F::Config>> nearest(std::vector<db::WinnerRow> rows,
+                                                    const Problem& p, const DeviceInfo& d,
+                                                    LookupLevel level, const Toolchain& now,
+                                                    bool strict, std::string& skipped) {
   std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
     return shape_distance(a.problem, p) < shape_distance(b.problem, p);
   });
@@ -344,10 +368,10 @@ std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
       skipped += "; skipped unverified " + where(w) + " (strict): " + stale;
       continue;
     }
-    auto c = Hist1DConfig::parse(w.config_label);
-    std::string why = c ? hist1d::check(*c, p, d) : "unparsable label";
+    auto c = F::parse(w.config_label);
+    std::string why = c ? F::check(*c, p, d) : "unparsable label";
     if (why.empty()) {
-      Choice out{*c, level, !stale.empty(), stale, where(w) + skipped};
+      ChoiceOf<typename F::Config> out{*c, level, !stale.empty(), stale, where(w) + skipped};
       if (out.unverified) out.detail += "; unverified: recorded under " + stale;
       return out;
     }
@@ -356,38 +380,60 @@ std::optional<Choice> nearest(std::vector<db::WinnerRow> rows, const Problem& p,
   return std::nullopt;
 }
 
-}  // namespace
-
-Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
+// exact -> nearest shape on this device -> same architecture -> the family's default.
+template <class F>
+ChoiceOf<typename F::Config> graded_lookup(db::Database* database, std::mutex& db_mutex,
+                                           bool strict, const std::string& db_path,
+                                           const std::string& db_error, const DeviceInfo& d,
+                                           const Problem& p) {
   std::string skipped;
-  if (db_) {
+  if (database) {
     try {
-      const Toolchain now = current_toolchain(d);
+      const Toolchain now = current_toolchain(d, p.family);
       const db::ProblemRow key = p.key();
-      std::lock_guard<std::mutex> lock(db_mutex_);
-      if (auto w = db_->winner(d.uuid, key)) {
-        if (auto c = nearest({*w}, p, d, LookupLevel::exact, now, strict_, skipped)) return *c;
+      std::lock_guard<std::mutex> lock(db_mutex);
+      if (auto w = database->winner(d.uuid, key)) {
+        if (auto c = nearest<F>({*w}, p, d, LookupLevel::exact, now, strict, skipped)) return *c;
       }
-      auto like = db_->winners_like(d.uuid, key);
+      auto like = database->winners_like(d.uuid, key);
       // The exact row, if any, was judged above: not again (nor named twice in the detail).
       like.erase(std::remove_if(like.begin(), like.end(),
                                 [&](const db::WinnerRow& w) { return w.problem == key; }),
                  like.end());
-      if (auto c = nearest(like, p, d, LookupLevel::nearest_shape, now, strict_, skipped))
+      if (auto c = nearest<F>(like, p, d, LookupLevel::nearest_shape, now, strict, skipped))
         return *c;
-      auto arch = db_->winners_same_arch(d.cc_major, d.cc_minor, d.uuid, key);
-      if (auto c = nearest(arch, p, d, LookupLevel::same_arch, now, strict_, skipped)) return *c;
+      auto arch = database->winners_same_arch(d.cc_major, d.cc_minor, d.uuid, key);
+      if (auto c = nearest<F>(arch, p, d, LookupLevel::same_arch, now, strict, skipped)) return *c;
     } catch (const std::exception& e) {
       skipped += std::string("; database lookup failed: ") + e.what();
     }
   }
-  Choice c;
-  c.config = hist1d::default_for(p, d);
+  ChoiceOf<typename F::Config> c;
+  c.config = F::fallback(p, d);
   c.level = LookupLevel::builtin_default;
-  c.detail = db_                ? "nothing usable tuned for this problem" + skipped
-             : db_error_.empty() ? "no tuning database at " + db_path_
-                                 : "tuning database unusable, ignored: " + db_error_;
+  c.detail = database          ? "nothing usable tuned for this problem" + skipped
+             : db_error.empty() ? "no tuning database at " + db_path
+                                : "tuning database unusable, ignored: " + db_error;
   return c;
+}
+
+}  // namespace
+
+Choice Dispatcher::explain(const DeviceInfo& d, const Problem& p) const {
+  return graded_lookup<Hist1DFamily>(db_.get(), db_mutex_, strict_, db_path_, db_error_, d, p);
+}
+
+MultiChannelChoice Dispatcher::explain_multichannel(const DeviceInfo& d, const Problem& p) const {
+  return graded_lookup<MultiChannelFamily>(db_.get(), db_mutex_, strict_, db_path_, db_error_, d,
+                                           p);
+}
+
+void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& summary,
+                    const std::string& detail, bool unverified) {
+  const bool skipped_rows = detail.find("; skipped") != std::string::npos;
+  if (log_level() >= 2 || (log_level() >= 1 && (unverified || skipped_rows)))
+    std::fprintf(stderr, "histtune: %s on %s (GPU %d): %s; %s\n", p.describe().c_str(),
+                 d.name.c_str(), d.ordinal, summary.c_str(), detail.c_str());
 }
 
 const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
@@ -427,10 +473,7 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   }
   fresh->launch = Hist1DLaunch(cache_, k, c, p, d);
   const Choice& ch = fresh->choice;
-  const bool skipped_rows = ch.detail.find("; skipped") != std::string::npos;
-  if (log_level() >= 2 || (log_level() >= 1 && (ch.unverified || skipped_rows)))
-    std::fprintf(stderr, "histtune: %s on %s (GPU %d): %s; %s\n", p.describe().c_str(),
-                 d.name.c_str(), ordinal, ch.summary().c_str(), ch.detail.c_str());
+  log_first_call(p, d, ch.summary(), ch.detail, ch.unverified);
 
   const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
                     p.num_bins, p.n};

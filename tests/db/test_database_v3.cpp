@@ -487,3 +487,31 @@ TEST(DatabasePruneV3, StalePerDistributionWinnersGoWithTheirTemplate) {
   ASSERT_EQ(per.size(), 1u);
   EXPECT_EQ(per[0].distribution, "runs");
 }
+
+TEST(DatabasePruneV3, FamilyLimitsPruningToThatFamilysProblems) {
+  // Each family's kernel has its own template hash: pruning one family by its hash must leave
+  // the other family's rows alone.
+  Database db(":memory:");
+  const ProblemRow flat = problem(256, 1 << 24);
+  ProblemRow pixels = problem(256, 1 << 20, 4, 3);
+  pixels.family = "multichannel";
+  db.set_winner(device("GPU-a"), flat, "tpb256", 1.0, "h1d");
+  db.set_winner(device("GPU-a"), pixels, "mc.tpb256", 1.0, "hmc");
+  db.record_measurements(device("GPU-a"), pixels,
+                         {measurement("mc.tpb256", 1.0, "uniform", "hmc")});
+  PruneOptions hist1d;
+  hist1d.keep_template_hash = "h1d";
+  hist1d.family = "hist1d";
+  EXPECT_EQ(db.prune(hist1d), 0u);
+  EXPECT_TRUE(db.winner("GPU-a", pixels));
+  PruneOptions mc;
+  mc.keep_template_hash = "hmc";
+  mc.family = "multichannel";
+  EXPECT_EQ(db.prune(mc), 0u);
+  EXPECT_TRUE(db.winner("GPU-a", flat));
+  mc.keep_template_hash = "hmc-new";  // the multi-channel kernel changed
+  EXPECT_GT(db.prune(mc), 0u);
+  EXPECT_FALSE(db.winner("GPU-a", pixels));
+  EXPECT_TRUE(db.measurements("GPU-a", pixels).empty());
+  EXPECT_TRUE(db.winner("GPU-a", flat)) << "the 1D winner stays";
+}

@@ -63,6 +63,33 @@ int main(void) {
   s = histtune_histogram_multichannel_range_u16((const uint16_t*)fake, 10, 4, 5, 16,
                                                 (const uint16_t*)fake, fake, 0);
   expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel range: active > channels is invalid");
+
+  /* Multi-channel: the same argument checks, with the channels. */
+  s = histtune_histogram_multichannel_direct_u8((const uint8_t*)fake, 100, 4, 3, 0, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel num_bins = 0 is an invalid argument");
+  expect(strstr(histtune_last_error(), "num_bins") != NULL, "the message names num_bins");
+  s = histtune_histogram_multichannel_direct_u8((const uint8_t*)fake, 100, 4, 5, 256, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "more active channels than channels is invalid");
+  expect(strstr(histtune_last_error(), "active_channels") != NULL,
+         "the message names active_channels");
+  s = histtune_histogram_multichannel_direct_u16((const uint16_t*)fake, 100, 0, 0, 256, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "zero channels is invalid");
+  expect(strstr(histtune_last_error(), "channels") != NULL, "the message names channels");
+  s = histtune_histogram_multichannel_direct_u16((const uint16_t*)(uintptr_t)0x1001, 100, 4, 4,
+                                                 4096, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "misaligned u16 multi-channel samples are invalid");
+  expect(strstr(histtune_last_error(), "not aligned") != NULL, "the message says not aligned");
+  s = histtune_histogram_multichannel_direct_u8((const uint8_t*)fake, 100, 4, 3, 256, NULL, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel null counts is invalid");
+  s = histtune_histogram_multichannel_even_u8((const uint8_t*)fake, 100, 4, 4, 16, 200, 100,
+                                              fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel lower >= upper is invalid");
+  expect(strstr(histtune_last_error(), "lower < upper") != NULL, "the message names the bounds");
+  s = histtune_histogram_multichannel_even_u16(NULL, 100, 4, 4, 16, 0, 4096, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel null samples with rows > 0 is invalid");
+  s = histtune_histogram_multichannel_even_u16((const uint16_t*)fake, 100, 4, 4, 16, 0,
+                                               (int64_t)1 << 54, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel bounds beyond 2^53 are invalid");
   expect(strcmp(histtune_last_configuration(), "") == 0, "still no configuration after failures");
   printf("%s\n", failures ? "C API checks failed" : "C API checks passed");
   return failures ? 1 : 0;

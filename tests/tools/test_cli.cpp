@@ -6,6 +6,11 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "histtune/db/database.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
+#include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
 
 namespace {
 
@@ -117,6 +122,36 @@ TEST(CliDatabase, ReportOfTheH100FixtureHasEveryProblem) {
                         "u32 direct bins=4096 n=2^26", "70.7% of floor",
                         "tpb1024.vpt2.vec16.pc1.lay1.agg0.u1.pad0.bps2", "u8 direct, 256 bins"})
     EXPECT_NE(html.find(s), std::string::npos) << s;
+}
+
+TEST(CliDatabase, MultiChannelWinnersAreNamedByTheirSpecAndSurvivePrune) {
+  ScratchDir dir("histtune_cli_mc");
+  const std::string path = dir / "mc.db";
+  histtune::db::ProblemRow pixels{"multichannel", "u8", "direct", 256, 1u << 20};
+  pixels.channels = 4;
+  pixels.active_channels = 3;
+  const histtune::db::ProblemRow flat{"hist1d", "u8", "direct", 256, 1u << 20};
+  {
+    histtune::db::Database db(path);
+    histtune::db::DeviceRow d{"GPU-mc", "Fixture H100", 9, 0, 132, 1, 1, 13000, 13000};
+    db.set_winner(d, pixels, "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0", 0.05,
+                  histtune::templates::get(histtune::multichannel::kTemplate).hash,
+                  histtune::version());
+    db.set_winner(d, flat, "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad1.bps4", 0.01,
+                  histtune::templates::get(histtune::hist1d::kTemplate).hash, histtune::version());
+  }
+  auto r = run_cli("show --json --problem mc:3/4:u8:direct:256:2^20 --db " + path);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  for (const char* s : {"\"spec\": \"mc:3/4:u8:direct:256:2^20\"", "\"channels\": 4",
+                        "\"active_channels\": 3", "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_EQ(r.out.find("tpb256.vpt1.vec0.pc1.lay0"), std::string::npos) << "only the named problem";
+  // Each family keeps the results of its own current kernel template.
+  r = run_cli("prune --db " + path);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  histtune::db::Database db(path);
+  EXPECT_TRUE(db.winner("GPU-mc", pixels));
+  EXPECT_TRUE(db.winner("GPU-mc", flat));
 }
 
 }  // namespace

@@ -220,6 +220,11 @@ TEST(CliErrors, UnknownOrMalformedProblemIsNamed) {
       {"compare --problem u8:direct:256:lots", 2, "bad sample count 'lots'"},
       {"show --problem u16:direct", 2, "wrong number of fields"},
       {"show --problem u8:direct:256:2^20", 1, "u8 direct bins=256 n=2^20 is not tuned"},
+      {"tune --problem mc:3:u8:direct:256:2^20", 2, "bad channels '3'"},
+      {"tune --problem mc:5/4:u8:direct:256:2^20", 2, "active_channels must be 1 .. channels"},
+      {"tune --problem mc:3/4:u8:direct:256", 2, "wrong number of fields"},
+      {"show --problem mc:3/4:u8:direct:256:7680x4320", 1,
+       "u8 direct bins=256 n=33177600 channels=3/4 is not tuned"},
   };
   for (const auto& c : cases) {
     const auto r = run_cli_split(c.args + " --db " + db);

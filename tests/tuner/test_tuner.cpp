@@ -172,7 +172,9 @@ TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
 }
 
 TEST(DefaultPlan, ThirtyProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) {
-  const auto plan = default_plan();
+  std::vector<Problem> plan;  // the 1D part; test_multichannel_tuning.cpp checks the rest
+  for (const Problem& p : default_plan())
+    if (p.family == hist1d::kFamily) plan.push_back(p);
   EXPECT_GE(plan.size(), 28u);
   EXPECT_LE(plan.size(), 32u);
   std::set<SampleType> types;

@@ -343,24 +343,21 @@ std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) 
   return out;
 }
 
-SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
-  SearchSpace s;
-  for (const auto& prm : hist1d::params()) s.sizes.push_back(static_cast<int>(prm.values.size()));
-  s.valid = [p, d](const Point& pt) { return hist1d::check(hist1d_config_of(pt), p, d).empty(); };
-  return s;
-}
+namespace {
 
-Hist1DConfig hist1d_config_of(const Point& point) {
-  Hist1DConfig c;
-  const auto& prms = hist1d::params();
+// A point of a family's table as its value struct, and back (throws off the grid).
+template <class C>
+C config_of(const std::vector<Param<C>>& prms, const Point& point) {
+  C c;
   for (std::size_t k = 0; k < prms.size() && k < point.size(); ++k)
     c.*prms[k].member = prms[k].values.at(static_cast<std::size_t>(point[k]));
   return c;
 }
 
-Point hist1d_point_of(const Hist1DConfig& c) {
+template <class C>
+Point point_of(const std::vector<Param<C>>& prms, const C& c) {
   Point p;
-  for (const auto& prm : hist1d::params()) {
+  for (const auto& prm : prms) {
     auto it = std::find(prm.values.begin(), prm.values.end(), c.*prm.member);
     if (it == prm.values.end())
       throw std::invalid_argument(std::string(prm.name) + " = " + std::to_string(c.*prm.member) +
@@ -368,6 +365,64 @@ Point hist1d_point_of(const Hist1DConfig& c) {
     p.push_back(static_cast<int>(it - prm.values.begin()));
   }
   return p;
+}
+
+template <class C>
+std::vector<int> sizes_of(const std::vector<Param<C>>& prms) {
+  std::vector<int> sizes;
+  for (const auto& prm : prms) sizes.push_back(static_cast<int>(prm.values.size()));
+  return sizes;
+}
+
+}  // namespace
+
+SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
+  SearchSpace s;
+  s.sizes = sizes_of(hist1d::params());
+  s.valid = [p, d](const Point& pt) { return hist1d::check(hist1d_config_of(pt), p, d).empty(); };
+  return s;
+}
+
+Hist1DConfig hist1d_config_of(const Point& point) { return config_of(hist1d::params(), point); }
+
+Point hist1d_point_of(const Hist1DConfig& c) { return point_of(hist1d::params(), c); }
+
+SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d) {
+  SearchSpace s;
+  s.sizes = sizes_of(multichannel::params());
+  s.valid = [p, d](const Point& pt) {
+    return multichannel::check(multichannel_config_of(pt), p, d).empty();
+  };
+  return s;
+}
+
+MultiChannelConfig multichannel_config_of(const Point& point) {
+  return config_of(multichannel::params(), point);
+}
+
+Point multichannel_point_of(const MultiChannelConfig& c) {
+  return point_of(multichannel::params(), c);
+}
+
+SearchSpace search_space(const Problem& p, const DeviceInfo& d) {
+  return p.family == multichannel::kFamily ? multichannel_search_space(p, d)
+                                           : hist1d_search_space(p, d);
+}
+
+std::optional<Point> point_of_label(const std::string& label, const Problem& p,
+                                    const DeviceInfo& d) {
+  try {
+    if (p.family == multichannel::kFamily) {
+      const auto c = MultiChannelConfig::parse(label);
+      if (!c || !multichannel::check(*c, p, d).empty()) return std::nullopt;
+      return multichannel_point_of(*c);
+    }
+    const auto c = Hist1DConfig::parse(label);
+    if (!c || !hist1d::check(*c, p, d).empty()) return std::nullopt;
+    return hist1d_point_of(*c);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // a value no longer on the grid
+  }
 }
 
 }  // namespace histtune::tuner

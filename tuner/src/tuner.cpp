@@ -10,6 +10,7 @@
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/tuner/compile_pool.hpp"
@@ -201,18 +202,65 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   return r;
 }
 
-// ---- the GPU bench of the 1D family ------------------------------------------------------------
+// ---- the GPU benches of the families ----------------------------------------------------------
 
 namespace {
 
-class Hist1DBench : public Bench {
+// What a GPU bench needs of a family: its configuration of a point, compile request, kernel
+// name, template and launch (the one the runtime makes, so that what is timed is what runs).
+struct Hist1DFamily {
+  using Config = Hist1DConfig;
+  static constexpr const char* kTemplate = hist1d::kTemplate;
+  static constexpr const char* kKernel = hist1d::kKernel;
+  static Config config_of(const Point& pt) { return hist1d_config_of(pt); }
+  static CompileRequest request(const Config& c, const Problem& p, int arch) {
+    return hist1d_request(c, p, arch);
+  }
+  static void launch(KernelCache& cache, const Kernel& k, const Config& c, const Problem& p,
+                     const DeviceInfo& d, const void* samples, std::uint32_t* counts,
+                     cudaStream_t s) {
+    launch_hist1d(cache, k, c, p, d, samples, counts, s);
+  }
+};
+struct MultiChannelFamily {
+  using Config = MultiChannelConfig;
+  static constexpr const char* kTemplate = multichannel::kTemplate;
+  static constexpr const char* kKernel = multichannel::kKernel;
+  static Config config_of(const Point& pt) { return multichannel_config_of(pt); }
+  static CompileRequest request(const Config& c, const Problem& p, int arch) {
+    return multichannel::request(c, p, arch);
+  }
+  static void launch(KernelCache& cache, const Kernel& k, const Config& c, const Problem& p,
+                     const DeviceInfo& d, const void* samples, std::uint32_t* counts,
+                     cudaStream_t s) {
+    multichannel::launch(cache, k, c, p, d, samples, counts, s);
+  }
+};
+
+// The inputs of p as one stream of p.total_samples() samples with room for every counter: a
+// 1D problem is its own; a multi-channel problem's rows are drawn as flat samples (each channel
+// then follows the distribution) and its active_channels x num_bins counters are read back.
+Problem input_problem(const Problem& p) {
+  if (p.family != multichannel::kFamily) return p;
+  Problem flat = p;
+  flat.family = hist1d::kFamily;
+  flat.n = p.total_samples();
+  flat.channels = flat.active_channels = 1;
+  return flat;
+}
+std::uint32_t counters(const Problem& p) {
+  return p.family == multichannel::kFamily ? p.num_bins * p.active_channels : p.num_bins;
+}
+
+template <class F>
+class GpuBench : public Bench {
  public:
-  Hist1DBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
+  GpuBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
       : d_(d),
         p_(p),
         cache_(cache),
         timing_(opt.timing),
-        hash_(templates::get(hist1d::kTemplate).hash),
+        hash_(templates::get(F::kTemplate).hash),
         pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
     // Range problems: the levels every distribution is drawn in and verified with.
     if (p.binning == Binning::range) levels_ = make_levels(p);
@@ -225,7 +273,7 @@ class Hist1DBench : public Bench {
       const std::uint64_t seed = opt.seed;
       pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_] {
                          Host h;
-                         h.samples = make_samples(p, seed, dist);
+                         h.samples = make_samples(input_problem(p), seed, dist);
                          h.expect = reference_histogram(p, h.samples.data(),
                                                         lv.empty() ? nullptr : lv.data());
                          return h;
@@ -233,20 +281,20 @@ class Hist1DBench : public Bench {
     }
     HT_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
-  ~Hist1DBench() override {
+  ~GpuBench() override {
     if (stream_) cudaStreamDestroy(stream_);
   }
-  Hist1DBench(const Hist1DBench&) = delete;
-  Hist1DBench& operator=(const Hist1DBench&) = delete;
+  GpuBench(const GpuBench&) = delete;
+  GpuBench& operator=(const GpuBench&) = delete;
 
-  std::string label(const Point& pt) const override { return hist1d_config_of(pt).label(); }
-  std::string params_json(const Point& pt) const override { return hist1d_config_of(pt).to_json(); }
+  std::string label(const Point& pt) const override { return F::config_of(pt).label(); }
+  std::string params_json(const Point& pt) const override { return F::config_of(pt).to_json(); }
   std::string template_hash() const override { return hash_; }
   std::size_t kernels_loaded() const override { return loaded_.size(); }
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      const CompileRequest req = hist1d_request(hist1d_config_of(pt), p_, d_.arch());
+      const CompileRequest req = F::request(F::config_of(pt), p_, d_.arch());
       if (cache_.contains(req)) continue;
       const std::string key = cache_key(req);
       if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
@@ -254,7 +302,7 @@ class Hist1DBench : public Bench {
   }
 
   Measured measure(const Point& pt, Distribution dist) override {
-    const Hist1DConfig c = hist1d_config_of(pt);
+    const typename F::Config c = F::config_of(pt);
     Measured out;
     try {
       const Kernel k = kernel(c);
@@ -263,11 +311,11 @@ class Hist1DBench : public Bench {
       q.d_levels = in.inputs->levels();  // range binning; null otherwise
       out.timing = time_calls(
           [&](cudaStream_t s, int) {
-            launch_hist1d(cache_, k, c, q, d_, in.inputs->next(), in.inputs->counts(), s);
+            F::launch(cache_, k, c, q, d_, in.inputs->next(), in.inputs->counts(), s);
           },
           stream_, timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
-      out.verified = in.inputs->read_counts(p_.num_bins) == in.expect;
+      out.verified = in.inputs->read_counts(counters(p_)) == in.expect;
       if (!out.verified)
         out.error = std::string("output differs from the host reference (") + to_string(dist) +
                     " data)";
@@ -295,19 +343,21 @@ class Hist1DBench : public Bench {
     if (it != data_.end()) return it->second;
     Host h = pending_.at(dist).get();  // rethrows a failure to draw them
     Data fresh;
-    fresh.inputs = std::make_unique<DeviceInputs>(p_, h.samples, d_.l2_bytes, levels_);
+    Problem sized = input_problem(p_);  // the pool's counts buffer holds every counter
+    sized.num_bins = counters(p_);
+    fresh.inputs = std::make_unique<DeviceInputs>(sized, h.samples, d_.l2_bytes, levels_);
     fresh.expect = std::move(h.expect);
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
 
-  Kernel kernel(const Hist1DConfig& c) {
-    const CompileRequest req = hist1d_request(c, p_, d_.arch());
-    if (cache_.contains(req)) return cache_.get(req, hist1d::kKernel);
+  Kernel kernel(const typename F::Config& c) {
+    const CompileRequest req = F::request(c, p_, d_.arch());
+    if (cache_.contains(req)) return cache_.get(req, F::kKernel);
     const std::string key = cache_key(req);
     loaded_.insert(key);
     if (auto it = queued_.find(key); it != queued_.end())
-      return cache_.load(req, pool_.get(it->second), hist1d::kKernel);
-    return cache_.get(req, hist1d::kKernel);  // the store, else NVRTC, on this thread
+      return cache_.load(req, pool_.get(it->second), F::kKernel);
+    return cache_.get(req, F::kKernel);  // the store, else NVRTC, on this thread
   }
 
   DeviceInfo d_;
@@ -329,12 +379,25 @@ class Hist1DBench : public Bench {
 
 std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
                                          const TuneOptions& opt) {
-  return std::make_unique<Hist1DBench>(d, p, cache, opt);
+  return std::make_unique<GpuBench<Hist1DFamily>>(d, p, cache, opt);
+}
+
+std::unique_ptr<Bench> make_multichannel_bench(const DeviceInfo& d, const Problem& p,
+                                               KernelCache& cache, const TuneOptions& opt) {
+  return std::make_unique<GpuBench<MultiChannelFamily>>(d, p, cache, opt);
+}
+
+std::string template_hash_of(const Problem& p) {
+  return templates::get(p.family == multichannel::kFamily ? multichannel::kTemplate
+                                                          : hist1d::kTemplate)
+      .hash;
 }
 
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
-  Hist1DBench bench(d, p, cache, opt);
-  return tune_with(p, hist1d_search_space(p, d), bench, opt);
+  const std::unique_ptr<Bench> bench = p.family == multichannel::kFamily
+                                           ? make_multichannel_bench(d, p, cache, opt)
+                                           : make_hist1d_bench(d, p, cache, opt);
+  return tune_with(p, search_space(p, d), *bench, opt);
 }
 
 // ---- storage -----------------------------------------------------------------------------------
@@ -377,7 +440,7 @@ void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, boo
   store(database, d.row(), r, measurements);
 }
 
-std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
+std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
                                  const Problem& p, std::size_t max) {
   const db::ProblemRow key = p.key();
   const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
@@ -398,20 +461,13 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
   std::vector<Point> out;
   for (const auto& [dist, w] : near) {
     if (out.size() >= max) break;
-    const auto c = Hist1DConfig::parse(w->config_label);
-    if (!c || !hist1d::check(*c, p, d).empty()) continue;
-    Point pt;
-    try {
-      pt = hist1d_point_of(*c);
-    } catch (const std::invalid_argument&) {
-      continue;  // a value no longer on the grid
-    }
-    if (std::find(out.begin(), out.end(), pt) == out.end()) out.push_back(pt);
+    const std::optional<Point> pt = point_of_label(w->config_label, p, d);
+    if (pt && std::find(out.begin(), out.end(), *pt) == out.end()) out.push_back(*pt);
   }
   return out;
 }
 
-std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max) {
   std::vector<db::WinnerRow> winners;
   for (db::WinnerRow& w : database.winners_like(d.uuid, p.key())) {
@@ -419,16 +475,26 @@ std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo&
     winners.push_back(std::move(w));  // the robust winner first, then the others
     for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of)) winners.push_back(std::move(pw));
   }
-  return hist1d_starts(winners, d, p, max);
+  return tuning_starts(winners, d, p, max);
+}
+
+std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max) {
+  return tuning_starts(winners, d, p, max);
+}
+
+std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max) {
+  return tuning_starts(database, d, p, max);
 }
 
 // ---- the default plan --------------------------------------------------------------------------
 
 std::vector<Problem> default_plan() {
-  // Sample types x bin counts x sizes x binning, about 30 problems. Problems of one sample type
-  // and binning share their kernels (the bin count and n are launch arguments), so each group
-  // after its first problem mostly reuses compiled kernels, and its winners start the searches
-  // of the next ones (hist1d_starts).
+  // Sample types x bin counts x sizes x binning: 30 1D problems, then 3 multi-channel ones.
+  // Problems of one sample type and binning share their kernels (the bin count and n are launch
+  // arguments), so each group after its first problem mostly reuses compiled kernels, and its
+  // winners start the searches of the next ones (tuning_starts).
   struct Row {
     SampleType type;
     Binning binning;
@@ -486,6 +552,30 @@ std::vector<Problem> default_plan() {
       p.lower = row.lower;
       p.upper = row.upper;
     }
+    plan.push_back(p);
+  }
+  // Multi-channel rows (searched with the same strategy and budget): RGBA 8K frames with the
+  // three colour channels counted, [1048576, 512] u8 columns, 12-bit RGBA 4K frames.
+  struct ChannelRow {
+    SampleType type;
+    std::uint32_t bins;
+    std::uint64_t rows;
+    std::uint32_t channels, active;
+  };
+  const ChannelRow channel_rows[] = {
+      {SampleType::u8, 256, 7680ull * 4320, 4, 3},
+      {SampleType::u8, 256, 1048576, 512, 512},
+      {SampleType::u16, 4096, 3840ull * 2160, 4, 4},
+  };
+  for (const ChannelRow& row : channel_rows) {
+    Problem p;
+    p.family = multichannel::kFamily;
+    p.sample_type = row.type;
+    p.binning = Binning::direct;
+    p.num_bins = row.bins;
+    p.n = row.rows;
+    p.channels = row.channels;
+    p.active_channels = row.active;
     plan.push_back(p);
   }
   return plan;

@@ -17,6 +17,7 @@
 #include "histtune/device.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
 
@@ -31,8 +32,10 @@ enum class LookupLevel {
 };
 const char* to_string(LookupLevel level);
 
-struct Choice {
-  Hist1DConfig config;
+// What a lookup chose, for one family's configuration type.
+template <class Config>
+struct ChoiceOf {
+  Config config;
   LookupLevel level = LookupLevel::builtin_default;
   // The stored result was recorded under another driver, NVRTC or histtune version than the
   // current ones (or under one that was not recorded). It is used, since the kernel source is
@@ -44,8 +47,14 @@ struct Choice {
   std::string detail;  // what was matched ("... tuned on GPU-.. for bins=256 n=...") or why it
                        // fell back, followed by every stored row skipped on the way and why
   // "exact tpb256...", plus " (unverified: ...)" where it applies: one line for logs.
-  std::string summary() const;
+  std::string summary() const {
+    std::string s = std::string(to_string(level)) + " " + config.label();
+    if (unverified) s += " (unverified: " + stale + ")";
+    return s;
+  }
 };
+using Choice = ChoiceOf<Hist1DConfig>;
+using MultiChannelChoice = ChoiceOf<MultiChannelConfig>;
 
 // What runs now, against which stored results are judged (see Dispatcher::explain).
 struct Toolchain {
@@ -54,8 +63,9 @@ struct Toolchain {
   std::string template_hash;  // of the family's kernel template
   std::string histtune_version;
 };
-// The toolchain of this process for a call on `d` (the driver version is d's).
-Toolchain current_toolchain(const DeviceInfo& d);
+// The toolchain of this process for a call on `d` (the driver version is d's) in `family`
+// ("hist1d" or "multichannel": whose template hash).
+Toolchain current_toolchain(const DeviceInfo& d, const std::string& family = hist1d::kFamily);
 
 struct DispatcherOptions {
   // Database location, in order: this path if given, else $HISTTUNE_DB (when set and not
@@ -88,6 +98,13 @@ class Dispatcher {
   // Each skipped row is named in `detail` with the reason; the lookup goes on to the next row and
   // level, down to the built-in default.
   Choice explain(const DeviceInfo& d, const Problem& p) const;
+
+  // The same graded lookup for a multi-channel problem (family "multichannel"), with the same
+  // stale-row rules and restriction checks. Candidates at every level have the same sample type,
+  // binning, channels and active channels as `p` (the kernel is compiled for the channel count,
+  // channels_per_block must divide it, and the active channels set the grid): nearest_shape is
+  // the nearest rows and bins in log space, as in 1D.
+  MultiChannelChoice explain_multichannel(const DeviceInfo& d, const Problem& p) const;
 
   // Checks the arguments, looks up, zeroes d_counts and launches on `stream`, which must belong to
   // the current device. Nothing is synchronised. `used`, when given, receives the choice.
@@ -123,6 +140,12 @@ class Dispatcher {
   std::map<MemoKey, std::unique_ptr<Resolved>> resolved_;  // entries are never erased
   KernelCache cache_;
 };
+
+// One line on stderr for the first call of a (device, problem), as $HISTTUNE_LOG says: by
+// default only when the lookup skipped stored rows or used an unverified one (see
+// Dispatcher::run); `summary` and `detail` are the choice's.
+void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& summary,
+                    const std::string& detail, bool unverified);
 
 // The argument checks of Dispatcher::run that need no device: the problem (bins, n, bounds:
 // finite, ordered, exact), null and misaligned pointers (p.d_levels too, for range binning with

@@ -89,10 +89,40 @@ histtune_status histtune_histogram_multichannel_range_u16(const uint16_t* d_samp
                                                           uint32_t* d_counts, cudaStream_t stream);
 /* ---- end of range binning ------------------------------------------------------------------ */
 
+/* ---- multi-channel ----
+ * `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA pixels are
+ * [pixels, 4]); the first `active_channels` each get num_bins counters, one histogram after
+ * another: d_counts holds active_channels x num_bins uint32, overwritten. The same semantics,
+ * checks and errors as histtune::histogram_multichannel_direct / _even; the configuration is
+ * looked up in the tuning database like the 1D calls' and reported by the getters below. */
+histtune_status histtune_histogram_multichannel_direct_u8(const uint8_t* d_samples, uint64_t rows,
+                                                          uint32_t channels,
+                                                          uint32_t active_channels,
+                                                          uint32_t num_bins, uint32_t* d_counts,
+                                                          cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_u16(const uint16_t* d_samples,
+                                                           uint64_t rows, uint32_t channels,
+                                                           uint32_t active_channels,
+                                                           uint32_t num_bins, uint32_t* d_counts,
+                                                           cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u8(const uint8_t* d_samples, uint64_t rows,
+                                                        uint32_t channels,
+                                                        uint32_t active_channels,
+                                                        uint32_t num_bins, int64_t lower,
+                                                        int64_t upper, uint32_t* d_counts,
+                                                        cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u16(const uint16_t* d_samples, uint64_t rows,
+                                                         uint32_t channels,
+                                                         uint32_t active_channels,
+                                                         uint32_t num_bins, int64_t lower,
+                                                         int64_t upper, uint32_t* d_counts,
+                                                         cudaStream_t stream);
+/* ---- end multi-channel ---- */
+
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
 /* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")
- * of this thread's last successful call. */
+ * of this thread's last successful call, 1D or multi-channel. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
 /* 1 when this thread's last successful call used a stored result recorded under another driver,

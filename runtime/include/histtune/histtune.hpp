@@ -73,8 +73,10 @@ Status histogram_range(const float* d_samples, std::uint64_t n, std::uint32_t nu
 
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA
 // pixels are [pixels, 4]). The first `active_channels` channels each get num_bins counters, one
-// histogram after another: d_counts holds active_channels x num_bins. These calls run the
-// family's built-in configuration (multi-channel tuning is not stored yet).
+// histogram after another: d_counts holds active_channels x num_bins. The configuration comes
+// from the tuning database like the 1D calls' (Dispatcher::explain_multichannel: tuned for this
+// shape, the nearest rows and bins with the same channels, the same architecture, else the
+// family's built-in default); last_multichannel_choice() says which one ran.
 Status histogram_multichannel_direct(const std::uint8_t* d_samples, std::uint64_t rows,
                                      std::uint32_t channels, std::uint32_t active_channels,
                                      std::uint32_t num_bins, std::uint32_t* d_counts,
@@ -103,8 +105,10 @@ Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_
                                     std::uint32_t num_bins, const std::uint16_t* d_levels,
                                     std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
-// The configuration and lookup level of the last call made on this thread.
+// The configuration and lookup level of the last 1D call made on this thread.
 Choice last_choice();
+// The same for the last successful multi-channel call made on this thread.
+MultiChannelChoice last_multichannel_choice();
 // The process-wide dispatcher behind the free functions (created on first use).
 Dispatcher& default_dispatcher();
 

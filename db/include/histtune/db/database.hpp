@@ -108,9 +108,11 @@ struct ImportSummary {
 };
 
 // What prune keeps: measurements and winners whose template hash / histtune version differ from a
-// given one are deleted (only of `device_uuid` when given). Unset fields keep everything.
+// given one are deleted (only of `device_uuid` when given, only of problems of `family` when
+// given: each family's kernel has its own template hash). Unset fields keep everything.
 struct PruneOptions {
   std::optional<std::string> keep_template_hash, keep_histtune_version, device_uuid;
+  std::optional<std::string> family{};
 };
 
 class Database {

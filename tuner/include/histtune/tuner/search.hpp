@@ -15,6 +15,7 @@
 
 #include "histtune/device.hpp"
 #include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 
 namespace histtune::tuner {
@@ -83,5 +84,17 @@ std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid =
 SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d);
 Hist1DConfig hist1d_config_of(const Point& point);
 Point hist1d_point_of(const Hist1DConfig& c);  // throws std::invalid_argument off the grid
+
+// The multi-channel family's space (multichannel::params(), restricted by multichannel::check).
+SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d);
+MultiChannelConfig multichannel_config_of(const Point& point);
+Point multichannel_point_of(const MultiChannelConfig& c);  // throws off the grid
+
+// The space of p's family ("hist1d" or "multichannel").
+SearchSpace search_space(const Problem& p, const DeviceInfo& d);
+// The point of a stored label of p's family, when it parses, is on the grid and passes the
+// restrictions for p on d.
+std::optional<Point> point_of_label(const std::string& label, const Problem& p,
+                                    const DeviceInfo& d);
 
 }  // namespace histtune::tuner

@@ -9,7 +9,8 @@
 //      winner is the best worst case over the distributions, each distribution keeps its own
 //      winner, and near-ties go to the simplest configuration.
 // The decision logic (tune_with) talks to the device through the Bench interface only, so it is
-// tested on CPU with a fake bench; tune() is tune_with over the GPU bench of the 1D family.
+// tested on CPU with a fake bench; tune() is tune_with over the GPU bench of the problem's family
+// (1D or multi-channel).
 #pragma once
 
 #include <functional>
@@ -47,7 +48,7 @@ struct TuneOptions {
   int compile_threads = 0;  // 0: one per hardware thread
   std::string strategy = "annealing";  // see tuner/search.hpp
   SearchBudget budget;                 // of the search phase; 0 = unlimited
-  // Known good points to start the search from (annealing): see hist1d_starts.
+  // Known good points to start the search from (annealing): see tuning_starts.
   std::vector<Point> starts;
   // Points re-timed beside the candidates in the decision but never chosen (the winner of an
   // earlier run: `histtune tune --fresh` reports how far apart the two winners are).
@@ -143,8 +144,15 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
 std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
                                          const TuneOptions& opt);
 
-// tune_with on the GPU, for the 1D family.
+// The same for the multi-channel family: inputs of p.total_samples() samples (each channel
+// follows the distribution), verified against the host reference of every active channel.
+std::unique_ptr<Bench> make_multichannel_bench(const DeviceInfo& d, const Problem& p,
+                                               KernelCache& cache, const TuneOptions& opt);
+
+// tune_with on the GPU, over the space and bench of p's family ("hist1d" or "multichannel").
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt);
+// The template hash of p's family's kernel: what its measurements and winners are recorded with.
+std::string template_hash_of(const Problem& p);
 
 // The storage side of a run, shared by `histtune tune` and its tests: fills opt.known with what
 // `database` holds of (device, problem) measured with `template_hash` (resume), and makes
@@ -163,11 +171,16 @@ void store(db::Database& database, const DeviceInfo& d, const TuneResult& r,
 
 // Start points for tuning p: the winners (robust and per distribution) of problems of the same
 // family, sample type, binning and channels already tuned on this device, nearest in shape
-// first (|log2 n| + |log2 bins| apart), that are valid for p on d; at most `max`.
-std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+// first (|log2 n| + |log2 bins| apart), that are valid for p on d; at most `max`. Any family.
+std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
 // The same over given winners (rows of any problem: only those like p count), e.g. the ones a
 // run chose so far when it must not read earlier runs' (`histtune tune --fresh`).
+std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max = 6);
+// Earlier names of tuning_starts, kept for callers of the 1D family.
+std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max = 6);
 std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
 

@@ -1,0 +1,80 @@
+// The --problem forms of the CLI (tools/common.hpp): 1D and multi-channel specs, their errors,
+// and the round trip through a stored key.
+#include <gtest/gtest.h>
+
+#include "common.hpp"
+#include "histtune/status.hpp"
+
+using namespace histtune;
+using namespace histtune::cli;
+
+namespace {
+
+std::string error_of(const std::string& spec) {
+  try {
+    parse_problem(spec);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::invalid_argument) << spec;
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProblemSpec, OneDimensionalFormsAreUnchanged) {
+  const Problem p = parse_problem("u8:direct:256:2^24");
+  EXPECT_EQ(p.family, "hist1d");
+  EXPECT_EQ(p.n, 1u << 24);
+  EXPECT_EQ(p.channels, 1u);
+  EXPECT_EQ(p.active_channels, 1u);
+  EXPECT_EQ(problem_spec(p.key()), "u8:direct:256:2^24");
+  const Problem f = parse_problem("f32:even:1024:2^20:0:100");
+  EXPECT_EQ(f.lower, 0);
+  EXPECT_EQ(f.upper, 100);
+}
+
+TEST(ProblemSpec, MultiChannelRgbaFrame) {
+  const Problem p = parse_problem("mc:3/4:u8:direct:256:7680x4320");
+  EXPECT_EQ(p.family, "multichannel");
+  EXPECT_EQ(p.sample_type, SampleType::u8);
+  EXPECT_EQ(p.binning, Binning::direct);
+  EXPECT_EQ(p.num_bins, 256u);
+  EXPECT_EQ(p.n, 7680u * 4320u);
+  EXPECT_EQ(p.channels, 4u);
+  EXPECT_EQ(p.active_channels, 3u);
+  EXPECT_EQ(problem_spec(p.key()), "mc:3/4:u8:direct:256:33177600");
+  EXPECT_EQ(problem_name(p.key()), "u8 direct bins=256 n=33177600 channels=3/4");
+  // The stored key names the same problem again.
+  const Problem back = problem_of(p.key());
+  EXPECT_EQ(back.key(), p.key());
+  EXPECT_EQ(parse_problem(problem_spec(p.key())).key(), p.key());
+}
+
+TEST(ProblemSpec, MultiChannelColumnsAndEvenBins) {
+  const Problem p = parse_problem("mc:512/512:u8:direct:256:2^20");
+  EXPECT_EQ(p.n, 1u << 20);
+  EXPECT_EQ(p.channels, 512u);
+  EXPECT_EQ(problem_spec(p.key()), "mc:512/512:u8:direct:256:2^20");
+  const Problem e = parse_problem("mc:4/4:u16:even:64:3840x2160:0:4096");
+  EXPECT_EQ(e.binning, Binning::even);
+  EXPECT_EQ(e.lower, 0);
+  EXPECT_EQ(e.upper, 4096);
+  EXPECT_EQ(e.n, 3840u * 2160u);
+  const Problem d = parse_problem("mc:4/4:u16:even:64:2^10");  // bounds default to [0, bins)
+  EXPECT_EQ(d.upper, 64);
+  EXPECT_EQ(problem_of(e.key()).channels, 4u);
+}
+
+TEST(ProblemSpec, MalformedMultiChannelSpecsAreNamed) {
+  EXPECT_NE(error_of("mc:3:u8:direct:256:2^20").find("bad channels '3'"), std::string::npos);
+  EXPECT_NE(error_of("mc:a/4:u8:direct:256:2^20").find("bad channels"), std::string::npos);
+  EXPECT_NE(error_of("mc:3/4:u8:direct:256").find("wrong number of fields"), std::string::npos);
+  EXPECT_NE(error_of("mc").find("wrong number of fields"), std::string::npos);
+  EXPECT_NE(error_of("mc:5/4:u8:direct:256:2^20").find("active_channels"), std::string::npos);
+  EXPECT_NE(error_of("mc:0/0:u8:direct:256:2^20").find("channels must be"), std::string::npos);
+  EXPECT_NE(error_of("mc:3/4:u8:direct:256:7680xbig").find("bad row count"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:lots").find("bad sample count 'lots'"), std::string::npos);
+  // The expected forms are named in every message.
+  EXPECT_NE(error_of("u8:direct").find("mc:ACTIVE/CHANNELS:"), std::string::npos);
+}
+
+}  // namespace

@@ -73,6 +73,7 @@ struct HtCounter {
   unsigned int* base;  // layout 0: the row of this warp's copy; layout 1: copy base + lane
   unsigned int run_bin;
   unsigned int run_len;
+  unsigned int sink;  // storage 0: the sink bin's index (num_bins)
 
   __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
 #if HT_STORAGE == 2
@@ -177,7 +178,7 @@ __device__ __forceinline__ void ht_count(HtCounter& ctr, HtThreadCounters& tc,
   for (unsigned int i = 0; i < M; i += b) tc.add<b>(bin + i, ok + i);
 #elif HT_SINK
 #pragma unroll
-  for (unsigned int i = 0; i < M; ++i) ctr.count(ok[i] ? bin[i] : tc.num_bins);
+  for (unsigned int i = 0; i < M; ++i) ctr.count(ok[i] ? bin[i] : ctr.sink);
 #else
 #pragma unroll
   for (unsigned int i = 0; i < M; ++i)
@@ -236,7 +237,6 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #else
   const unsigned int copy_words = (num_bins + HT_SINK) * 32u;
 #endif
-  tc.num_bins = num_bins;  // the sink's index
   const unsigned int words = kCopies * copy_words;
   unsigned int* const copy0 = private_bins;
 #endif
@@ -254,6 +254,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #if HT_LAYOUT == 1
   ctr.base += threadIdx.x % 32u;
 #endif
+  ctr.sink = num_bins;
   ctr.run_bin = 0xFFFFFFFFu;
   ctr.run_len = 0;
 

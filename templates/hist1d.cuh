@@ -23,6 +23,11 @@
 //  - Storage 3 (cluster, sm_90): the HT_CLUSTER blocks of a thread-block cluster share one
 //    histogram spread over their shared memories (bin b lives in block b % HT_CLUSTER, word
 //    b / HT_CLUSTER), updated through distributed shared memory: up to 8 x 227 KB of bins on chip.
+//  - Storage 4 (packed shared counters): like storage 0, but 16-bit counters two per word, so a
+//    copy takes half the memory: 65536 bins fit one block. A count that carries a counter past
+//    2^15 moves 2^15 to the output at once (the harvest). Race-free by construction: the block
+//    meets at a barrier after every kEpoch counts, no counter starts an epoch at 2^15 or more,
+//    so none passes 2^16 before its harvest (the argument is at ht_packed_add).
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
@@ -33,7 +38,7 @@
 // of ht_common.cuh (sample type, binning; range binning's levels come as the last argument), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
-//   HT_CLUSTER, HT_PREFETCH
+//   HT_CLUSTER, HT_PREFETCH; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
 
 #include "ht_common.cuh"
 
@@ -68,18 +73,47 @@ __device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsign
 }
 #endif
 
+#if HT_STORAGE == 4
+#ifdef HT_TEST_HARVEST_AT
+constexpr unsigned int kHarvest = HT_TEST_HARVEST_AT;  // tests make harvests frequent
+#else
+constexpr unsigned int kHarvest = 0x8000u;
+#endif
+// Counts a block may add between two barriers: a counter starts an epoch below kHarvest and
+// ends it below kHarvest + kEpochCounts <= 2^16, so it never carries into its neighbour.
+constexpr unsigned int kEpochCounts = 0x10000u - kHarvest;
+// Adds `count` to the 16-bit counter `bin` of the packed copy at `copy`. Only the add that takes
+// the counter from below kHarvest to kHarvest or more harvests: it moves kHarvest to the output.
+// A second crossing needs the counter below kHarvest again, which only that harvest's subtract
+// does, so at most one harvest per counter is pending, the subtract never borrows, and with every
+// thread finishing its harvests before the epoch's barrier no counter starts an epoch at
+// kHarvest or more.
+__device__ __forceinline__ void ht_packed_add(unsigned int* copy, unsigned int* out,
+                                              unsigned int bin, unsigned int count) {
+  const unsigned int shift = (bin & 1u) * 16u;
+  const unsigned int old = (atomicAdd(copy + bin / 2u, count << shift) >> shift) & 0xFFFFu;
+  if (old < kHarvest && old + count >= kHarvest) {
+    atomicSub(copy + bin / 2u, kHarvest << shift);
+    atomicAdd(out + bin, kHarvest);
+  }
+}
+#endif
+
 // One thread's counting state: where its private counters are, and the open run.
 struct HtCounter {
   unsigned int* base;  // layout 0: the row of this warp's copy; layout 1: copy base + lane
   unsigned int run_bin;
   unsigned int run_len;
   unsigned int sink;  // storage 0: the sink bin's index (num_bins)
+  unsigned int* out;  // storage 4: the output counts, for harvests
 
   __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
 #if HT_STORAGE == 2
     atomicAdd(base + bin, count);  // base: the output counts
 #elif HT_STORAGE == 3
     ht_cluster_add(base + bin / HT_CLUSTER, bin % HT_CLUSTER, count);
+#elif HT_STORAGE == 4
+    ht_packed_add(base, out, bin, count);
 #elif HT_LAYOUT == 0
     atomicAdd(base + bin, count);
 #else
@@ -233,7 +267,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #else
   // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
 #if HT_LAYOUT == 0
-  const unsigned int copy_words = row_stride;  // num_bins, the sink, the padding
+  // num_bins, the sink, the padding (storage 4: (num_bins + 1) / 2 words, the padding)
+  const unsigned int copy_words = row_stride;
 #else
   const unsigned int copy_words = (num_bins + HT_SINK) * 32u;
 #endif
@@ -255,6 +290,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   ctr.base += threadIdx.x % 32u;
 #endif
   ctr.sink = num_bins;
+  ctr.out = counts;
   ctr.run_bin = 0xFFFFFFFFu;
   ctr.run_len = 0;
 
@@ -304,6 +340,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long full_tiles = body_vecs / kTileVecs;
 #if HT_STORAGE == 1
   unsigned int since_flush = 0;
+#elif HT_STORAGE == 4
+  // A thread counts at most kPerTile samples per tile, and kPerTile + 2 after the tile loop
+  // (restriction: kThreads x (kPerTile + 2) <= 2^15 <= kEpochCounts).
+  constexpr unsigned int kEpochTiles = kEpochCounts / (kThreads * kPerTile);
+  unsigned int since_epoch = 0;
 #endif
 #if HT_PREFETCH
   // Each thread keeps the next tile's loads in flight while it counts the current one: with
@@ -344,9 +385,19 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
       tc.flush();
       since_flush = 0;
     }
+#elif HT_STORAGE == 4
+    if (++since_epoch == kEpochTiles) {  // the same count in every thread of the block
+      ctr.close();  // an open run belongs to this epoch's counts
+      __syncthreads();
+      since_epoch = 0;
+    }
 #endif
   }
 
+#if HT_STORAGE == 4
+  ctr.close();
+  __syncthreads();  // a new epoch for what is left
+#endif
   // Whole vectors after the last full tile, spread over every thread of the grid.
   const unsigned long long gtid = (unsigned long long)blockIdx.x * kThreads + threadIdx.x;
   const unsigned long long gthreads = (unsigned long long)gridDim.x * kThreads;
@@ -380,7 +431,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     unsigned int sum = 0;
 #pragma unroll
     for (unsigned int c = 0; c < kFlushCopies; ++c) {
-#if HT_LAYOUT == 0 || HT_STORAGE == 1
+#if HT_STORAGE == 4
+      sum += (copy0[c * copy_words + b / 2u] >> ((b & 1u) * 16u)) & 0xFFFFu;
+#elif HT_LAYOUT == 0 || HT_STORAGE == 1
       sum += copy0[c * copy_words + b];
 #else
       const unsigned int* row = copy0 + c * copy_words + b * 32u;

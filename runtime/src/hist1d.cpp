@@ -19,7 +19,7 @@ const std::vector<Hist1DParam>& params() {
       {"unroll", "u", &Hist1DConfig::unroll, {0, 2}, true},
       {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
       {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
-      {"storage", "st", &Hist1DConfig::storage, {0, 1, 2, 3}, true},
+      {"storage", "st", &Hist1DConfig::storage, {0, 1, 2, 3, 4}, true},
       {"batch", "b", &Hist1DConfig::batch, {1, 2, 4}, true},
       {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
       {"cluster", "cl", &Hist1DConfig::cluster, {1, 2, 4, 8}, true},
@@ -76,17 +76,34 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
   if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
     return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
-  if (c.storage >= 2 && (c.private_copies != 1 || c.layout != 0 || c.single_block != 0))
-    return "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
-           "single block";
-  if (c.storage >= 2 && p.num_bins < kLargeBinsFrom)
-    return "global and cluster storage (2, 3) are for " + std::to_string(kLargeBinsFrom) +
-           " bins or more";
+  if (c.storage == 4) {
+    if (c.layout != 0 || c.single_block != 0)
+      return "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "
+             "output (no single block)";
+    if (p.num_bins < kPackedBinsFrom)
+      return "packed counters (storage 4) are for " + std::to_string(kPackedBinsFrom) +
+             " bins or more: below, 32-bit copies already fit several per block";
+    // hist1d.cuh: a block meets at a barrier before any counter can pass 2^16.
+    const std::size_t epoch = static_cast<std::size_t>(c.block_threads) *
+                              (per_load * c.vectors_per_thread + 2);
+    if (epoch > 32768)
+      return "packed counters (storage 4) need block_threads x (samples per tile + 2) <= 32768 "
+             "(an epoch's counts), got " +
+             std::to_string(epoch);
+  }
+  if (c.storage == 2 || c.storage == 3) {
+    if (c.private_copies != 1 || c.layout != 0 || c.single_block != 0)
+      return "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
+             "single block";
+    if (p.num_bins < kLargeBinsFrom)
+      return "global and cluster storage (2, 3) are for " + std::to_string(kLargeBinsFrom) +
+             " bins or more";
+  }
   if ((c.storage == 3) != (c.cluster > 1))
     return "cluster > 1 exactly with cluster storage (3)";
   if (c.storage == 3 && d.cc_major < 9)
     return "thread-block clusters need sm_90 or newer";
-  if (c.storage == 0 && c.batch != 1)
+  if ((c.storage == 0 || c.storage == 4) && c.batch != 1)
     return "batch only groups the loads of per-thread counters (storage 1)";
   if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
     return "batch " + std::to_string(c.batch) + " does not divide the " +
@@ -125,6 +142,10 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   } else if (c.storage == 3) {
     const std::size_t share = (static_cast<std::size_t>(p.num_bins) + c.cluster - 1) / c.cluster;
     g.smem_bytes = share * sizeof(std::uint32_t);
+  } else if (c.storage == 4) {
+    // Copies of 16-bit counters two per word, rows padded like storage 0's.
+    g.row_stride = (p.num_bins + 1) / 2 + static_cast<unsigned>(c.padding);
+    g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.row_stride * sizeof(std::uint32_t);
   } else if (c.storage == 1) {
     // 16-bit counters two per word per thread, then the block histogram.
     const std::size_t thread_words = (static_cast<std::size_t>(p.num_bins) + 1) / 2;

@@ -265,3 +265,49 @@ TEST(PerThreadCounters, FlushesKeepEveryCountExact) {
     }
   }
 }
+
+// Packed 16-bit counters move 2^15 to the output whenever a counter reaches it. Real inputs
+// harvest only on hot bins, so this also compiles a threshold of 16, which makes every block
+// harvest thousands of times, on many counters at once, across epochs.
+TEST(PackedCounters, HarvestsKeepEveryCountExact) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(current_device());
+  KernelCache cache;
+  struct Shape {
+    SampleType type;
+    std::uint32_t bins;
+    std::uint64_t n;
+  };
+  for (const Shape s : {Shape{SampleType::u32, 65536, (1u << 22) - 3},
+                        Shape{SampleType::u16, 4096, (1u << 21) + 5},
+                        Shape{SampleType::u16, 65536, 1u << 20}}) {
+    const Problem p = problem_of(Case{s.type, Binning::direct, s.bins, 0, 0}, s.n);
+    for (const int agg : {0, 1}) {
+      Hist1DConfig c;
+      c.storage = 4;
+      c.block_threads = 512;
+      c.vector_bytes = 16;
+      c.vectors_per_thread = 2;
+      c.aggregate = agg;
+      c.private_copies = s.bins <= 4096 ? 4 : 1;
+      c.padding = c.private_copies > 1 ? 1 : 0;
+      c.blocks_per_sm = 1;
+      ASSERT_EQ(hist1d::check(c, p, d), "") << c.label();
+      for (const int harvest_at : {0, 16}) {
+        CompileRequest req = hist1d_request(c, p, d.arch());
+        if (harvest_at) req.defines.push_back("-DHT_TEST_HARVEST_AT=" + std::to_string(harvest_at));
+        const Kernel k = cache.get(req, hist1d::kKernel);
+        for (const auto dist : {tuner::Distribution::constant, tuner::Distribution::skewed,
+                                tuner::Distribution::runs, tuner::Distribution::uniform}) {
+          const auto host = tuner::make_samples(p, fresh_seed(), dist);
+          tuner::DeviceInputs in(p, host, 0);
+          launch_hist1d(cache, k, c, p, d, in.samples(0), in.counts(), nullptr);
+          HT_CUDA(cudaDeviceSynchronize());
+          EXPECT_EQ(in.read_counts(p.num_bins), reference_histogram(p, host.data()))
+              << p.describe() << " " << c.label() << " harvest at " << harvest_at << " "
+              << tuner::to_string(dist);
+        }
+      }
+    }
+  }
+}

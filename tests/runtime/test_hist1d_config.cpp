@@ -213,6 +213,43 @@ TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   EXPECT_NE(hist1d::check(cl2, big, a100).find("sm_90"), std::string::npos);
 }
 
+TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
+  Problem big = u8_256(1 << 26);
+  big.sample_type = SampleType::u32;
+  big.num_bins = 65536;
+  Hist1DConfig packed;
+  packed.storage = 4;
+  packed.block_threads = 1024;
+  packed.vector_bytes = 16;
+  packed.vectors_per_thread = 4;  // 16 samples a tile: 1024 x 18 <= 32768
+  packed.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(packed, big, h100_like()), "");
+  LaunchGeometry g = hist1d::geometry(packed, big, h100_like());
+  EXPECT_EQ(g.row_stride, 32768u);
+  EXPECT_EQ(g.smem_bytes, 32768u * 4);  // 65536 bins in 128 KiB: one block holds them all
+  packed.vectors_per_thread = 8;  // 32 samples a tile: 1024 x 34 > 32768
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("<= 32768"), std::string::npos);
+  packed.vectors_per_thread = 4;
+  packed.layout = 1;
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("layout 0"), std::string::npos);
+  packed.layout = 0;
+  packed.batch = 2;
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("batch"), std::string::npos);
+  packed.batch = 1;
+  // Odd bin counts round up to whole words; padding separates copies as in storage 0.
+  Problem odd = big;
+  odd.num_bins = 4097;
+  packed.private_copies = 4;
+  packed.padding = 1;
+  EXPECT_EQ(hist1d::check(packed, odd, h100_like()), "");
+  g = hist1d::geometry(packed, odd, h100_like());
+  EXPECT_EQ(g.row_stride, 2049u + 1u);
+  EXPECT_EQ(g.smem_bytes, 4u * 2050u * 4u);
+  packed.vectors_per_thread = 1;
+  EXPECT_NE(hist1d::check(packed, u8_256(1 << 20), h100_like()).find("2048 bins or more"),
+            std::string::npos);
+}
+
 TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::f32}) {
     for (const std::uint32_t bins : {1u, 256u, 4096u, 16383u, 65536u, 1u << 20, 1u << 22}) {

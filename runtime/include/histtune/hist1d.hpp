@@ -40,10 +40,12 @@ struct Hist1DConfig {
   int padding = 0;
   // Resident blocks per SM {1, 2, 4, 8, 16}; grid = blocks_per_sm x SMs, capped by the work.
   int blocks_per_sm = 8;
-  // Counter storage {0, 1, 2, 3}: 0 private copies updated by shared atomics; 1 per-thread
+  // Counter storage {0, 1, 2, 3, 4}: 0 private copies updated by shared atomics; 1 per-thread
   // 16-bit counters updated by plain loads and stores (no atomic unit, bins x threads x 2 bytes);
   // 2 atomics straight on the output (L2), for bins that fit no shared memory; 3 one histogram
-  // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB.
+  // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB;
+  // 4 copies of packed 16-bit counters updated by shared atomics, 2^15 moved to the output
+  // whenever a counter reaches it: half the memory of 0, so 65536 bins fit one block.
   int storage = 0;
   // Samples whose counters load together {1, 2, 4} (storage 1): latency overlap vs. the compares
   // that merge equal words.
@@ -87,6 +89,9 @@ constexpr std::uint64_t kSingleBlockMaxSamples = std::uint64_t{1} << 22;
 // Global (2) and cluster (3) storage are searched only past this many bins: below, one block's
 // shared memory holds the histogram and wins.
 constexpr std::uint32_t kLargeBinsFrom = 16384;
+// Packed 16-bit copies (storage 4) from this many bins: below, 32-bit copies fit several per
+// block already and the harvest check is pure cost.
+constexpr std::uint32_t kPackedBinsFrom = 2048;
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory

@@ -266,11 +266,13 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
       }
     }
   }
-  // Large inputs get 16-byte loads; bins past shared memory get a cluster on sm_90.
+  // Large inputs get 16-byte loads; 65536 bins get packed counters, more get a cluster on sm_90.
   EXPECT_EQ(hist1d::default_for(u8_256(1 << 28), h100_like()).vector_bytes, 16);
   Problem big = u8_256(1 << 26);
   big.sample_type = SampleType::u32;
   big.num_bins = 65536;
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 4);  // packed: one block holds them
+  big.num_bins = 1u << 20;
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 3);
 }
 

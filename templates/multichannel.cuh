@@ -11,11 +11,44 @@
 // one flat stream of vectors (pixels). HT_PRIVATE_COPIES copies, one per warp group, spread hot
 // bins. Flushed with one global atomic per non-zero bin.
 //
+// Layouts (HT_LAYOUT) against bank conflicts, which bound a block on uniform data:
+//  0 rows: channel c's bin b at word c * row_stride + b; the padding shifts channels by banks.
+//  1 lane-striped: bin b of lane l at word (c * row_stride + b) * 32 + l, so a warp's 32 adds
+//    always hit 32 banks, at 32x the memory: for few channels (pixels).
+//  2 channel-interleaved: bin b of channel c at word (c / 32) * row_stride * 32 + b * 32 + c % 32,
+//    and lane l takes its vector's samples starting at sample rot(l): a warp's 32 adds then hit
+//    32 channels that differ mod 32, so 32 banks, at no extra memory: for 32 channels a block
+//    or more.
+//
 // Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
 // channels, come as the last argument), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides
 // HT_CHANNELS), HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per
-// load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice).
+// load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT.
 #include "ht_common.cuh"
+
+// The kWords words of x rotated by rot samples (kPerWord to a word): sample m of `out` is
+// sample (m + rot) % (kWords * kPerWord) of x. Selects and funnel shifts, no local memory.
+template <unsigned int kWords, unsigned int kPerWord, typename VecT>
+__device__ __forceinline__ void ht_rotate(VecT x, unsigned int rot, unsigned int* out) {
+  unsigned int in[kWords];
+#pragma unroll
+  for (unsigned int q = 0; q < kWords; ++q) in[q] = ht_word(x, q);
+  auto pick = [&](unsigned int k) {
+    k %= kWords;
+    unsigned int r = in[0];
+#pragma unroll
+    for (unsigned int q = 1; q < kWords; ++q) r = k == q ? in[q] : r;
+    return r;
+  };
+  const unsigned int rw = rot / kPerWord, bits = (rot % kPerWord) * (32u / kPerWord);
+  unsigned int lo = pick(rw);
+#pragma unroll
+  for (unsigned int q = 0; q < kWords; ++q) {
+    const unsigned int hi = pick(rw + q + 1);
+    out[q] = __funnelshift_r(lo, hi, bits);
+    lo = hi;
+  }
+}
 
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long rows,
@@ -32,13 +65,20 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   constexpr unsigned int kE = kWords ? kWords * kPerWord : 1;  // samples per vector
   typedef typename HtVec<kWords>::T VecT;
 
-  extern __shared__ unsigned int hist[];  // [copy][owned channel][row_stride]
-  const unsigned int words = kCopies * kCpb * row_stride;
+  // Histograms a copy holds: layout 1 keeps only the active ones when the block owns every
+  // channel (then lc < kA for every counted sample).
+  constexpr unsigned int kH = HT_LAYOUT == 1 && kCpb == kC ? kA : kCpb;
+  constexpr unsigned int kLanes = HT_LAYOUT == 1 ? 32 : 1;
+  const unsigned int lane = threadIdx.x % 32u;
+  extern __shared__ unsigned int hist[];  // [copy][kH channels, laid out by HT_LAYOUT]
+  const unsigned int copy_words = kH * row_stride * kLanes;
+  const unsigned int words = kCopies * copy_words;
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
   // Range binning: levels or the u8 table after the histograms, shared by every channel.
   const HtRange range = ht_range_setup(levels, num_bins, hist + words);
   __syncthreads();
-  unsigned int* const mine = hist + ((threadIdx.x / 32u) % kCopies) * kCpb * row_stride;
+  unsigned int* const mine =
+      hist + ((threadIdx.x / 32u) % kCopies) * copy_words + (HT_LAYOUT == 1 ? lane : 0u);
   const unsigned int first = blockIdx.x * kCpb;  // this block's first channel
 
   // lc: the channel among this block's; inactive channels are read (they share the vector)
@@ -55,7 +95,13 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
 #else
     (void)ok;
 #endif
+#if HT_LAYOUT == 0
     atomicAdd(mine + lc * row_stride + bin, 1u);
+#elif HT_LAYOUT == 1
+    atomicAdd(mine + (lc * row_stride + bin) * 32u, 1u);
+#else
+    atomicAdd(mine + (lc / 32u) * row_stride * 32u + bin * 32u + lc % 32u, 1u);
+#endif
   };
   // The samples of vector x, the first of which is in channel c0 (of the block's channels).
   auto count_vec = [&](VecT x, unsigned int c0) {
@@ -63,15 +109,27 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
       count(ht_sample_of<0>(ht_word(x, 0)), c0);
       return;
     }
+#if HT_LAYOUT == 2
+    // A vector's first channel is kE x (lane mod 32 / kE) mod 32, the same for 32 / kE lanes;
+    // those start at different samples, so their channels differ mod 32 at every step.
+    const unsigned int rot = (lane / (32u / kE)) % kE;
+    unsigned int rotated[kWords ? kWords : 1];
+    ht_rotate<kWords ? kWords : 1, kPerWord>(x, rot, rotated);
+    auto word_of = [&](unsigned int w) { return rotated[w]; };
+    auto at = [&](unsigned int j) { return (c0 + ((j + rot) & (kE - 1u))) % kCpb; };
+#else
+    auto word_of = [&](unsigned int w) { return ht_word(x, w); };
+    auto at = [&](unsigned int j) { return (c0 + j) % kCpb; };
+#endif
 #pragma unroll
     for (unsigned int w = 0; w < kWords; ++w) {
-      const unsigned int word = ht_word(x, w);
+      const unsigned int word = word_of(w);
       const unsigned int j = w * kPerWord;
-      count(ht_sample_of<0>(word), (c0 + j) % kCpb);
-      if (kPerWord > 1) count(ht_sample_of<1>(word), (c0 + j + 1) % kCpb);
+      count(ht_sample_of<0>(word), at(j));
+      if (kPerWord > 1) count(ht_sample_of<1>(word), at(j + 1));
       if (kPerWord > 2) {
-        count(ht_sample_of<2>(word), (c0 + j + 2) % kCpb);
-        count(ht_sample_of<3>(word), (c0 + j + 3) % kCpb);
+        count(ht_sample_of<2>(word), at(j + 2));
+        count(ht_sample_of<3>(word), at(j + 3));
       }
     }
   };
@@ -136,12 +194,29 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   }
   __syncthreads();
 
-  for (unsigned int i = threadIdx.x; i < kCpb * num_bins; i += kThreads) {
+  for (unsigned int i = threadIdx.x; i < kH * num_bins; i += kThreads) {
+#if HT_LAYOUT == 2
+    // A warp reads 32 channels of one bin: 32 banks.
+    const unsigned int lc = i % 32u + 32u * ((i / 32u) % (kCpb >= 32u ? kCpb / 32u : 1u)),
+                       b = i / kCpb;
+#else
     const unsigned int lc = i / num_bins, b = i % num_bins;
+#endif
     if (first + lc >= kA) continue;
     unsigned int sum = 0;
 #pragma unroll
-    for (unsigned int c = 0; c < kCopies; ++c) sum += hist[(c * kCpb + lc) * row_stride + b];
+    for (unsigned int c = 0; c < kCopies; ++c) {
+      const unsigned int* h = hist + c * copy_words;
+#if HT_LAYOUT == 0
+      sum += h[lc * row_stride + b];
+#elif HT_LAYOUT == 1
+      const unsigned int* row = h + (lc * row_stride + b) * 32u;
+#pragma unroll 8
+      for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+#else
+      sum += h[(lc / 32u) * row_stride * 32u + b * 32u + lc % 32u];
+#endif
+    }
     if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);
   }
 }

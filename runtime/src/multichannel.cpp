@@ -19,6 +19,7 @@ const std::vector<Param<MultiChannelConfig>>& params() {
       {"padding", "pad", &C::padding, {1, 0}, false},
       {"blocks_per_sm", "bps", &C::blocks_per_sm, {4, 1, 2, 8}, false},
       {"unroll", "u", &C::unroll, {0, 2}, true},
+      {"layout", "lay", &C::layout, {0, 1, 2}, true},
   };
   return table;
 }
@@ -47,6 +48,11 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
            " samples must not straddle channel groups (channels and channels_per_block multiples "
            "of it)";
   if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
+  if (c.layout != 0 && c.padding != 0)
+    return "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel";
+  if (c.layout == 2 && cpb % 32 != 0)
+    return "channel-interleaved layout (2) needs the block's channels (" + std::to_string(cpb) +
+           ") in whole groups of 32, one per bank";
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
     return "blocks_per_sm x block_threads > threads per SM";
   const MultiChannelGeometry g = geometry(c, p, d);
@@ -66,8 +72,14 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   // A sink word after the bins takes samples in no bin (multichannel.cuh).
   const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
   g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
-  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.channels_per_block * g.row_stride *
-                 sizeof(std::uint32_t) +
+  // Layout 1 keeps 32 lane copies of each histogram, and only of the active channels when the
+  // block owns every channel (multichannel.cuh).
+  const std::size_t hists = c.layout == 1 && g.channels_per_block == p.channels
+                                ? p.active_channels
+                                : g.channels_per_block;
+  const std::size_t lanes = c.layout == 1 ? 32 : 1;
+  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * hists * g.row_stride * lanes *
+                     sizeof(std::uint32_t) +
                  range_smem_bytes(p);  // range binning's levels or u8 table, after the histograms
   // Only groups holding an active channel are launched.
   const unsigned int groups = (p.active_channels + g.channels_per_block - 1) / g.channels_per_block;
@@ -144,8 +156,8 @@ std::string MultiChannelConfig::label() const {
 }
 
 std::optional<MultiChannelConfig> MultiChannelConfig::parse(const std::string& label) {
-  return params::parse(multichannel::params(), label, multichannel::params().size(),
-                       multichannel::kLabelPrefix);
+  // tpb .. u: the fields before layout existed (histtune 0.3).
+  return params::parse(multichannel::params(), label, 8, multichannel::kLabelPrefix);
 }
 
 std::string MultiChannelConfig::to_json() const {

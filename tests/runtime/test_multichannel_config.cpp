@@ -38,7 +38,10 @@ TEST(MultiChannelConfig, LabelRoundTripsForEveryPointOfTheSpace) {
     labels.insert(c.label());
   }
   EXPECT_EQ(labels.size(), multichannel::space().size());
-  EXPECT_EQ(MultiChannelConfig{}.label(), "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0");
+  EXPECT_EQ(MultiChannelConfig{}.label(), "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0");
+  // Labels written before the layout existed mean layout 0.
+  EXPECT_EQ(MultiChannelConfig::parse("mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"),
+            MultiChannelConfig{});
   EXPECT_FALSE(MultiChannelConfig::parse("tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"));  // no prefix
 }
 
@@ -64,6 +67,33 @@ TEST(MultiChannelRestrictions, GroupsMustDivideTheChannelsAndKeepLoadsInside) {
   Problem one_d = cols;
   one_d.family = "hist1d";
   EXPECT_NE(multichannel::check(c, one_d, h100_like()).find("multichannel problems"), std::string::npos);
+}
+
+TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
+  const Problem cols = shape(SampleType::u8, 512, 512, 1 << 20);
+  MultiChannelConfig c;
+  c.channels_per_block = 64;
+  c.padding = 0;
+  c.blocks_per_sm = 2;
+  c.layout = 2;  // channel-interleaved: as much memory as rows, without the padding
+  EXPECT_EQ(multichannel::check(c, cols, h100_like()), "");
+  EXPECT_EQ(multichannel::geometry(c, cols, h100_like()).smem_bytes, 64u * 256 * 4);
+  c.channels_per_block = 16;  // fewer than one channel per bank
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("groups of 32"), std::string::npos);
+  c.channels_per_block = 64;
+  c.padding = 1;
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("padding"), std::string::npos);
+  // Lane-striped pixels: 32 lane copies of the 3 active channels only (RGBA, 3 of 4).
+  const Problem rgba = shape(SampleType::u8, 4, 3, 1 << 20);
+  MultiChannelConfig px;
+  px.layout = 1;
+  px.padding = 0;
+  px.block_threads = 1024;
+  px.blocks_per_sm = 1;
+  EXPECT_EQ(multichannel::check(px, rgba, h100_like()), "");
+  EXPECT_EQ(multichannel::geometry(px, rgba, h100_like()).smem_bytes, 3u * 256 * 32 * 4);
+  px.private_copies = 4;  // 384 KiB
+  EXPECT_NE(multichannel::check(px, rgba, h100_like()).find("shared memory"), std::string::npos);
 }
 
 TEST(MultiChannelRestrictions, OnlyGroupsWithAnActiveChannelAreLaunched) {

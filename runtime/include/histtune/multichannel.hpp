@@ -36,10 +36,16 @@ struct MultiChannelConfig {
   int blocks_per_sm = 4;
   // Unroll depth of the row loop {0, 2}; 0 leaves it to the compiler.
   int unroll = 0;
+  // Shared-memory layout {0, 1, 2}: 0 one row of bins per channel (padded); 1 lane-striped (bin
+  // b of lane l at word b * 32 + l: never a bank conflict, 32x the memory, for few channels);
+  // 2 channel-interleaved (bin b of channel c at word b * 32 + c % 32, lanes take their
+  // samples in rotated order so a warp's 32 adds hit 32 channels mod 32: no conflict, for 32
+  // channels per block or more).
+  int layout = 0;
 
   bool operator==(const MultiChannelConfig& o) const;
   bool operator!=(const MultiChannelConfig& o) const { return !(*this == o); }
-  // "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"
+  // "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0"
   std::string label() const;
   static std::optional<MultiChannelConfig> parse(const std::string& label);
   std::string to_json() const;

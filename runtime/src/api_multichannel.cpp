@@ -1,10 +1,11 @@
 // The multi-channel entry points: validate, look the configuration up in the default
 // dispatcher's database (Dispatcher::explain_multichannel: graded, down to the family's built-in
-// default), compile or load once per (device, problem shape) and launch. Stream-ordered, no host
-// sync on the warm path.
+// default), compile or load and prepare the launch once per (device, problem shape), then launch.
+// Stream-ordered, no host sync on the warm path.
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/histtune.hpp"
@@ -15,10 +16,10 @@ namespace {
 
 thread_local MultiChannelChoice t_last_choice;
 
+// What the first call of a shape resolves, so that later calls only launch.
 struct Prepared {
   MultiChannelChoice choice;
-  Kernel kernel;
-  DeviceInfo device;
+  MultiChannelLaunch launch;
 };
 
 class MultiChannelRunner {
@@ -50,23 +51,24 @@ class MultiChannelRunner {
                           "stream capture cannot hold; call it once before capturing");
       if (!ready) {
         Prepared fresh;
-        fresh.device = query_device(ordinal);
+        const DeviceInfo device = query_device(ordinal);
         // A stored configuration passed the restrictions in the lookup; the default is checked
         // here, since no configuration may fit at all (too many bins for shared memory).
-        fresh.choice = default_dispatcher().explain_multichannel(fresh.device, p);
+        fresh.choice = default_dispatcher().explain_multichannel(device, p);
         const MultiChannelConfig& c = fresh.choice.config;
-        if (std::string why = multichannel::check(c, p, fresh.device); !why.empty())
+        if (std::string why = multichannel::check(c, p, device); !why.empty())
           return Status(StatusCode::invalid_argument,
-                        "histtune: " + p.describe() + " cannot run on " + fresh.device.name + ": " + why);
-        fresh.kernel = cache().get(multichannel::request(c, p, fresh.device.arch()),
-                                  multichannel::kKernel);
-        log_first_call(p, fresh.device, fresh.choice.summary(), fresh.choice.detail,
+                        "histtune: " + p.describe() + " cannot run on " + device.name + ": " + why);
+        const Kernel k = cache().get(multichannel::request(c, p, device.arch()),
+                                     multichannel::kKernel);
+        fresh.launch = MultiChannelLaunch(cache(), k, c, p, device);
+        log_first_call(p, device, fresh.choice.summary(), fresh.choice.detail,
                        fresh.choice.unverified);
         std::lock_guard<std::mutex> lock(mutex_);
-        ready = &prepared_.emplace(key, fresh).first->second;  // map nodes are stable
+        ready = &prepared_.emplace(key, std::move(fresh)).first->second;  // map nodes are stable
       }
-      multichannel::launch(cache(), ready->kernel, ready->choice.config, p, ready->device,
-                           d_samples, d_counts, stream);
+      // The bounds and levels are not in the key: passed here.
+      ready->launch(p, d_samples, d_counts, stream);
       t_last_choice = ready->choice;
       return Status();
     } catch (const Error& e) {

@@ -107,6 +107,9 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 
 std::string check_levels(const Problem& p, int current_device) {
   if (p.binning != Binning::range || p.n == 0) return {};
+  // Asked on every call, during stream capture too: the CUDA documentation names no pointer query
+  // among the calls a capture prohibits (its examples allocate or synchronise; this does neither),
+  // and the GpuRangeGraph tests check that a global-mode capture survives it, refusals included.
   cudaPointerAttributes a{};
   const cudaError_t e = cudaPointerGetAttributes(&a, p.d_levels);
   if (e != cudaSuccess) {

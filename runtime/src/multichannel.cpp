@@ -123,29 +123,48 @@ CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch) 
 void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, const Problem& p,
             const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
             cudaStream_t stream) {
-  const MultiChannelGeometry g = geometry(c, p, d);
-  cache.ensure_smem(k, d.ordinal, g.smem_bytes);
-  HT_CUDA(cudaMemsetAsync(d_counts, 0,
-                          sizeof(std::uint32_t) * p.num_bins * p.active_channels, stream));
-  if (p.n == 0) return;
-  const void* samples = d_samples;
-  unsigned long long rows = p.n;
-  unsigned int num_bins = p.num_bins;
-  unsigned int row_stride = g.row_stride;
-  long long lower_i = static_cast<long long>(p.lower);
-  unsigned long long range_i = static_cast<unsigned long long>(p.upper - p.lower);
-  unsigned long long recip_i = range_i ? ~0ull / range_i : 0;  // see ht_bin_of
-  float lower_f = static_cast<float>(p.lower);
-  float upper_f = static_cast<float>(p.upper);
-  float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
-  unsigned int* counts = d_counts;
-  const void* levels = p.d_levels;  // range binning only; unused by the other binnings
-  void* args[] = {&samples, &rows,    &num_bins, &row_stride, &lower_i, &range_i,
-                  &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
-  HT_CUDA(cudaLaunchKernel(k.func(), g.grid, dim3(g.block), args, g.smem_bytes, stream));
+  MultiChannelLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream);
 }
 
 }  // namespace multichannel
+
+// ---- the prepared launch ---------------------------------------------------------------------
+
+MultiChannelLaunch::MultiChannelLaunch(KernelCache& cache, const Kernel& k,
+                                       const MultiChannelConfig& c, const Problem& p,
+                                       const DeviceInfo& d)
+    : kernel_(k), geometry_(multichannel::geometry(c, p, d)) {
+  cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
+}
+
+MultiChannelArgs MultiChannelLaunch::args(const Problem& p, const void* d_samples,
+                                          std::uint32_t* d_counts) const {
+  MultiChannelArgs a;
+  a.samples = d_samples;
+  a.rows = p.n;
+  a.num_bins = p.num_bins;
+  a.row_stride = geometry_.row_stride;
+  a.lower_i = static_cast<long long>(p.lower);
+  a.range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  a.recip_i = a.range_i ? ~0ull / a.range_i : 0;  // see ht_bin_of
+  a.lower_f = static_cast<float>(p.lower);
+  a.upper_f = static_cast<float>(p.upper);
+  a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
+  a.counts = d_counts;
+  a.levels = p.d_levels;
+  return a;
+}
+
+void MultiChannelLaunch::operator()(const Problem& p, const void* d_samples,
+                                    std::uint32_t* d_counts, cudaStream_t stream) const {
+  HT_CUDA(cudaMemsetAsync(d_counts, 0,
+                          sizeof(std::uint32_t) * p.num_bins * p.active_channels, stream));
+  if (p.n == 0) return;
+  MultiChannelArgs a = args(p, d_samples, d_counts);
+  auto ptrs = a.pointers();
+  HT_CUDA(cudaLaunchKernel(kernel_.func(), geometry_.grid, dim3(geometry_.block), ptrs.data(),
+                           geometry_.smem_bytes, stream));
+}
 
 bool MultiChannelConfig::operator==(const MultiChannelConfig& o) const {
   return params::equal(multichannel::params(), *this, o);

@@ -3,6 +3,9 @@
 //
 //   host time of a warm call (lookup + launch) against a bare cudaLaunchKernel of the same kernel
 //     with the same arguments: medians of many calls, interleaved in blocks so drift hits all;
+//     for direct binning (the problem of --n and --bins), range binning of the same samples (u8
+//     levels in device memory, whose check asks cudaPointerGetAttributes on every call; that
+//     check is also timed alone) and the multi-channel path (the samples as rows of 4 channels);
 //   the first call in a fresh process whose tuning database already holds the CUBIN (and the
 //     winner), median of several processes; the CUDA context is created before the clock starts;
 //   the first call in a fresh process with nothing cached: NVRTC compiles once, and the library
@@ -25,6 +28,7 @@
 #include "histtune/histtune.h"
 #include "histtune/histtune.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/multichannel.hpp"
 #include "histtune/version.hpp"
 
 using namespace histtune;
@@ -123,6 +127,45 @@ ChildResult run_child(const std::string& self, const Options& o) {
 
 // ---- the parent ----
 
+// A bare launch of the kernel `launch` prepared, with the same arguments as histtune's call.
+void bare_hist1d(const Hist1DLaunch& launch, int cluster, const Problem& p, const void* d_samples,
+                 std::uint32_t* d_counts, cudaStream_t stream) {
+  const LaunchGeometry& g = launch.geometry();
+  Hist1DArgs a = launch.args(p, d_samples, d_counts);
+  auto ptrs = a.pointers();
+  if (cluster > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(g.grid);
+    cfg.blockDim = dim3(g.block);
+    cfg.dynamicSmemBytes = g.smem_bytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    HT_CUDA(cudaLaunchKernelExC(&cfg, launch.kernel().func(), ptrs.data()));
+  } else {
+    HT_CUDA(cudaLaunchKernel(launch.kernel().func(), dim3(g.grid), dim3(g.block), ptrs.data(),
+                             g.smem_bytes, stream));
+  }
+}
+
+// The multi-channel counterpart, with the memset of the active channels' counts that every
+// multi-channel call makes.
+void bare_multichannel(const MultiChannelLaunch& launch, const Problem& p, const void* d_samples,
+                       std::uint32_t* d_counts, cudaStream_t stream) {
+  HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins * p.active_channels,
+                          stream));
+  const MultiChannelGeometry& g = launch.geometry();
+  MultiChannelArgs a = launch.args(p, d_samples, d_counts);
+  auto ptrs = a.pointers();
+  HT_CUDA(cudaLaunchKernel(launch.kernel().func(), g.grid, dim3(g.block), ptrs.data(),
+                           g.smem_bytes, stream));
+}
+
 int parent(const std::string& self, const Options& o) {
   const DeviceInfo d = query_device(current_device());
   const Problem p = problem_of(o);
@@ -164,47 +207,61 @@ int parent(const std::string& self, const Options& o) {
 
   // Warm: this process. The dispatcher and the free functions use the same database.
   Dispatcher disp(db_path);
+  // Range binning: at most 255 bins of u8 levels, evenly spread, in device memory.
+  Problem pr = p;
+  pr.binning = Binning::range;
+  pr.num_bins = std::min<std::uint32_t>(o.bins, 255);
+  // Multi-channel: the same samples as rows of 4 channels, all active, at most 256 direct bins.
+  Problem pm = p;
+  pm.family = multichannel::kFamily;
+  pm.num_bins = std::min<std::uint32_t>(o.bins, 256);
+  pm.channels = pm.active_channels = 4;
+  pm.n = o.n / 4;
   std::uint8_t* d_samples = nullptr;
+  std::uint8_t* d_levels = nullptr;
   std::uint32_t* d_counts = nullptr;
+  const std::size_t count_words = std::max<std::size_t>(o.bins, pm.num_bins * pm.active_channels);
   HT_CUDA(cudaMalloc(&d_samples, o.n));
-  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * o.bins));
+  HT_CUDA(cudaMalloc(&d_levels, pr.num_bins + 1));
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * count_words));
   HT_CUDA(cudaMemset(d_samples, 7, o.n));
+  std::vector<std::uint8_t> levels(pr.num_bins + 1);
+  for (std::uint32_t i = 0; i <= pr.num_bins; ++i)
+    levels[i] = static_cast<std::uint8_t>(i * 255 / pr.num_bins);  // ascending: 255 / bins >= 1
+  HT_CUDA(cudaMemcpy(d_levels, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+  pr.d_levels = d_levels;
   cudaStream_t stream = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  Choice used;
+  const int ordinal = current_device();
+
+  // The same kernel handles the dispatcher launches (cache hits), prepared the same way.
+  Choice used, used_range;
   Status s = disp.run(p, d_samples, d_counts, stream, &used);
+  if (s.ok()) s = disp.run(pr, d_samples, d_counts, stream, &used_range);
   if (!s.ok()) throw Error(s.code(), s.message());
-  // The same kernel handle the dispatcher launches (a cache hit), prepared the same way.
   const Kernel k = disp.cache().get(hist1d_request(used.config, p, d.arch()), hist1d::kKernel);
   const Hist1DLaunch launch(disp.cache(), k, used.config, p, d);
-  const LaunchGeometry g = launch.geometry();
-  auto bare_launch = [&] {
-    Hist1DArgs a = launch.args(p, d_samples, d_counts);
-    auto ptrs = a.pointers();
-    if (used.config.cluster > 1) {
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(g.grid);
-      cfg.blockDim = dim3(g.block);
-      cfg.dynamicSmemBytes = g.smem_bytes;
-      cfg.stream = stream;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = static_cast<unsigned>(used.config.cluster);
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), ptrs.data()));
-    } else {
-      HT_CUDA(cudaLaunchKernel(k.func(), dim3(g.grid), dim3(g.block), ptrs.data(), g.smem_bytes,
-                               stream));
-    }
-  };
+  const Kernel k_range =
+      disp.cache().get(hist1d_request(used_range.config, pr, d.arch()), hist1d::kKernel);
+  const Hist1DLaunch launch_range(disp.cache(), k_range, used_range.config, pr, d);
+  // The multi-channel entry points keep their prepared launches to themselves: the bare launch
+  // loads the configuration they chose from the default dispatcher's cache they use.
+  s = histogram_multichannel_direct(d_samples, pm.n, pm.channels, pm.active_channels, pm.num_bins,
+                                    d_counts, stream);
+  if (!s.ok()) throw Error(s.code(), s.message());
+  const MultiChannelChoice used_mc = last_multichannel_choice();
+  KernelCache& mc_cache = default_dispatcher().cache();
+  const Kernel k_mc =
+      mc_cache.get(multichannel::request(used_mc.config, pm, d.arch()), multichannel::kKernel);
+  const MultiChannelLaunch launch_mc(mc_cache, k_mc, used_mc.config, pm, d);
+  HT_CUDA(cudaStreamSynchronize(stream));
+
   struct Variant {
-    const char* name;
+    std::string name;
     std::function<void()> call;
     std::vector<double> us;
   };
+  auto bare_launch = [&] { bare_hist1d(launch, used.config.cluster, p, d_samples, d_counts, stream); };
   std::vector<Variant> variants = {
       {"bare cudaLaunchKernel", bare_launch, {}},
       {"bare cudaMemsetAsync + cudaLaunchKernel",
@@ -230,7 +287,38 @@ int parent(const std::string& self, const Options& o) {
            throw Error(StatusCode::internal, histtune_last_error());
        },
        {}},
+      {std::string("range: bare ") +
+           (launch_range.zeroes_counts() ? "cudaMemsetAsync + " : "") + "cudaLaunchKernel",
+       [&] {
+         if (launch_range.zeroes_counts())
+           HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * pr.num_bins, stream));
+         bare_hist1d(launch_range, used_range.config.cluster, pr, d_samples, d_counts, stream);
+       },
+       {}},
+      {"range: check_levels alone (cudaPointerGetAttributes)",
+       [&] {
+         if (!check_levels(pr, ordinal).empty()) throw Error(StatusCode::internal, "check_levels");
+       },
+       {}},
+      {"range: histtune::histogram_range",
+       [&] {
+         if (!histogram_range(d_samples, o.n, pr.num_bins, d_levels, d_counts, stream).ok())
+           throw Error(StatusCode::internal, "histogram_range");
+       },
+       {}},
+      {"multi-channel: bare cudaMemsetAsync + cudaLaunchKernel",
+       [&] { bare_multichannel(launch_mc, pm, d_samples, d_counts, stream); },
+       {}},
+      {"multi-channel: histogram_multichannel_direct",
+       [&] {
+         if (!histogram_multichannel_direct(d_samples, pm.n, pm.channels, pm.active_channels,
+                                            pm.num_bins, d_counts, stream)
+                  .ok())
+           throw Error(StatusCode::internal, "histogram_multichannel_direct");
+       },
+       {}},
   };
+  enum Row { kBare, kBareMemset, kRun, kFree, kC, kRangeBare, kRangeCheck, kRangeFree, kMcBare, kMcFree };
   // Sync every kBatch calls, outside the clock, so the launch queue never fills and blocks.
   constexpr int kBatch = 64, kBlock = 1024;
   auto timed_block = [&](Variant& v, bool record) {
@@ -247,29 +335,44 @@ int parent(const std::string& self, const Options& o) {
   for (int round = 0; round * kBlock < o.calls; ++round)
     for (auto& v : variants) timed_block(v, true);
 
+  const LaunchGeometry& g = launch.geometry();
   std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
               used.config.label().c_str(), to_string(used.level),
               used.unverified ? ", unverified" : "", g.grid, g.block, g.smem_bytes);
-  std::printf("\n%-52s %9s %9s %9s\n", "host time per call (warm)", "median us", "p10", "p90");
+  const LaunchGeometry& gr = launch_range.geometry();
+  std::printf("range: %s: configuration %s (lookup: %s), grid %u x %u threads, %zu B shared\n",
+              pr.describe().c_str(), used_range.config.label().c_str(),
+              to_string(used_range.level), gr.grid, gr.block, gr.smem_bytes);
+  const MultiChannelGeometry& gm = launch_mc.geometry();
+  std::printf("multi-channel: %s: configuration %s (lookup: %s), grid %u x %u x %u threads, "
+              "%zu B shared\n",
+              pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
+              gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
+  std::printf("\n%-55s %9s %9s %9s\n", "host time per call (warm)", "median us", "p10", "p90");
   std::vector<Stats> st;
   for (const auto& v : variants) {
     st.push_back(stats(v.us));
-    std::printf("%-52s %9.2f %9.2f %9.2f\n", v.name, st.back().median, st.back().p10,
+    std::printf("%-55s %9.2f %9.2f %9.2f\n", v.name.c_str(), st.back().median, st.back().p10,
                 st.back().p90);
   }
   // What a histtune call does beyond the bare launch of the same kernel: the bare baseline
   // includes the memset when the configuration needs one (the call cannot be correct without it).
-  const double bare = launch.zeroes_counts() ? st[1].median : st[0].median;
-  const double added_free = st[3].median - bare;
-  const double added_run = st[2].median - bare;
-  std::printf("%-52s %9.2f   (target <= 2 us: %s)\n",
+  const double bare = launch.zeroes_counts() ? st[kBareMemset].median : st[kBare].median;
+  const double added_free = st[kFree].median - bare;
+  const double added_run = st[kRun].median - bare;
+  std::printf("%-55s %9.2f   (target <= 2 us: %s)\n",
               "added by histogram_direct over the bare call", added_free,
               added_free <= 2.0 ? "met" : "MISSED");
-  std::printf("%-52s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
+  std::printf("%-55s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
   std::printf("  (bare call = %s)\n",
               launch.zeroes_counts()
                   ? "memset + launch: this configuration adds to zeroed counts"
                   : "launch: this configuration stores the counts, no memset");
+  std::printf("%-55s %9.2f   (of which check_levels: %.2f)\n",
+              "added by histogram_range over its bare call",
+              st[kRangeFree].median - st[kRangeBare].median, st[kRangeCheck].median);
+  std::printf("%-55s %9.2f\n", "added by histogram_multichannel_direct over its bare",
+              st[kMcFree].median - st[kMcBare].median);
 
   std::printf("\n%-52s %9s %9s\n", "first call in a fresh process (context up)", "call ms",
               "done ms");
@@ -293,6 +396,7 @@ int parent(const std::string& self, const Options& o) {
     std::printf("%-52s failed (see stderr)\n", "CUBIN in the database");
   }
   (void)cudaFree(d_samples);
+  (void)cudaFree(d_levels);
   (void)cudaFree(d_counts);
   (void)cudaStreamDestroy(stream);
   std::filesystem::remove_all(dir);

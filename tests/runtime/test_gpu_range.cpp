@@ -1,13 +1,18 @@
 // On the GPU: range binning through the public C++ and C APIs and the multi-channel family, bit
 // exact against the host reference: every sample type, several distributions, odd sizes,
 // misaligned starts, n = 0 and 1, levels that are staged in shared memory and levels that are not,
-// the u8 table, unsorted levels (no fault), and the levels' memory checks. The 1D family's every
-// configuration runs range binning in test_gpu_hist1d.cpp (EveryConfiguration).
+// the u8 table, unsorted levels (no fault), the levels' memory checks, and warm calls captured into
+// a CUDA graph and replayed. The 1D family's every configuration runs range binning in
+// test_gpu_hist1d.cpp (EveryConfiguration).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "gpu.hpp"
 #include "histtune/detail/cuda_check.hpp"
@@ -272,6 +277,240 @@ TEST(GpuRange, MultiChannelEverySampledConfigurationAndThePublicApi) {
       EXPECT_EQ(read(d_counts, expect.size()), expect) << "C API rows " << rows;
       HT_CUDA(cudaFree(d_counts));
     }
+  }
+}
+
+// ---- CUDA graph capture ------------------------------------------------------------------------
+
+// One public-API range call for p (1D or multi-channel) on `stream`.
+using RangeCall = std::function<Status(const Problem& p, const void* d_samples,
+                                       const void* d_levels, std::uint32_t* d_counts,
+                                       cudaStream_t stream)>;
+
+Status call_multichannel_range(const Problem& p, const void* s, const void* lv,
+                               std::uint32_t* counts, cudaStream_t stream) {
+  if (p.sample_type == SampleType::u8)
+    return histogram_multichannel_range(static_cast<const std::uint8_t*>(s), p.n, p.channels,
+                                        p.active_channels, p.num_bins,
+                                        static_cast<const std::uint8_t*>(lv), counts, stream);
+  return histogram_multichannel_range(static_cast<const std::uint16_t*>(s), p.n, p.channels,
+                                      p.active_channels, p.num_bins,
+                                      static_cast<const std::uint16_t*>(lv), counts, stream);
+}
+
+// The samples and levels of p drawn as one stream over the same bins (what make_samples and
+// make_levels take): p itself for 1D.
+Problem flat(Problem p) {
+  p.n = p.total_samples();
+  p.family = "hist1d";
+  p.channels = p.active_channels = 1;
+  return p;
+}
+
+std::string mode_name(cudaStreamCaptureMode mode) {
+  return mode == cudaStreamCaptureModeGlobal ? "global" : "thread-local";
+}
+
+// A captured range call: the problem, and the span of the levels written into the same buffer
+// before the second replay (the key has no bounds: the same prepared launch serves both).
+struct CapturedRange {
+  Problem p;
+  double lower2, upper2;
+};
+
+// Warms each call up outside capture (checked against the reference), captures one call of each
+// on a non-blocking stream in `mode`, then replays the graph twice: the counts poisoned before
+// each replay (the graph zeroes them, or its kernel stores them), and new samples and levels of
+// another span written into the same buffers before the second (the graph reads them when it
+// runs). Every replay is compared bit-exact with the host reference.
+void capture_and_replay(const std::vector<CapturedRange>& cases, cudaStreamCaptureMode mode,
+                        const RangeCall& call) {
+  struct Buffers {
+    std::vector<std::uint8_t> samples, levels;
+    std::vector<std::uint32_t> expect;
+  };
+  auto draw = [](const Problem& p, std::uint64_t seed) {
+    Buffers b;
+    b.samples = tuner::make_samples(flat(p), seed, tuner::Distribution::mixed);
+    b.levels = tuner::make_levels(flat(p));
+    b.expect = reference_histogram(p, b.samples.data(), b.levels.data());
+    return b;
+  };
+  auto upload = [](std::uint8_t* d, const std::vector<std::uint8_t>& h) {
+    HT_CUDA(cudaMemcpy(d, h.data(), h.size(), cudaMemcpyHostToDevice));
+  };
+  const std::string how = mode_name(mode) + " capture";
+  std::vector<Buffers> first, second;
+  std::vector<std::unique_ptr<DeviceBytes>> samples, levels, counts;
+  for (const CapturedRange& c : cases) {
+    Problem p2 = c.p;
+    p2.lower = c.lower2;
+    p2.upper = c.upper2;
+    first.push_back(draw(c.p, fresh_seed()));
+    second.push_back(draw(p2, fresh_seed()));
+    ASSERT_NE(first.back().levels, second.back().levels) << c.p.describe();
+    samples.push_back(std::make_unique<DeviceBytes>(first.back().samples));
+    levels.push_back(std::make_unique<DeviceBytes>(first.back().levels));
+    counts.push_back(std::make_unique<DeviceBytes>(
+        std::vector<std::uint8_t>(4 * first.back().expect.size())));
+  }
+  auto counts_of = [&](std::size_t i) { return reinterpret_cast<std::uint32_t*>(counts[i]->d); };
+  auto poison = [&](cudaStream_t stream) {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      HT_CUDA(cudaMemsetAsync(counts[i]->d, 0xAB, 4 * first[i].expect.size(), stream));
+  };
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  for (std::size_t i = 0; i < cases.size(); ++i) {  // warm-up, outside capture
+    const Status st = call(cases[i].p, samples[i]->d, levels[i]->d, counts_of(i), stream);
+    ASSERT_TRUE(st.ok()) << st.message();
+  }
+  HT_CUDA(cudaStreamSynchronize(stream));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    ASSERT_EQ(read(counts_of(i), first[i].expect.size()), first[i].expect)
+        << "warm-up " << cases[i].p.describe();
+  poison(stream);
+  HT_CUDA(cudaStreamSynchronize(stream));
+
+  cudaGraph_t graph = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(stream, mode));
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Status st = call(cases[i].p, samples[i]->d, levels[i]->d, counts_of(i), stream);
+    EXPECT_TRUE(st.ok()) << how << ": " << st.message();
+  }
+  // check_levels asks cudaPointerGetAttributes about d_levels on every call: the capture must
+  // still be active after it.
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  HT_CUDA(cudaStreamIsCapturing(stream, &status));
+  EXPECT_EQ(status, cudaStreamCaptureStatusActive) << how << " invalidated by a call";
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(end, cudaSuccess) << how << ": " << cudaGetErrorName(end) << ": "
+                              << cudaGetErrorString(end);
+  ASSERT_NE(graph, nullptr);
+  std::size_t nodes = 0;
+  HT_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  EXPECT_GE(nodes, cases.size());
+  HT_CUDA(cudaDeviceSynchronize());
+  for (std::size_t i = 0; i < cases.size(); ++i)  // captured, not run
+    for (std::uint32_t v : read(counts_of(i), first[i].expect.size()))
+      ASSERT_EQ(v, 0xABABABABu) << how << " ran " << cases[i].p.describe();
+
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    const std::vector<Buffers>& now = replay == 0 ? first : second;
+    if (replay == 1) {
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        upload(samples[i]->d, now[i].samples);
+        upload(levels[i]->d, now[i].levels);
+      }
+      HT_CUDA(cudaDeviceSynchronize());  // the copies ran on the legacy stream
+    }
+    poison(stream);
+    HT_CUDA(cudaGraphLaunch(exec, stream));
+    HT_CUDA(cudaStreamSynchronize(stream));
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      EXPECT_EQ(read(counts_of(i), now[i].expect.size()), now[i].expect)
+          << how << " replay " << replay << " " << cases[i].p.describe();
+  }
+  HT_CUDA(cudaGraphExecDestroy(exec));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(stream));
+}
+
+// The u8 table (100 bins), staged levels (u16 3000, i32 64) and levels in global memory (f32 6000).
+std::vector<CapturedRange> captured_1d() {
+  return {{range_problem(SampleType::u8, 100, (1ull << 20) + 5, 0, 255), 10, 250},
+          {range_problem(SampleType::u16, 3000, 100003, 0, 65535), 500, 60000},
+          {range_problem(SampleType::i32, 64, 4099, -70000, 70000), -10, 10000},
+          {range_problem(SampleType::f32, 6000, 65537, 0, 100), -50, 50}};
+}
+
+// RGBA-like u8 (the table), u16 with staged levels, u16 with levels in global memory.
+std::vector<CapturedRange> captured_multichannel() {
+  auto mc = [](SampleType t, std::uint32_t channels, std::uint32_t active, std::uint32_t bins,
+               std::uint64_t rows, double upper) {
+    Problem p = range_problem(t, bins, rows, 0, upper);
+    p.family = multichannel::kFamily;
+    p.channels = channels;
+    p.active_channels = active;
+    return p;
+  };
+  return {{mc(SampleType::u8, 4, 3, 100, 77777, 255), 10, 250},
+          {mc(SampleType::u16, 3, 3, 3000, 50001, 65535), 500, 60000},
+          {mc(SampleType::u16, 4, 4, 9000, 1001, 40000), 100, 60000}};
+}
+
+TEST(GpuRangeGraph, Hist1DGlobalCaptureReplaysBitExact) {
+  HT_REQUIRE_GPU();
+  capture_and_replay(captured_1d(), cudaStreamCaptureModeGlobal, call_range);
+}
+
+TEST(GpuRangeGraph, Hist1DThreadLocalCaptureReplaysBitExact) {
+  HT_REQUIRE_GPU();
+  capture_and_replay(captured_1d(), cudaStreamCaptureModeThreadLocal, call_range);
+}
+
+TEST(GpuRangeGraph, MultiChannelGlobalCaptureReplaysBitExact) {
+  HT_REQUIRE_GPU();
+  capture_and_replay(captured_multichannel(), cudaStreamCaptureModeGlobal,
+                     call_multichannel_range);
+}
+
+TEST(GpuRangeGraph, MultiChannelThreadLocalCaptureReplaysBitExact) {
+  HT_REQUIRE_GPU();
+  capture_and_replay(captured_multichannel(), cudaStreamCaptureModeThreadLocal,
+                     call_multichannel_range);
+}
+
+TEST(GpuRangeGraph, HostLevelsRefusedDuringGlobalCaptureLeaveItValid) {
+  // The refusal path of check_levels (cudaPointerGetAttributes on pageable memory, then the
+  // error cleared) runs inside the capture: the capture must survive it and hold the good calls.
+  HT_REQUIRE_GPU();
+  for (const bool is_mc : {false, true}) {
+    const RangeCall call = is_mc ? RangeCall(call_multichannel_range) : RangeCall(call_range);
+    Problem p = range_problem(SampleType::u16, 500, 20011, 0, 65535);
+    if (is_mc) {
+      p.family = multichannel::kFamily;
+      p.channels = 4;
+      p.active_channels = 2;
+    }
+    const auto levels = tuner::make_levels(flat(p));
+    const auto host = tuner::make_samples(flat(p), fresh_seed(), tuner::Distribution::mixed);
+    const auto expect = reference_histogram(p, host.data(), levels.data());
+    const DeviceBytes s(host), lv(levels), counts(std::vector<std::uint8_t>(4 * expect.size()));
+    auto* d_counts = reinterpret_cast<std::uint32_t*>(counts.d);
+    cudaStream_t stream = nullptr;
+    HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    ASSERT_TRUE(call(p, s.d, lv.d, d_counts, stream).ok());  // warm-up
+    HT_CUDA(cudaStreamSynchronize(stream));
+
+    cudaGraph_t graph = nullptr;
+    HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    const Status refused = call(p, s.d, levels.data(), d_counts, stream);
+    const Status good = call(p, s.d, lv.d, d_counts, stream);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    const cudaError_t asked = cudaStreamIsCapturing(stream, &status);
+    const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+    EXPECT_EQ(refused.code(), StatusCode::invalid_argument) << refused.message();
+    EXPECT_NE(refused.message().find("host memory the GPU cannot read"), std::string::npos)
+        << refused.message();
+    EXPECT_TRUE(good.ok()) << good.message();
+    EXPECT_EQ(asked, cudaSuccess);
+    EXPECT_EQ(status, cudaStreamCaptureStatusActive) << (is_mc ? "multi-channel" : "1D");
+    ASSERT_EQ(end, cudaSuccess) << cudaGetErrorName(end) << ": " << cudaGetErrorString(end);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "a refused call leaves no CUDA error behind";
+    HT_CUDA(cudaMemset(d_counts, 0xAB, 4 * expect.size()));
+    HT_CUDA(cudaDeviceSynchronize());
+    cudaGraphExec_t exec = nullptr;
+    HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    HT_CUDA(cudaGraphLaunch(exec, stream));
+    HT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(read(d_counts, expect.size()), expect) << (is_mc ? "multi-channel" : "1D");
+    HT_CUDA(cudaGraphExecDestroy(exec));
+    HT_CUDA(cudaGraphDestroy(graph));
+    HT_CUDA(cudaStreamDestroy(stream));
   }
 }
 

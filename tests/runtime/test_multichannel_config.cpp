@@ -1,5 +1,6 @@
-// The multi-channel family without a GPU: labels, restrictions, geometry, defaults, and NVRTC
-// compiles of a sample of its space for RGBA pixels and for [rows, 512] columns.
+// The multi-channel family without a GPU: labels, restrictions, geometry, defaults, the prepared
+// launch's arguments, and NVRTC compiles of a sample of its space for RGBA pixels and for
+// [rows, 512] columns.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -204,6 +205,45 @@ TEST(MultiChannelRange, TheLevelsAreSharedMemoryAfterTheHistograms) {
   EXPECT_EQ(multichannel::geometry(c, u8, h100_like()).smem_bytes,
             multichannel::geometry(c, u8_even, h100_like()).smem_bytes + 256);
   EXPECT_EQ(multichannel::check(multichannel::default_for(u8, h100_like()), u8, h100_like()), "");
+}
+
+TEST(MultiChannelLaunch, PreparedOnceThenEachCallBringsItsBoundsAndLevels) {
+  // The public API prepares one launch per shape (the key has no bounds or levels): the geometry
+  // is the shape's, the scalar arguments the call's. Under 48 KiB of shared memory preparing
+  // needs no GPU (no attribute to raise), and args() never does.
+  Problem prepared = shape(SampleType::u16, 4, 3, 100003, 100);
+  prepared.binning = Binning::even;
+  prepared.upper = 1000;
+  const MultiChannelConfig c;
+  KernelCache cache;
+  const MultiChannelLaunch launch(cache, Kernel{}, c, prepared, h100_like());
+  const MultiChannelGeometry g = multichannel::geometry(c, prepared, h100_like());
+  ASSERT_LE(g.smem_bytes, 48u * 1024);
+  EXPECT_EQ(launch.geometry().grid.x, g.grid.x);
+  EXPECT_EQ(launch.geometry().grid.y, g.grid.y);
+  EXPECT_EQ(launch.geometry().block, g.block);
+  EXPECT_EQ(launch.geometry().smem_bytes, g.smem_bytes);
+
+  Problem call = prepared;
+  call.lower = -5;
+  call.upper = 5000;
+  const std::uint16_t levels[101] = {};
+  call.d_levels = levels;
+  const auto* samples = reinterpret_cast<const void*>(0x1000);
+  auto* counts = reinterpret_cast<std::uint32_t*>(0x2000);
+  const MultiChannelArgs a = launch.args(call, samples, counts);
+  EXPECT_EQ(a.samples, samples);
+  EXPECT_EQ(a.counts, counts);
+  EXPECT_EQ(a.levels, static_cast<const void*>(levels));
+  EXPECT_EQ(a.rows, 100003u);
+  EXPECT_EQ(a.num_bins, 100u);
+  EXPECT_EQ(a.row_stride, g.row_stride);
+  EXPECT_EQ(a.lower_i, -5);
+  EXPECT_EQ(a.range_i, 5005u);
+  EXPECT_EQ(a.recip_i, ~0ull / 5005u);
+  EXPECT_EQ(a.lower_f, -5.0f);
+  EXPECT_EQ(a.upper_f, 5000.0f);
+  EXPECT_EQ(a.scale_f, 100.0f / (5000.0f - -5.0f));
 }
 
 TEST(MultiChannelRangeApiArguments, RefusedBeforeAnythingRuns) {

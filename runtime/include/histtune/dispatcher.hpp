@@ -156,7 +156,8 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 // read (device or managed memory of any device it may address, or mapped pinned host memory), by
 // cudaPointerGetAttributes; empty when it is, else the reason. Pageable host memory is refused.
 // The levels' order is not checked (that would need a synchronisation): unsorted levels give
-// unspecified counts, never an out-of-bounds access. Other binnings: always empty.
+// unspecified counts, never an out-of-bounds access. Other binnings: always empty. No
+// synchronisation; made on every call, stream capture included.
 std::string check_levels(const Problem& p, int current_device);
 
 // Whether `stream` may carry a launch for device `current_device`: empty when it may, else the

@@ -1,10 +1,11 @@
 // The multi-channel family (templates/multichannel.cuh): rows of interleaved channels, one
 // histogram per active channel ([1048576, 512] u8 columns, RGBA pixels). Its value struct, its
-// space and restrictions, its launch geometry and its launch.
+// space and restrictions, its launch geometry and its prepared launch.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,10 +75,54 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
 // The built-in choice when nothing is tuned (first valid of a short per-shape list).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
-// Zeroes the active channels' counts and launches `k` (built for c and p) on `stream`.
+// MultiChannelLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches
+// in one call (no lookup). The tuner times this, and the public API launches the same
+// MultiChannelLaunch, so that what is timed is exactly what users get.
 void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, const Problem& p,
             const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
             cudaStream_t stream);
 
 }  // namespace multichannel
+
+// The scalar arguments of the multi-channel kernel, in its parameter order (multichannel.cuh).
+struct MultiChannelArgs {
+  const void* samples = nullptr;
+  unsigned long long rows = 0;
+  unsigned int num_bins = 0;
+  unsigned int row_stride = 0;
+  long long lower_i = 0;
+  unsigned long long range_i = 0;
+  unsigned long long recip_i = 0;
+  float lower_f = 0, upper_f = 0, scale_f = 0;
+  unsigned int* counts = nullptr;
+  const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
+  // What cudaLaunchKernel takes: the address of each argument above.
+  std::array<void*, 12> pointers() {
+    return {&samples, &rows,    &num_bins, &row_stride, &lower_i, &range_i,
+            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
+  }
+};
+
+// The launch of the multi-channel kernel `k` built for (c, p) on `d`, prepared once per problem
+// shape: geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not
+// legal during capture, hence here). Calling it with a problem of that shape (same sample type,
+// binning, bins, rows, channels and active channels; the even bounds and the levels may differ)
+// zeroes the active channels' counts and launches; both are legal under stream capture.
+class MultiChannelLaunch {
+ public:
+  MultiChannelLaunch() = default;
+  MultiChannelLaunch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c,
+                     const Problem& p, const DeviceInfo& d);
+  void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                  cudaStream_t stream) const;
+  // The kernel's arguments for one call, for a bare cudaLaunchKernel (the overhead benchmark).
+  MultiChannelArgs args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) const;
+  const Kernel& kernel() const { return kernel_; }
+  const MultiChannelGeometry& geometry() const { return geometry_; }
+
+ private:
+  Kernel kernel_;
+  MultiChannelGeometry geometry_;
+};
+
 }  // namespace histtune

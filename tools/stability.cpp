@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common.hpp"
+#include "histtune/tuner/tuner.hpp"
 #include "json_out.hpp"
 
 namespace histtune::cli {
@@ -120,6 +121,12 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
   for (const auto& wb : b)
     if (find(a, wb.problem) == a.end()) m.only_b.push_back(wb.problem);
   return m;
+}
+
+Problem timed_problem(const db::ProblemRow& key) {
+  for (const Problem& p : tuner::default_plan())
+    if (p.key() == key) return p;
+  return problem_of(key);
 }
 
 std::optional<double> difference_percent(double a_ms, double b_ms) {

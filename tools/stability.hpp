@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "histtune/db/database.hpp"
+#include "histtune/problem.hpp"
 #include "histtune/tuner/side_by_side.hpp"
 
 namespace histtune::cli {
@@ -38,6 +39,11 @@ struct Matched {
   std::vector<db::ProblemRow> only_a, only_b;
 };
 Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db::WinnerRow>& b);
+
+// The problem a stored key names, with the bounds it was tuned with where the default plan has
+// it: a key keeps no bounds, and problem_of's [0, BINS) would draw other data than the run did
+// (i32 even 256 bins over [-1000, 1000), say), so the times would not match the recorded ones.
+Problem timed_problem(const db::ProblemRow& key);
 
 // 100 x (b - a) / min(a, b): how much slower B is than A (negative: faster), relative to the
 // faster one, so that swapping A and B only flips the sign. nullopt unless both are > 0.

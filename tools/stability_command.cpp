@@ -101,7 +101,7 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
   opt.rounds = rounds;
   std::vector<StabilityRow> rows;
   for (const auto& pair : matched.pairs) {
-    StabilityRow r{pair, tuner::side_by_side(d, problem_of(pair.problem), pair.a.config_label,
+    StabilityRow r{pair, tuner::side_by_side(d, timed_problem(pair.problem), pair.a.config_label,
                                              pair.b.config_label, cache, opt)};
     std::fprintf(text, "%s", stability_line(r).c_str());
     std::fflush(text);

@@ -97,6 +97,22 @@ TEST(Stability, DifferenceIsRelativeToTheFasterAndSymmetric) {
   EXPECT_FALSE(within_tolerance(0, 0));
 }
 
+TEST(Stability, PlanProblemsAreTimedOverThePlansBoundsOthersOverTheDefaults) {
+  Problem p = timed_problem({"hist1d", "i32", "even", 256, 1u << 24});
+  EXPECT_EQ(p.lower, -1000);
+  EXPECT_EQ(p.upper, 1000);
+  p = timed_problem({"hist1d", "f32", "range", 1024, 1u << 24});
+  EXPECT_EQ(p.binning, Binning::range);
+  EXPECT_EQ(p.upper, 100) << "the plan's level span, not [0, BINS]";
+  p = timed_problem({"hist1d", "i32", "even", 256, 1u << 20});  // not in the plan
+  EXPECT_EQ(p.lower, 0);
+  EXPECT_EQ(p.upper, 256);
+  p = timed_problem(rgba());
+  EXPECT_EQ(p.family, "multichannel");
+  EXPECT_EQ(p.channels, 4u);
+  EXPECT_EQ(p.active_channels, 3u);
+}
+
 TEST(Stability, TheDeviceIsThisGpuElseTheOnlyOtherBoardOfItsModel) {
   const db::DeviceRow gpu = board("GPU-this");
   DeviceMatch m = match_device({board("GPU-other"), board("GPU-this")}, gpu);

@@ -8,8 +8,10 @@
 
 #include "commands.hpp"
 #include "histtune/status.hpp"
+#include "histtune/tuner/side_by_side.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
+#include "stability.hpp"
 #include "verdict.hpp"
 
 namespace histtune::cli {
@@ -241,6 +243,48 @@ int main(int argc, char** argv) {
       "and CUB, all verified, against the read floor and the row's target. Rows that need a\n"
       "kernel family histtune does not have yet are listed as not run."));
 
+  std::string stability_a, stability_b, stability_json;
+  int stability_rounds = histtune::tuner::SideBySideOptions{}.rounds;
+  CLI::App* stability = app.add_subcommand(
+      "stability", "are two runs' winners equally fast? both timed side by side, now");
+  add_common(stability, common, kGpu | kQuiet,
+             {nullptr, "no header, notes or legend: the table, the summary and errors"});
+  stability->add_option("A.db", stability_a, "the first run's database (only read)")
+      ->type_name("FILE")
+      ->required()
+      ->check(CLI::ExistingFile.description(""));
+  stability->add_option("B.db", stability_b, "the second run's database (only read)")
+      ->type_name("FILE")
+      ->required()
+      ->check(CLI::ExistingFile.description(""));
+  stability->add_option("--rounds", stability_rounds,
+                        "rounds of A and B per problem, alternating A B / B A")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  CLI::Option* stability_json_opt =
+      stability->add_option("--json", stability_json,
+                            "also write the results as JSON to FILE; without FILE: the JSON\n"
+                            "on stdout, the table on stderr")
+          ->expected(0, 1)
+          ->type_name("[FILE]");
+  char stability_band[16];
+  std::snprintf(stability_band, sizeof stability_band, "%.0f%%", kStabilityTolerance * 100);
+  stability->footer(footer(
+      std::string(
+          "For each problem with a winner for this GPU in both databases (two runs of `histtune\n"
+          "--gpu auto`, say): times winner A and winner B in this process on the same inputs,\n"
+          "in rounds alternating A B / B A (each a stable median, the rounds pooled), verifies\n"
+          "both against the host reference, and prints both medians and their difference\n"
+          "(B - A) / the faster beside the times each run recorded for its own winner, which\n"
+          "also carry that run's clocks and launch jitter. Last line: how many problems are\n"
+          "within ") +
+      stability_band +
+      " side by side. Uniform data, as the recorded times are.\n"
+      "A database made on another board of the same model stands for this GPU (a note says\n"
+      "so). Exit 1 when a winner fails or nothing is tuned in both; the databases are only\n"
+      "read."));
+
   std::string show_problem;
   std::size_t show_top = 0;
   CLI::App* show =
@@ -321,10 +365,13 @@ int main(int argc, char** argv) {
     return rc == 0 ? kOk : kUsage;
   }
   if (bench_json_opt->count() > 0 && bench_json.empty()) common.json = true;
+  if (stability_json_opt->count() > 0 && stability_json.empty()) common.json = true;
   try {
     if (*compare) return run_compare(common, compare_problems);
     if (*info) return run_info(common);
     if (*bench) return run_bench(common, bench_json, bench_only);
+    if (*stability)
+      return run_stability(common, stability_a, stability_b, stability_json, stability_rounds);
     if (*report) return run_report(common, html_path);
     if (*show) return run_show(common, show_problem, show_top);
     if (*exp) return run_export(common, export_path, export_device);

@@ -40,6 +40,8 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
       {"info", {"--gpu", "--db", "--json"}, {"--quiet", "--problem"}},
       {"bench", {"--gpu", "--db", "--json [FILE]", "--only", "--matrix", "--quiet"},
        {"--verbose"}},
+      {"stability", {"--gpu", "--json [FILE]", "--rounds", "--quiet", "A.db", "B.db"},
+       {"--db", "--verbose"}},
       {"show", {"--db", "--json", "--problem", "--top"}, {"--gpu"}},
       {"report", {"--db", "--json", "--html", "--quiet", "inline SVG"}, {"--gpu"}},
       {"export", {"--db", "--out", "--device", "--json"}, {"--gpu"}},

@@ -37,6 +37,7 @@ class FakeBench : public tuner::Bench {
   Measured measure(const tuner::Point& p, tuner::Distribution dist) override {
     if (delay_.count()) std::this_thread::sleep_for(delay_);
     ++calls[dist];
+    measured.push_back(p);
     Measured m;
     const std::optional<double> c = cost_(p, dist);
     // Ten samples spread +-0.2% around the cost: the median is the cost.
@@ -51,6 +52,7 @@ class FakeBench : public tuner::Bench {
   void prefetch(const std::vector<tuner::Point>& pts) override { prefetched += pts.size(); }
 
   std::map<tuner::Distribution, std::size_t> calls;
+  std::vector<tuner::Point> measured;  // every measure() call's point, in order
   std::size_t prefetched = 0;
 
  private:

@@ -1,0 +1,155 @@
+// Two configurations timed side by side: on a fake bench, the rounds alternate A B / B A, every
+// round's samples are pooled, a failure stops only its own side; on the GPU, the tuner's own
+// bench times two stored labels of each family on the same inputs and verifies both.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fake_bench.hpp"
+#include "gpu.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
+#include "histtune/tuner/side_by_side.hpp"
+
+using namespace histtune;
+using namespace histtune::tuner;
+using histtune::test::FakeBench;
+
+namespace {
+
+const Point kA = {1, 0}, kB = {2, 0};
+
+// A point's time is 1 ms + 3% per unit of p[0]; p[0] = 9 gives a wrong result; skewed data is
+// twice as slow, to show which distribution was timed.
+std::optional<double> cost(const Point& p, Distribution d) {
+  if (p[0] == 9) return std::nullopt;
+  return (1.0 + 0.03 * p[0]) * (d == Distribution::skewed ? 2.0 : 1.0);
+}
+
+SideBySideOptions rounds(int n) {
+  SideBySideOptions o;
+  o.rounds = n;
+  return o;
+}
+
+}  // namespace
+
+TEST(SideBySide, RoundsAlternateTheOrderAndPoolEverySample) {
+  FakeBench bench(cost);
+  const SideBySide r = side_by_side(bench, kA, kB, rounds(4));
+  const std::vector<Point> order = {kA, kB, kB, kA, kA, kB, kB, kA};
+  EXPECT_EQ(bench.measured, order);
+  EXPECT_EQ(bench.prefetched, 2u) << "both kernels compile ahead";
+  EXPECT_EQ(r.rounds, 4);
+  EXPECT_EQ(r.a.label, "cfg.1.0");
+  EXPECT_EQ(r.b.label, "cfg.2.0");
+  ASSERT_TRUE(r.a.verified && r.b.verified);
+  EXPECT_EQ(r.a.timing.samples, 40) << "ten samples per round, four rounds";
+  EXPECT_EQ(r.a.timing.sample_ms.size(), 40u);
+  EXPECT_DOUBLE_EQ(r.a.timing.median_ms, 1.03);
+  EXPECT_DOUBLE_EQ(r.b.timing.median_ms, 1.06);
+  EXPECT_TRUE(r.a.error.empty() && r.b.error.empty());
+}
+
+TEST(SideBySide, TimesTheRequestedDistribution) {
+  FakeBench bench(cost);
+  SideBySideOptions o = rounds(2);
+  o.dist = Distribution::skewed;
+  const SideBySide r = side_by_side(bench, kA, kB, o);
+  EXPECT_EQ(bench.calls[Distribution::skewed], 4u);
+  EXPECT_EQ(bench.calls[Distribution::uniform], 0u);
+  EXPECT_DOUBLE_EQ(r.a.timing.median_ms, 2.06);
+}
+
+TEST(SideBySide, AWrongResultStopsOnlyItsSideAndKeepsItsError) {
+  FakeBench bench(cost);
+  const SideBySide r = side_by_side(bench, kA, Point{9, 0}, rounds(3));
+  EXPECT_EQ(bench.measured, (std::vector<Point>{kA, {9, 0}, kA, kA})) << "B is not re-timed";
+  EXPECT_EQ(r.rounds, 3);
+  EXPECT_TRUE(r.a.verified);
+  EXPECT_EQ(r.a.timing.samples, 30);
+  EXPECT_FALSE(r.b.verified);
+  EXPECT_EQ(r.b.timing.samples, 0);
+  EXPECT_EQ(r.b.error, "output differs from the host reference");
+}
+
+TEST(SideBySide, StopsWhenBothSidesFailed) {
+  FakeBench bench(cost);
+  const SideBySide r = side_by_side(bench, Point{9, 0}, Point{9, 1}, rounds(5));
+  EXPECT_EQ(bench.measured.size(), 2u);
+  EXPECT_EQ(r.rounds, 1);
+  EXPECT_FALSE(r.a.verified || r.b.verified);
+}
+
+TEST(SideBySide, TheSameConfigurationTwiceIsTimedTwice) {
+  FakeBench bench(cost);
+  const SideBySide r = side_by_side(bench, kA, kA, rounds(2));
+  EXPECT_EQ(bench.measured.size(), 4u);
+  EXPECT_DOUBLE_EQ(r.a.timing.median_ms, r.b.timing.median_ms);
+  EXPECT_EQ(r.a.label, r.b.label);
+}
+
+TEST(SideBySide, ZeroRoundsMeansOne) {
+  FakeBench bench(cost);
+  EXPECT_EQ(side_by_side(bench, kA, kB, rounds(0)).rounds, 1);
+}
+
+// ---- on the GPU ----------------------------------------------------------------------------
+
+namespace {
+
+Problem u8_256_2_20() {
+  Problem p;
+  p.num_bins = 256;
+  p.n = 1u << 20;
+  return p;
+}
+
+}  // namespace
+
+TEST(SideBySideGpu, Hist1DDefaultAgainstItselfIsVerifiedAndClose) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(0);
+  const Problem p = u8_256_2_20();
+  const std::string label = hist1d::default_for(p, d).label();
+  KernelCache cache;
+  const SideBySide r = side_by_side(d, p, label, label, cache, rounds(4));
+  EXPECT_EQ(r.rounds, 4);
+  ASSERT_TRUE(r.a.verified) << r.a.error;
+  ASSERT_TRUE(r.b.verified) << r.b.error;
+  EXPECT_GE(r.a.timing.samples, 4 * 10);
+  // One kernel timed twice in one process: what is left is the method's own noise.
+  EXPECT_LT(std::fabs(r.b.timing.median_ms / r.a.timing.median_ms - 1), 0.10)
+      << r.a.timing.median_ms << " vs " << r.b.timing.median_ms;
+}
+
+TEST(SideBySideGpu, MultiChannelRgbaTwoConfigurationsAreVerified) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(0);
+  Problem p;
+  p.family = multichannel::kFamily;
+  p.channels = 4;
+  p.active_channels = 3;
+  p.num_bins = 256;
+  p.n = 1024 * 1024;
+  const MultiChannelConfig def = multichannel::default_for(p, d);
+  KernelCache cache;
+  const SideBySide r = side_by_side(d, p, def.label(), def.label(), cache, rounds(2));
+  EXPECT_TRUE(r.a.verified) << r.a.error;
+  EXPECT_TRUE(r.b.verified) << r.b.error;
+  EXPECT_GT(r.a.timing.median_ms, 0);
+}
+
+TEST(SideBySideGpu, AnInvalidLabelIsAnErrorAndNothingIsTimed) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(0);
+  const Problem p = u8_256_2_20();
+  KernelCache cache;
+  const SideBySide r =
+      side_by_side(d, p, hist1d::default_for(p, d).label(), "tpb7.nonsense", cache, rounds(2));
+  EXPECT_EQ(r.rounds, 0);
+  EXPECT_FALSE(r.a.verified);
+  EXPECT_FALSE(r.b.verified);
+  EXPECT_NE(r.b.error.find("not a valid configuration"), std::string::npos) << r.b.error;
+  EXPECT_TRUE(r.a.error.empty()) << "A is valid; it is only not timed alone";
+}

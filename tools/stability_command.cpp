@@ -1,0 +1,137 @@
+// `histtune stability A.db B.db`: are the winners of two tuning runs equally fast on this GPU?
+// Each run's recorded times carry that run's clocks and launch jitter, so both winners of every
+// problem tuned in both are timed again here, side by side on the same inputs (tuner/
+// side_by_side.hpp), and shown beside what each run recorded.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <utility>
+
+#include "commands.hpp"
+#include "histtune/status.hpp"
+#include "histtune/tuner/side_by_side.hpp"
+#include "histtune/version.hpp"
+#include "json_out.hpp"
+#include "stability.hpp"
+
+namespace histtune::cli {
+namespace {
+
+// A database given by path, only read.
+struct Source {
+  std::string path;
+  std::unique_ptr<db::Database> db;
+  std::vector<db::DeviceRow> tuned;  // devices with winners
+  std::vector<db::WinnerRow> all;    // their winners
+};
+
+Source open_source(const std::string& path) {
+  Source s{path, std::make_unique<db::Database>(path, db::Database::OpenMode::kReadOnly), {}, {}};
+  for (const auto& d : s.db->devices()) {
+    auto w = s.db->winners(d.uuid);
+    if (w.empty()) continue;
+    s.tuned.push_back(d);
+    s.all.insert(s.all.end(), w.begin(), w.end());
+  }
+  return s;
+}
+
+int nothing_to_compare(const std::string& why) {
+  std::fprintf(stderr, "histtune: %s\n", why.c_str());
+  return kFailure;
+}
+
+}  // namespace
+
+int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
+                  const std::string& json_path, int rounds) {
+  const Source a = open_source(path_a), b = open_source(path_b);
+  // What the files alone say is wrong is said before the GPU is asked.
+  for (const Source* s : {&a, &b})
+    if (s->all.empty())
+      return nothing_to_compare(s->path + " holds no tuned problem (no winners); `histtune "
+                                "--gpu auto --db " + s->path + "` tunes into it");
+  if (match_winners(a.all, b.all).pairs.empty())
+    return nothing_to_compare(path_a + " and " + path_b +
+                              " have no tuned problem in common, on any device");
+
+  const DeviceInfo d = select_device(c);
+  const db::DeviceRow gpu = d.row();
+  const DeviceMatch match_a = match_device(a.tuned, gpu), match_b = match_device(b.tuned, gpu);
+  for (const auto& [s, m] : {std::pair{&a, &match_a}, std::pair{&b, &match_b}})
+    if (!m->device)
+      return nothing_to_compare(s->path + ": " + m->why_not + " (GPU " +
+                                std::to_string(d.ordinal) + ", " + d.name + ")");
+  const Matched matched =
+      match_winners(a.db->winners(match_a.device->uuid), b.db->winners(match_b.device->uuid));
+  if (matched.pairs.empty())
+    return nothing_to_compare("no problem is tuned for GPU " + std::to_string(d.ordinal) + " (" +
+                              d.name + ") in both " + path_a + " and " + path_b);
+
+  // An unwritable --json file is found now, not after minutes of timing.
+  std::ofstream json_file;
+  if (!json_path.empty()) {
+    json_file.open(json_path);
+    if (!json_file)
+      throw Error(StatusCode::invalid_argument, "cannot write --json file " + json_path);
+  }
+  std::FILE* text = text_stream(c);  // stderr when the JSON goes to stdout
+  if (!c.quiet) {
+    std::fprintf(text, "histtune stability on GPU %d, %s (sm_%d): A = %s, B = %s\n", d.ordinal,
+                 d.name.c_str(), d.arch(), path_a.c_str(), path_b.c_str());
+    for (const auto& [name, m] : {std::pair{"A", &match_a}, std::pair{"B", &match_b}})
+      if (!m->exact)
+        std::fprintf(text, "note: %s holds the winners of another %s board (%s); they are timed "
+                     "on this one\n", name, d.name.c_str(), m->device->uuid.c_str());
+    auto only = [&](const char* name, const std::vector<db::ProblemRow>& ps) {
+      if (ps.empty()) return;
+      std::string list;
+      for (const auto& p : ps) list += (list.empty() ? "" : ", ") + problem_spec(p);
+      std::fprintf(text, "note: %zu problem%s tuned only in %s, not compared: %s\n", ps.size(),
+                   ps.size() == 1 ? "" : "s", name, list.c_str());
+    };
+    only("A", matched.only_a);
+    only("B", matched.only_b);
+    std::fprintf(text, "%s", stability_legend(rounds).c_str());
+  }
+  std::fprintf(text, "%s", stability_table_header().c_str());
+
+  KernelCache cache;
+  tuner::SideBySideOptions opt;
+  opt.rounds = rounds;
+  std::vector<StabilityRow> rows;
+  for (const auto& pair : matched.pairs) {
+    StabilityRow r{pair, tuner::side_by_side(d, timed_problem(pair.problem), pair.a.config_label,
+                                             pair.b.config_label, cache, opt)};
+    std::fprintf(text, "%s", stability_line(r).c_str());
+    std::fflush(text);
+    rows.push_back(std::move(r));
+  }
+  const StabilitySummary summary = stability_summary(rows);
+  std::fprintf(text, "%s", stability_summary_line(summary).c_str());
+  const int status = summary.failed ? kFailure : kOk;
+
+  if (!json_path.empty() || c.json) {
+    nlohmann::json doc = {{"histtune", version()},
+                          {"command", "stability"},
+                          {"device", device_json(d)},
+                          {"nvrtc", nvrtc_version()},
+                          {"database_a", {{"path", path_a}, {"device", match_a.device->uuid}}},
+                          {"database_b", {{"path", path_b}, {"device", match_b.device->uuid}}},
+                          {"rounds", rounds},
+                          {"distribution", tuner::to_string(opt.dist)}};
+    doc.update(stability_json(rows, matched));
+    doc["ok"] = status == kOk;
+    if (json_path.empty()) {
+      print_json(doc);
+    } else {
+      json_file << doc.dump(2) << "\n";
+      json_file.close();
+      if (!json_file)
+      throw Error(StatusCode::invalid_argument, "cannot write --json file " + json_path);
+    }
+  }
+  return status;
+}
+
+}  // namespace histtune::cli

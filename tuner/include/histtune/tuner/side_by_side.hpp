@@ -1,0 +1,52 @@
+// Two configurations of one problem timed side by side, in one process on the same inputs: the
+// fair answer to "are these two equally fast?", which the times two runs recorded cannot give
+// (each run saw its own clocks and launch jitter). Rounds alternate the order (A B, B A, ...) so
+// that neither always runs in the other's wake; each round is a full time_calls (warm-up, stable
+// median, input rotation) and is verified, and the rounds' samples are pooled as the tuner's
+// decision phase pools them. Over the Bench interface, so it is tested on CPU with a fake bench.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "histtune/device.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
+#include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/timing.hpp"
+#include "histtune/tuner/tuner.hpp"
+
+namespace histtune::tuner {
+
+struct SideBySideOptions {
+  int rounds = 5;  // rounds of A and B (>= 1)
+  Distribution dist = Distribution::uniform;  // the data the tuner's recorded winner time is on
+  TimingOptions timing;  // of each round (the GPU bench's; a given Bench keeps its own)
+};
+
+// One configuration's part: the pooled samples of every round it verified in.
+struct SideTiming {
+  std::string label;
+  Timing timing;           // summarize() of the pooled samples; samples = 0 when none
+  bool verified = false;   // every round's output matched the host reference exactly
+  std::string error;       // the first failure (compile error, wrong result, not runnable here)
+};
+
+struct SideBySide {
+  SideTiming a, b;
+  int rounds = 0;  // rounds timed
+};
+
+// `rounds` rounds of a and b through `bench`; a configuration that fails stops being timed (its
+// error is kept), the other goes on. a == b is allowed: the spread is then the method's own noise.
+SideBySide side_by_side(Bench& bench, const Point& a, const Point& b,
+                        const SideBySideOptions& opt = {});
+
+// The same on the GPU for two stored labels of p's family: the family's GPU bench (the tuner's
+// own: its inputs, launch and verification), both kernels compiled ahead through `cache`. A label
+// that does not parse or is not valid for p on d is an error of its side, not an exception.
+SideBySide side_by_side(const DeviceInfo& d, const Problem& p, const std::string& label_a,
+                        const std::string& label_b, KernelCache& cache,
+                        const SideBySideOptions& opt = {});
+
+}  // namespace histtune::tuner

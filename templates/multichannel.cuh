@@ -182,9 +182,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
 #pragma unroll
         for (unsigned int k = 0; k < kVecs; ++k) {
           const unsigned long long i = base + k * kThreads + threadIdx.x;
-          // i % kSeg is threadIdx.x % kSeg (kSeg <= 128 divides kThreads; base is a multiple): a
-          // thread's channels are the same in every row, so their addresses are hoisted.
-          if (i < items) count_vec(x[k], (threadIdx.x % kSeg) * kE);
+          if (i < items) count_vec(x[k], (unsigned int)(i % kSeg) * kE);
         }
       }
     } else {

@@ -37,7 +37,8 @@ SideBySideOptions rounds(int n) {
 TEST(SideBySide, RoundsAlternateTheOrderAndPoolEverySample) {
   FakeBench bench(cost);
   const SideBySide r = side_by_side(bench, kA, kB, rounds(4));
-  const std::vector<Point> order = {kA, kB, kB, kA, kA, kB, kB, kA};
+  // A dropped warm-up round (B A), then the four timed rounds.
+  const std::vector<Point> order = {kB, kA, kA, kB, kB, kA, kA, kB, kB, kA};
   EXPECT_EQ(bench.measured, order);
   EXPECT_EQ(bench.prefetched, 2u) << "both kernels compile ahead";
   EXPECT_EQ(r.rounds, 4);
@@ -56,7 +57,7 @@ TEST(SideBySide, TimesTheRequestedDistribution) {
   SideBySideOptions o = rounds(2);
   o.dist = Distribution::skewed;
   const SideBySide r = side_by_side(bench, kA, kB, o);
-  EXPECT_EQ(bench.calls[Distribution::skewed], 4u);
+  EXPECT_EQ(bench.calls[Distribution::skewed], 6u);  // with the warm-up round
   EXPECT_EQ(bench.calls[Distribution::uniform], 0u);
   EXPECT_DOUBLE_EQ(r.a.timing.median_ms, 2.06);
 }
@@ -64,7 +65,7 @@ TEST(SideBySide, TimesTheRequestedDistribution) {
 TEST(SideBySide, AWrongResultStopsOnlyItsSideAndKeepsItsError) {
   FakeBench bench(cost);
   const SideBySide r = side_by_side(bench, kA, Point{9, 0}, rounds(3));
-  EXPECT_EQ(bench.measured, (std::vector<Point>{kA, {9, 0}, kA, kA})) << "B is not re-timed";
+  EXPECT_EQ(bench.measured, (std::vector<Point>{{9, 0}, kA, kA, kA, kA})) << "B is not re-timed";
   EXPECT_EQ(r.rounds, 3);
   EXPECT_TRUE(r.a.verified);
   EXPECT_EQ(r.a.timing.samples, 30);
@@ -76,15 +77,15 @@ TEST(SideBySide, AWrongResultStopsOnlyItsSideAndKeepsItsError) {
 TEST(SideBySide, StopsWhenBothSidesFailed) {
   FakeBench bench(cost);
   const SideBySide r = side_by_side(bench, Point{9, 0}, Point{9, 1}, rounds(5));
-  EXPECT_EQ(bench.measured.size(), 2u);
-  EXPECT_EQ(r.rounds, 1);
+  EXPECT_EQ(bench.measured.size(), 2u);  // both failed in the warm-up round
+  EXPECT_EQ(r.rounds, 0);
   EXPECT_FALSE(r.a.verified || r.b.verified);
 }
 
 TEST(SideBySide, TheSameConfigurationTwiceIsTimedTwice) {
   FakeBench bench(cost);
   const SideBySide r = side_by_side(bench, kA, kA, rounds(2));
-  EXPECT_EQ(bench.measured.size(), 4u);
+  EXPECT_EQ(bench.measured.size(), 6u);  // warm-up, then two rounds
   EXPECT_DOUBLE_EQ(r.a.timing.median_ms, r.b.timing.median_ms);
   EXPECT_EQ(r.a.label, r.b.label);
 }

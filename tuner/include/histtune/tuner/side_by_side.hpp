@@ -37,8 +37,9 @@ struct SideBySide {
   int rounds = 0;  // rounds timed
 };
 
-// `rounds` rounds of a and b through `bench`; a configuration that fails stops being timed (its
-// error is kept), the other goes on. a == b is allowed: the spread is then the method's own noise.
+// A dropped warm-up round, then `rounds` rounds of a and b through `bench`; a configuration that
+// fails stops being timed (its error is kept), the other goes on. a == b is allowed: the spread
+// is then the method's own noise.
 SideBySide side_by_side(Bench& bench, const Point& a, const Point& b,
                         const SideBySideOptions& opt = {});
 

@@ -146,6 +146,24 @@ TEST(TuneWith, AnnealingStartsFromTheGivenPointsAndAnnouncesItsMoves) {
   EXPECT_GE(bench.prefetched, 19u) << "moves are announced before they are timed";
 }
 
+// A search that never reaches the default's region (here a random search of 3 points out of 48
+// with this seed) still compares against it: the always-measured point wins when it is best.
+TEST(TuneWith, AlwaysMeasuredPointsCompeteWhateverTheSearchVisits) {
+  const Point best{3, 3, 2};
+  TuneOptions o;
+  o.strategy = "random";
+  o.distributions = {Distribution::uniform};
+  o.budget.max_evaluations = 3;
+  FakeBench without(landscape);
+  const TuneResult missed = tune_with(problem(), grid(), without, o);
+  ASSERT_NE(missed.winner, "cfg.3.3.2") << "pick another seed: this one finds the best alone";
+  o.always = {best};
+  FakeBench with(landscape);
+  const TuneResult r = tune_with(problem(), grid(), with, o);
+  EXPECT_EQ(r.winner, "cfg.3.3.2");
+  EXPECT_EQ(r.search_evaluations, 3u) << "the search's own budget is unchanged";
+}
+
 TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
   db::Database database(":memory:");
   db::DeviceRow device{"GPU-fake", "Fake", 9, 0, 132, 1, 1, 1, 1};

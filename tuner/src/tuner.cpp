@@ -114,6 +114,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   SearchResult sr = strategy->run(
       space, [&](const Point& pt) { return evaluate(0, pt); }, opt.budget, opt.seed, plan,
       opt.starts);
+  for (const Point& pt : opt.always)
+    if (!seen[0].count(pt)) evaluate(0, pt);
   r.pruned = sr.invalid_skipped;
   r.valid = sr.valid_points;
   r.search_evaluations = sr.evaluations;
@@ -397,7 +399,17 @@ TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const
   const std::unique_ptr<Bench> bench = p.family == multichannel::kFamily
                                            ? make_multichannel_bench(d, p, cache, opt)
                                            : make_hist1d_bench(d, p, cache, opt);
-  return tune_with(p, search_space(p, d), *bench, opt);
+  TuneOptions with = opt;
+  const std::string fallback = p.family == multichannel::kFamily
+                                   ? multichannel::default_for(p, d).label()
+                                   : hist1d::default_for(p, d).label();
+  if (const std::optional<Point> pt = point_of_label(fallback, p, d)) {
+    with.always.push_back(*pt);
+    // Annealing also searches around it: its neighbours may beat it.
+    if (std::find(with.starts.begin(), with.starts.end(), *pt) == with.starts.end())
+      with.starts.push_back(*pt);
+  }
+  return tune_with(p, search_space(p, d), *bench, with);
 }
 
 // ---- storage -----------------------------------------------------------------------------------

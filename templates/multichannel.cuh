@@ -23,7 +23,8 @@
 // Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
 // channels, come as the last argument), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides
 // HT_CHANNELS), HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per
-// load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT.
+// load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (flat
+// stream only).
 #include "ht_common.cuh"
 
 // The kWords words of x rotated by rot samples (kPerWord to a word): sample m of `out` is
@@ -141,11 +142,38 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     const unsigned long long total = rows * kC;
     const unsigned long long vecs = aligned ? total / kE : 0;
     const VecT* v = reinterpret_cast<const VecT*>(samples);
+    constexpr unsigned long long kTile = (unsigned long long)kThreads * kVecs;
+    unsigned long long first_base = (unsigned long long)blockIdx.y * kTile;
+#if HT_PREFETCH
+    // Whole tiles with the next tile's loads in flight while this one is counted (as hist1d's
+    // pf1); the partial last tile is left to the loop below.
+    const unsigned long long full = vecs / kTile;
+    VecT next[kVecs];
+    if (blockIdx.y < full) {
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) next[k] = v[blockIdx.y * kTile + k * kThreads + threadIdx.x];
+    }
+    for (unsigned long long t = blockIdx.y; t < full; t += gridDim.y) {
+      VecT x[kVecs];
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) x[k] = next[k];
+      if (t + gridDim.y < full) {
+#pragma unroll
+        for (unsigned int k = 0; k < kVecs; ++k)
+          next[k] = v[(t + gridDim.y) * kTile + k * kThreads + threadIdx.x];
+      }
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) {
+        const unsigned long long i = t * kTile + k * kThreads + threadIdx.x;
+        count_vec(x[k], kE % kC == 0 ? 0u : (unsigned int)(i * kE % kC));
+      }
+    }
+    first_base = (full + blockIdx.y) * kTile;
+#endif
 #if HT_UNROLL > 0
     HT_UNROLL_LOOP(HT_UNROLL)
 #endif
-    for (unsigned long long base = (unsigned long long)blockIdx.y * kThreads * kVecs; base < vecs;
-         base += step) {
+    for (unsigned long long base = first_base; base < vecs; base += step) {
       VecT x[kVecs];
 #pragma unroll
       for (unsigned int k = 0; k < kVecs; ++k) {

@@ -20,6 +20,7 @@ const std::vector<Param<MultiChannelConfig>>& params() {
       {"blocks_per_sm", "bps", &C::blocks_per_sm, {4, 1, 2, 8}, false},
       {"unroll", "u", &C::unroll, {0, 2}, true},
       {"layout", "lay", &C::layout, {0, 1, 2}, true},
+      {"prefetch", "pf", &C::prefetch, {0, 1}, true},
   };
   return table;
 }
@@ -50,6 +51,9 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
   if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
   if (c.layout != 0 && c.padding != 0)
     return "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel";
+  if (c.prefetch != 0 && cpb != p.channels)
+    return "prefetch pipelines the flat stream of a block owning every channel "
+           "(channels_per_block 0)";
   if (c.layout == 2 && cpb % 32 != 0)
     return "channel-interleaved layout (2) needs the block's channels (" + std::to_string(cpb) +
            ") in whole groups of 32, one per bank";
@@ -178,7 +182,7 @@ std::string MultiChannelConfig::label() const {
 }
 
 std::optional<MultiChannelConfig> MultiChannelConfig::parse(const std::string& label) {
-  // tpb .. u: the fields before layout existed (histtune 0.3).
+  // tpb .. u: the fields before layout and prefetch existed (histtune 0.3).
   return params::parse(multichannel::params(), label, 8, multichannel::kLabelPrefix);
 }
 

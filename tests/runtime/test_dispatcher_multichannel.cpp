@@ -42,9 +42,9 @@ Problem pixels(std::uint64_t rows, std::uint32_t channels = 4, std::uint32_t act
 }
 
 // Valid for 4-channel u8 rows of 256 bins on the fixture device.
-constexpr const char* kSmall = "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0";
-constexpr const char* kLarge = "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0.lay0";
-constexpr const char* kOther = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0.lay0";
+constexpr const char* kSmall = "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0";
+constexpr const char* kLarge = "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0.lay0.pf0";
+constexpr const char* kOther = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0.lay0.pf0";
 
 class MultiChannelLookup : public ::testing::Test {
  protected:
@@ -164,7 +164,7 @@ TEST_F(MultiChannelLookup, CorruptOrInvalidConfigurationMeansTheDefaultWithAWarn
                   version());
     // Parses, but 8 copies need 8 warps: a 128-thread block has 4.
     db.set_winner(device("GPU-h100").row(), pixels(1 << 16).key(),
-                  "mc.tpb128.vpt1.vec16.cpb0.pc8.pad1.bps4.u0.lay0", 0.001, mc_hash(), version());
+                  "mc.tpb128.vpt1.vec16.cpb0.pc8.pad1.bps4.u0.lay0.pf0", 0.001, mc_hash(), version());
     // A 1D label stored under the multi-channel key.
     db.set_winner(device("GPU-h100").row(), pixels(1 << 12).key(),
                   "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4", 0.001, mc_hash(), version());

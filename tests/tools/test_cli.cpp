@@ -136,7 +136,7 @@ TEST(CliDatabase, MultiChannelWinnersAreNamedByTheirSpecAndSurvivePrune) {
   {
     histtune::db::Database db(path);
     histtune::db::DeviceRow d{"GPU-mc", "Fixture H100", 9, 0, 132, 1, 1, 13000, 13000};
-    db.set_winner(d, pixels, "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0", 0.05,
+    db.set_winner(d, pixels, "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0", 0.05,
                   histtune::templates::get(histtune::multichannel::kTemplate).hash,
                   histtune::version());
     db.set_winner(d, flat, "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad1.bps4", 0.01,
@@ -145,7 +145,7 @@ TEST(CliDatabase, MultiChannelWinnersAreNamedByTheirSpecAndSurvivePrune) {
   auto r = run_cli("show --json --problem mc:3/4:u8:direct:256:2^20 --db " + path);
   ASSERT_EQ(r.rc, 0) << r.out;
   for (const char* s : {"\"spec\": \"mc:3/4:u8:direct:256:2^20\"", "\"channels\": 4",
-                        "\"active_channels\": 3", "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0"})
+                        "\"active_channels\": 3", "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_EQ(r.out.find("tpb256.vpt1.vec0.pc1.lay0"), std::string::npos) << "only the named problem";
   // Each family keeps the results of its own current kernel template.

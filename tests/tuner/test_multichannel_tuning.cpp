@@ -100,7 +100,7 @@ TEST(MultiChannelSpace, PointsAndLabelsRoundTrip) {
   EXPECT_TRUE(point_of_label(multichannel::default_for(p, d).label(), p, d).has_value());
   // A 1D label is not a multi-channel point, nor an invalid one.
   EXPECT_FALSE(point_of_label("tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad1.bps4", p, d));
-  EXPECT_FALSE(point_of_label("mc.tpb128.vpt1.vec16.cpb0.pc8.pad1.bps4.u0.lay0", p, d));
+  EXPECT_FALSE(point_of_label("mc.tpb128.vpt1.vec16.cpb0.pc8.pad1.bps4.u0.lay0.pf0", p, d));
   EXPECT_EQ(template_hash_of(p), templates::get(multichannel::kTemplate).hash);
   EXPECT_EQ(template_hash_of(Problem{}), templates::get(hist1d::kTemplate).hash);
 }
@@ -170,11 +170,11 @@ TEST(MultiChannelTuning, WinnersOfSimilarProblemsStartTheSearch) {
   const DeviceInfo d = histtune::test::h100_like();
   db::Database database(tmp.path);
   const std::string hash = templates::get(multichannel::kTemplate).hash;
-  const std::string label = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps2.u0.lay0";
+  const std::string label = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps2.u0.lay0.pf0";
   database.set_winner(d.row(), rgba(1 << 20).key(), label, 0.1, hash);
   Problem four = rgba(1 << 20);
   four.active_channels = 4;
-  database.set_winner(d.row(), four.key(), "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0", 0.1, hash);
+  database.set_winner(d.row(), four.key(), "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0", 0.1, hash);
   const auto starts = tuning_starts(database, d, rgba(1 << 24));
   ASSERT_EQ(starts.size(), 1u) << "only the winner of the same channels";
   EXPECT_EQ(multichannel_config_of(starts[0]).label(), label);

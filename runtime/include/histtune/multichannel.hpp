@@ -43,10 +43,13 @@ struct MultiChannelConfig {
   // samples in rotated order so a warp's 32 adds hit 32 channels mod 32: no conflict, for 32
   // channels per block or more).
   int layout = 0;
+  // Software pipelining {0, 1} of the flat stream (channels_per_block 0): the next tile's loads
+  // are issued before this tile is counted.
+  int prefetch = 0;
 
   bool operator==(const MultiChannelConfig& o) const;
   bool operator!=(const MultiChannelConfig& o) const { return !(*this == o); }
-  // "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0"
+  // "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0.pf0"
   std::string label() const;
   static std::optional<MultiChannelConfig> parse(const std::string& label);
   std::string to_json() const;

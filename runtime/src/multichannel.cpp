@@ -101,9 +101,9 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
   // H100 bests of a probe (docs/results/h100/session2/probe-multichannel.log): pixels with the
   // whole pixel in one block and 4 copies; many channels in groups of 64.
-  // Lane-striped pixels came out 1-2% ahead of 4 row copies (RGBA 3 of 4 on the H100: 0.0510
-  // against 0.0520 ms, docs/results/h100/session4/probe-multichannel-layouts.log).
-  const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc1.pad0.bps2.u0.lay1",
+  // Lane-striped, prefetching pixels came out 3-5% ahead of 4 row copies (RGBA 3 of 4 on the
+  // H100: 0.0505-0.0512 against 0.0529-0.0535 ms, docs/results/h100/session4/probe-*-layouts.log).
+  const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc1.pad0.bps2.u0.lay1.pf1",
                               "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0",
                               "mc.tpb1024.vpt2.vec16.cpb64.pc1.pad1.bps2.u0",
                               "mc.tpb512.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",

@@ -9,9 +9,10 @@
 //    bins spread over copies; rows padded by a launch argument so copies start on other banks.
 //  - Layout 1 (lane-striped): bin b of lane l lives at word b * 32 + l, so the 32 lanes of a
 //    warp always hit 32 different banks: no bank conflicts whatever the data, at 32x the memory.
-//  - Aggregation (HT_AGGREGATE): a thread merges runs of equal bins in what it reads and adds a
-//    run with one atomic: a large win on constant, skewed or image-like data, a compare per
-//    sample on uniform data.
+//  - Aggregation (HT_AGGREGATE): 1, a thread merges runs of equal bins in what it reads and adds
+//    a run with one atomic: a large win on constant, skewed or image-like data, a compare per
+//    sample on uniform data; 2 (packed counters), the lanes of a warp holding one bin add
+//    together (__match_any_sync).
 //  - Storage 1 (per-thread counters): every thread owns 16-bit counters, packed two per word,
 //    bin pair q of thread t at word q * threads + t: a thread's update is a plain load and store
 //    (no atomic unit, always on bank t % 32), so a block is bound by load/store throughput,
@@ -121,7 +122,7 @@ struct HtCounter {
 #endif
   }
   __device__ __forceinline__ void count(unsigned int bin) {
-#if HT_AGGREGATE
+#if HT_AGGREGATE == 1
     if (bin == run_bin) {
       ++run_len;
     } else {
@@ -134,7 +135,7 @@ struct HtCounter {
 #endif
   }
   __device__ __forceinline__ void close() {
-#if HT_AGGREGATE
+#if HT_AGGREGATE == 1
     if (run_len) add(run_bin, run_len);
     run_len = 0;
 #endif
@@ -210,6 +211,15 @@ __device__ __forceinline__ void ht_count(HtCounter& ctr, HtThreadCounters& tc,
   constexpr unsigned int b = M % HT_BATCH == 0 ? HT_BATCH : 1;
 #pragma unroll
   for (unsigned int i = 0; i < M; i += b) tc.add<b>(bin + i, ok + i);
+#elif HT_AGGREGATE == 2
+  // Warp aggregation: the lanes holding one bin elect their lowest lane, which adds their
+  // number. The hardware merges equal-address +1s (ATOMS.POPC.INC) but not the variable adds of
+  // packed counters, which otherwise serialise when a warp reads a run of one value.
+#pragma unroll
+  for (unsigned int i = 0; i < M; ++i) {
+    const unsigned int peers = __match_any_sync(__activemask(), ok[i] ? bin[i] : 0xFFFFFFFFu);
+    if (ok[i] && threadIdx.x % 32u == __ffs(peers) - 1u) ctr.add(bin[i], __popc(peers));
+  }
 #elif HT_SINK
 #pragma unroll
   for (unsigned int i = 0; i < M; ++i) ctr.count(ok[i] ? bin[i] : ctr.sink);

@@ -15,7 +15,7 @@ const std::vector<Hist1DParam>& params() {
       {"vector_bytes", "vec", &Hist1DConfig::vector_bytes, {0, 4, 8, 16}, true},
       {"private_copies", "pc", &Hist1DConfig::private_copies, {1, 2, 4, 8, 16, 32}, true},
       {"layout", "lay", &Hist1DConfig::layout, {0, 1}, true},
-      {"aggregate", "agg", &Hist1DConfig::aggregate, {0, 1}, true},
+      {"aggregate", "agg", &Hist1DConfig::aggregate, {0, 1, 2}, true},
       {"unroll", "u", &Hist1DConfig::unroll, {0, 2}, true},
       {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
       {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
@@ -81,6 +81,9 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
   if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
     return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
+  if (c.aggregate == 2 && c.storage != 4)
+    return "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
+           "adds the hardware does not merge";
   if (c.storage == 4) {
     if (c.layout != 0 || c.single_block != 0)
       return "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "

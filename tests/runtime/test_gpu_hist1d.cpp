@@ -282,7 +282,7 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
                         Shape{SampleType::u16, 4096, (1u << 21) + 5},
                         Shape{SampleType::u16, 65536, 1u << 20}}) {
     const Problem p = problem_of(Case{s.type, Binning::direct, s.bins, 0, 0}, s.n);
-    for (const int agg : {0, 1}) {
+    for (const int agg : {0, 1, 2}) {  // none, per thread, per warp
       Hist1DConfig c;
       c.storage = 4;
       c.block_threads = 512;

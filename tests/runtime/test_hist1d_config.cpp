@@ -233,6 +233,13 @@ TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
   packed.layout = 1;
   EXPECT_NE(hist1d::check(packed, big, h100_like()).find("layout 0"), std::string::npos);
   packed.layout = 0;
+  packed.aggregate = 2;  // warp aggregation: packed counters only
+  EXPECT_EQ(hist1d::check(packed, big, h100_like()), "");
+  Hist1DConfig warp_agg_st0;
+  warp_agg_st0.aggregate = 2;
+  EXPECT_NE(hist1d::check(warp_agg_st0, u8_256(1 << 20), h100_like()).find("storage 4"),
+            std::string::npos);
+  packed.aggregate = 0;
   packed.batch = 2;
   EXPECT_NE(hist1d::check(packed, big, h100_like()).find("batch"), std::string::npos);
   packed.batch = 1;

@@ -30,8 +30,9 @@ struct Hist1DConfig {
   // Shared-memory layout {0, 1}: 0 one row per copy; 1 lane-striped (bin b of lane l at word
   // b * 32 + l): never a bank conflict, 32x the memory.
   int layout = 0;
-  // Run-length aggregation {0, 1}: merge equal neighbours before the atomic; pays off on
-  // constant, skewed and image-like data, costs a compare per sample on uniform data.
+  // Aggregation {0, 1, 2}: 1 merges a thread's equal neighbours before the atomic (pays off on
+  // constant, skewed and image-like data, costs a compare per sample on uniform data); 2 (packed
+  // counters only) merges the lanes of a warp that hold one bin (__match_any_sync).
   int aggregate = 0;
   // Unroll depth of the tile loop {0, 2}; 0 leaves it to the compiler: instruction-level
   // parallelism vs. code size.

@@ -164,6 +164,22 @@ TEST(TuneWith, AlwaysMeasuredPointsCompeteWhateverTheSearchVisits) {
   EXPECT_EQ(r.search_evaluations, 3u) << "the search's own budget is unchanged";
 }
 
+// The always-measured point is no faster on the searched distribution than five others, but it
+// is the only one that does not collapse on constant data: as a finalist it is timed there too
+// and wins on its worst case.
+TEST(TuneWith, AlwaysMeasuredPointsAreFinalistsOnEveryDistribution) {
+  const Point robust{0, 3, 2};  // 1.10 on uniform, 0.85 on constant (landscape)
+  TuneOptions o = exhaustive_options();
+  o.finalists = 1;  // the fastest on uniform alone: {3, 3, 2}, 3.0 on constant
+  o.distribution_budget = 0;
+  o.distributions = {Distribution::uniform, Distribution::constant};
+  FakeBench without(landscape);
+  EXPECT_NE(tune_with(problem(), grid(), without, o).winner, "cfg.0.3.2");
+  o.always = {robust};
+  FakeBench with(landscape);
+  EXPECT_EQ(tune_with(problem(), grid(), with, o).winner, "cfg.0.3.2");
+}
+
 TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
   db::Database database(":memory:");
   db::DeviceRow device{"GPU-fake", "Fake", 9, 0, 132, 1, 1, 1, 1};

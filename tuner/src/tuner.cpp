@@ -123,7 +123,14 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   total = done + others * per_other + deciding;
 
   // 2. Each other distribution: its finalists, then a short climb to its own best.
-  const std::vector<Point> finalists = fastest(seen[0], opt.finalists);
+  std::vector<Point> finalists = fastest(seen[0], opt.finalists);
+  // The always-measured points are finalists too: a default just behind the fastest on the
+  // first distribution may have the best worst case (H100, u32 65536 bins: 0.1% slower on
+  // uniform data, 24% faster on runs than the stored winner).
+  for (const Point& pt : opt.always)
+    if (seen[0].count(pt) && seen[0][pt] &&
+        std::find(finalists.begin(), finalists.end(), pt) == finalists.end())
+      finalists.push_back(pt);
   for (std::size_t di = 1; di < dists.size() && !finalists.empty(); ++di) {
     hill_climb(space, [&](const Point& pt) { return evaluate(di, pt); }, finalists,
                SearchBudget{finalists.size() + opt.distribution_budget, 0}, opt.seed + di, plan);

@@ -50,9 +50,9 @@ struct TuneOptions {
   SearchBudget budget;                 // of the search phase; 0 = unlimited
   // Known good points to start the search from (annealing): see tuning_starts.
   std::vector<Point> starts;
-  // Points measured on the first distribution whatever the search does, so they compete as
-  // finalists: tune() adds the built-in default, so a guided search that never reaches the
-  // default's region cannot store a winner slower than what an untuned call runs.
+  // Points measured whatever the search does, and carried into the decision as finalists (on
+  // every distribution) when they verified: tune() adds the built-in default, so a guided search
+  // cannot store a winner whose worst case is slower than what an untuned call runs.
   std::vector<Point> always;
   // Points re-timed beside the candidates in the decision but never chosen (the winner of an
   // earlier run: `histtune tune --fresh` reports how far apart the two winners are).

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -226,6 +227,15 @@ void ProgressLine::finish(const std::string& line) {
   if (tty_) std::fprintf(out_, "\r%-100s\r", "");
   std::fprintf(out_, "%s\n", line.c_str());
   std::fflush(out_);
+}
+
+std::string printf_text(const char* fmt, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
 }
 
 std::string fmt_ms(double ms) {

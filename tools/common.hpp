@@ -74,4 +74,7 @@ class ProgressLine {
 
 std::string fmt_ms(double ms);
 
+// printf into a string (lines of tables; at most 1023 characters).
+std::string printf_text(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace histtune::cli

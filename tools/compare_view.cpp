@@ -1,6 +1,5 @@
 #include "compare_view.hpp"
 
-#include <cstdarg>
 #include <cstdio>
 
 #include "common.hpp"
@@ -11,16 +10,6 @@ namespace histtune::cli {
 namespace {
 
 Spread spread_of(const tuner::Timing& t) { return {t.min_ms, t.median_ms, t.max_ms}; }
-
-std::string printf_text(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string printf_text(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 // "tuned wins", "tie (ranges overlap)", "tie (medians within 2%)", "tuned loses".
 std::string verdict_text(const Judgement& j) {

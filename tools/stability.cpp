@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 
 #include "common.hpp"
@@ -11,16 +10,6 @@
 
 namespace histtune::cli {
 namespace {
-
-std::string printf_text(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string printf_text(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 std::string model(const db::DeviceRow& d) {
   return d.name + " (sm_" + std::to_string(d.cc_major * 10 + d.cc_minor) + ")";

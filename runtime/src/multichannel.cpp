@@ -146,20 +146,7 @@ MultiChannelLaunch::MultiChannelLaunch(KernelCache& cache, const Kernel& k,
 
 MultiChannelArgs MultiChannelLaunch::args(const Problem& p, const void* d_samples,
                                           std::uint32_t* d_counts) const {
-  MultiChannelArgs a;
-  a.samples = d_samples;
-  a.rows = p.n;
-  a.num_bins = p.num_bins;
-  a.row_stride = geometry_.row_stride;
-  a.lower_i = static_cast<long long>(p.lower);
-  a.range_i = static_cast<unsigned long long>(p.upper - p.lower);
-  a.recip_i = a.range_i ? ~0ull / a.range_i : 0;  // see ht_bin_of
-  a.lower_f = static_cast<float>(p.lower);
-  a.upper_f = static_cast<float>(p.upper);
-  a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
-  a.counts = d_counts;
-  a.levels = p.d_levels;
-  return a;
+  return KernelArgs::of(p, d_samples, d_counts, geometry_.row_stride);
 }
 
 void MultiChannelLaunch::operator()(const Problem& p, const void* d_samples,

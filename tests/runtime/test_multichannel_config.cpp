@@ -235,7 +235,7 @@ TEST(MultiChannelLaunch, PreparedOnceThenEachCallBringsItsBoundsAndLevels) {
   EXPECT_EQ(a.samples, samples);
   EXPECT_EQ(a.counts, counts);
   EXPECT_EQ(a.levels, static_cast<const void*>(levels));
-  EXPECT_EQ(a.rows, 100003u);
+  EXPECT_EQ(a.n, 100003u);  // rows
   EXPECT_EQ(a.num_bins, 100u);
   EXPECT_EQ(a.row_stride, g.row_stride);
   EXPECT_EQ(a.lower_i, -5);

@@ -17,6 +17,7 @@
 #include "histtune/device.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/kernel_args.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
@@ -167,24 +168,7 @@ std::string check_levels(const Problem& p, int current_device);
 // receives whether it is. No synchronisation, legal during capture.
 std::string check_stream(cudaStream_t stream, int current_device, bool& capturing);
 
-// The scalar arguments of the 1D kernel, in its parameter order.
-struct Hist1DArgs {
-  const void* samples = nullptr;
-  unsigned long long n = 0;
-  unsigned int num_bins = 0;
-  unsigned int row_stride = 0;
-  long long lower_i = 0;
-  unsigned long long range_i = 0;
-  unsigned long long recip_i = 0;
-  float lower_f = 0, upper_f = 0, scale_f = 0;
-  unsigned int* counts = nullptr;
-  const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
-  // What cudaLaunchKernel takes: the address of each argument above.
-  std::array<void*, 12> pointers() {
-    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
-            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
-  }
-};
+using Hist1DArgs = KernelArgs;  // kernel_args.hpp: both families take the same list
 
 // The launch of the 1D kernel `k` built for (c, p) on `d`, prepared once per problem shape:
 // geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal

@@ -13,6 +13,7 @@
 
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/kernel_args.hpp"
 #include "histtune/params.hpp"
 #include "histtune/problem.hpp"
 
@@ -87,24 +88,7 @@ void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, co
 
 }  // namespace multichannel
 
-// The scalar arguments of the multi-channel kernel, in its parameter order (multichannel.cuh).
-struct MultiChannelArgs {
-  const void* samples = nullptr;
-  unsigned long long rows = 0;
-  unsigned int num_bins = 0;
-  unsigned int row_stride = 0;
-  long long lower_i = 0;
-  unsigned long long range_i = 0;
-  unsigned long long recip_i = 0;
-  float lower_f = 0, upper_f = 0, scale_f = 0;
-  unsigned int* counts = nullptr;
-  const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
-  // What cudaLaunchKernel takes: the address of each argument above.
-  std::array<void*, 12> pointers() {
-    return {&samples, &rows,    &num_bins, &row_stride, &lower_i, &range_i,
-            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
-  }
-};
+using MultiChannelArgs = KernelArgs;  // kernel_args.hpp: both families take the same list
 
 // The launch of the multi-channel kernel `k` built for (c, p) on `d`, prepared once per problem
 // shape: geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not

@@ -1,0 +1,34 @@
+#pragma once
+// The scalar arguments of every histtune kernel, in their parameter order: hist1d.cuh and
+// multichannel.cuh take the same list (the binning scalars are those ht_bin_of in
+// ht_common.cuh expects), so one struct fills both.
+
+#include <array>
+#include <cstdint>
+
+#include "histtune/problem.hpp"
+
+namespace histtune {
+
+struct KernelArgs {
+  const void* samples = nullptr;
+  unsigned long long n = 0;  // samples (1D) or rows of channels (multi-channel)
+  unsigned int num_bins = 0;
+  unsigned int row_stride = 0;  // words per private row, from the family's geometry
+  long long lower_i = 0;
+  unsigned long long range_i = 0;
+  unsigned long long recip_i = 0;
+  float lower_f = 0, upper_f = 0, scale_f = 0;
+  unsigned int* counts = nullptr;
+  const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
+  // What cudaLaunchKernel takes: the address of each argument above.
+  std::array<void*, 12> pointers() {
+    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
+            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
+  }
+  // The arguments of one call of `p`; the bounds and levels come from the call, not the shape.
+  static KernelArgs of(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                       unsigned int row_stride);
+};
+
+}  // namespace histtune

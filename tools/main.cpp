@@ -82,6 +82,17 @@ const char* const kExitCodes =
 
 std::string footer(const std::string& details) { return details + "\n\n" + kExitCodes; }
 
+// `--json [FILE]` of the commands that print a table: to FILE beside the table, or without FILE
+// on stdout with the table on stderr.
+CLI::Option* add_json_file(CLI::App* app, std::string& file) {
+  return app
+      ->add_option("--json", file,
+                   "also write the results as JSON to FILE; without FILE: the JSON\n"
+                   "on stdout, the table on stderr")
+      ->expected(0, 1)
+      ->type_name("[FILE]");
+}
+
 // "histtune db: open on 'x.db' failed: database is locked (SQLite code 5)" reads, after the
 // CLI's own "histtune: ", as "database open on 'x.db' failed: ...", with a hint where one helps.
 std::string database_error_text(std::string what) {
@@ -231,12 +242,7 @@ int main(int argc, char** argv) {
   bench->add_option("--only", bench_only,
                     "only the rows whose id matches this regular expression")
       ->type_name("REGEX");
-  CLI::Option* bench_json_opt =
-      bench->add_option("--json", bench_json,
-                        "also write the results as JSON to FILE; without FILE: the JSON\n"
-                        "on stdout, the table on stderr")
-          ->expected(0, 1)
-          ->type_name("[FILE]");
+  CLI::Option* bench_json_opt = add_json_file(bench, bench_json);
   bench->footer(footer(
       "Runs each row of the matrix (ids like u8-256-2^28-uniform) on one GPU: the configuration\n"
       "the runtime's lookup picks from the database (and at which level), the built-in default\n"
@@ -262,12 +268,7 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
-  CLI::Option* stability_json_opt =
-      stability->add_option("--json", stability_json,
-                            "also write the results as JSON to FILE; without FILE: the JSON\n"
-                            "on stdout, the table on stderr")
-          ->expected(0, 1)
-          ->type_name("[FILE]");
+  CLI::Option* stability_json_opt = add_json_file(stability, stability_json);
   char stability_band[16];
   std::snprintf(stability_band, sizeof stability_band, "%.0f%%", kStabilityTolerance * 100);
   stability->footer(footer(

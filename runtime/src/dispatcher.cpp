@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/families.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/version.hpp"
 
@@ -310,29 +311,6 @@ std::string staleness(const db::WinnerRow& w, const Toolchain& now) {
     add("histtune " + text_or_unrecorded(w.histtune_version) + " -> " + now.histtune_version);
   return out;
 }
-
-// What the graded lookup needs of a family: its configuration, label parser, restrictions and
-// built-in default.
-struct Hist1DFamily {
-  using Config = Hist1DConfig;
-  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
-    return hist1d::check(c, p, d);
-  }
-  static Config fallback(const Problem& p, const DeviceInfo& d) {
-    return hist1d::default_for(p, d);
-  }
-};
-struct MultiChannelFamily {
-  using Config = MultiChannelConfig;
-  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
-    return multichannel::check(c, p, d);
-  }
-  static Config fallback(const Problem& p, const DeviceInfo& d) {
-    return multichannel::default_for(p, d);
-  }
-};
 
 // The nearest candidate that is not stale (see Dispatcher::explain) and whose configuration
 // parses and passes the family's restrictions for this problem on this device; rows that fail

@@ -154,6 +154,7 @@ TEST(TuneWith, AlwaysMeasuredPointsCompeteWhateverTheSearchVisits) {
   o.strategy = "random";
   o.distributions = {Distribution::uniform};
   o.budget.max_evaluations = 3;
+  o.polish_budget = 0;  // the polish would climb to it
   FakeBench without(landscape);
   const TuneResult missed = tune_with(problem(), grid(), without, o);
   ASSERT_NE(missed.winner, "cfg.3.3.2") << "pick another seed: this one finds the best alone";
@@ -306,4 +307,36 @@ TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {
   const auto from_db = hist1d_starts(database, d, p);
   ASSERT_EQ(from_db.size(), 1u);
   EXPECT_EQ(hist1d_config_of(from_db[0]), b);
+}
+
+// The search's budget ends on a slope: the polish climbs from its fastest point to the optimum,
+// timing only points it has not seen, and no more of them than its own budget.
+TEST(TuneWith, ThePolishClimbsFromWhereTheSearchStoppedToALocalOptimum) {
+  TuneOptions o;
+  o.strategy = "random";
+  o.distributions = {Distribution::uniform};
+  o.budget.max_evaluations = 3;
+  o.polish_budget = 0;
+  FakeBench without(landscape);
+  const TuneResult stopped = tune_with(problem(), grid(), without, o);
+  ASSERT_NE(stopped.winner, "cfg.3.3.2") << "pick another seed: this one finds the best alone";
+  EXPECT_EQ(stopped.polish_evaluations, 0u);
+
+  o.polish_budget = 32;
+  FakeBench with(landscape);
+  const TuneResult r = tune_with(problem(), grid(), with, o);
+  EXPECT_EQ(r.winner, "cfg.3.3.2") << "the landscape has one optimum: the climb reaches it";
+  EXPECT_EQ(r.search_evaluations, 3u) << "the search's own budget is unchanged";
+  EXPECT_GT(r.polish_evaluations, 0u);
+  EXPECT_LE(r.polish_evaluations, 32u);
+  // Each point was timed once in the search and the polish (the decision re-times finalists).
+  std::set<std::string> labels;
+  for (const auto& m : r.measurements) EXPECT_TRUE(labels.insert(m.config_label).second) << m.config_label;
+  EXPECT_EQ(r.measurements.size(), 3u + r.polish_evaluations);
+
+  o.polish_budget = 2;  // too few to get there: it stops after two new points
+  FakeBench capped(landscape);
+  const TuneResult short_climb = tune_with(problem(), grid(), capped, o);
+  EXPECT_EQ(short_climb.polish_evaluations, 2u);
+  EXPECT_EQ(short_climb.measurements.size(), 5u);
 }

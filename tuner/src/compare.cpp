@@ -1,9 +1,11 @@
 #include "histtune/tuner/compare.hpp"
 
-#include "histtune/detail/cuda_check.hpp"
 #include <functional>
+#include <memory>
 
+#include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/families.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/baselines.hpp"
@@ -73,18 +75,28 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
 
 }  // namespace
 
+namespace {
+
+// The launch of c for p's shape, prepared once as the runtime prepares it: each timed call is
+// the runtime's call.
+template <class F>
+Launch prepared(KernelCache& cache, const DeviceInfo& d, const Problem& p,
+                const typename F::Config& c) {
+  auto launch = std::make_shared<const typename F::Launch>(
+      cache, cache.get(F::request(c, p, d.arch()), F::kKernel), c, p, d);
+  return [launch](const Problem& q, const void* s, std::uint32_t* counts, cudaStream_t stream) {
+    (*launch)(q, s, counts, stream);
+  };
+}
+
+}  // namespace
+
 CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
                    KernelCache& cache, double read_gbps, Distribution dist,
                    const TimingOptions& timing, const std::string& skip_cub) {
-  auto launcher = [&](const Hist1DConfig& c) -> Launch {
-    Kernel k = cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel);
-    return [&cache, k, c, &d](const Problem& q, const void* s, std::uint32_t* counts,
-                              cudaStream_t stream) {
-      launch_hist1d(cache, k, c, q, d, s, counts, stream);
-    };
-  };
-  CompareRow row = measure(d, p, launcher(tuned), launcher(hist1d::default_for(p, d)), read_gbps,
-                           dist, timing, skip_cub);
+  CompareRow row = measure(d, p, prepared<Hist1DFamily>(cache, d, p, tuned),
+                           prepared<Hist1DFamily>(cache, d, p, hist1d::default_for(p, d)),
+                           read_gbps, dist, timing, skip_cub);
   row.tuned_label = tuned.label();
   return row;
 }
@@ -92,15 +104,10 @@ CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tu
 CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
                                 const MultiChannelConfig& tuned, KernelCache& cache,
                                 double read_gbps, Distribution dist, const TimingOptions& timing) {
-  auto launcher = [&](const MultiChannelConfig& c) -> Launch {
-    Kernel k = cache.get(multichannel::request(c, p, d.arch()), multichannel::kKernel);
-    return [&cache, k, c, &d](const Problem& q, const void* s, std::uint32_t* counts,
-                              cudaStream_t stream) {
-      multichannel::launch(cache, k, c, q, d, s, counts, stream);
-    };
-  };
-  CompareRow row = measure(d, p, launcher(tuned), launcher(multichannel::default_for(p, d)),
-                           read_gbps, dist, timing, {});
+  CompareRow row =
+      measure(d, p, prepared<MultiChannelFamily>(cache, d, p, tuned),
+              prepared<MultiChannelFamily>(cache, d, p, multichannel::default_for(p, d)),
+              read_gbps, dist, timing, {});
   row.tuned_label = tuned.label();
   return row;
 }

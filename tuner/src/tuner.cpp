@@ -9,6 +9,7 @@
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/families.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -64,7 +65,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   const std::size_t per_other = opt.finalists + opt.distribution_budget;
   const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
   std::size_t done = 0;
-  std::size_t total = search_estimate(r.strategy, opt.budget, space) + others * per_other + deciding;
+  std::size_t total = search_estimate(r.strategy, opt.budget, space) + opt.polish_budget +
+                      others * per_other + deciding;
   auto progress = [&](const std::string& what) {
     ++done;
     if (opt.on_progress) opt.on_progress(Progress{done, std::max(total, done), what});
@@ -73,6 +75,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   // Every cost seen, per distribution (index into dists).
   std::vector<std::map<Point, std::optional<double>>> seen(dists.size());
   auto evaluate = [&](std::size_t di, const Point& pt) -> std::optional<double> {
+    // A point is timed once per distribution: later phases that reach it again reuse its cost.
+    if (const auto it = seen[di].find(pt); it != seen[di].end()) return it->second;
     const std::string label = bench.label(pt);
     const std::string dist = r.distributions[di];
     const std::string shown = di == 0 ? label : dist + ": " + label;
@@ -120,6 +124,21 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   r.valid = sr.valid_points;
   r.search_evaluations = sr.evaluations;
   r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
+  total = done + opt.polish_budget + others * per_other + deciding;
+
+  // 1b. Polish: climb from the fastest point found to a local optimum (points already timed cost
+  //     nothing), so that where the search's budget ran out does not decide the winner.
+  if (const std::vector<Point> top = fastest(seen[0], 1); opt.polish_budget > 0 && !top.empty()) {
+    // The budget counts new measurements only; past it every untimed point is a dead end.
+    auto capped = [&](const Point& pt) -> std::optional<double> {
+      if (!seen[0].count(pt)) {
+        if (r.polish_evaluations == opt.polish_budget) return std::nullopt;
+        ++r.polish_evaluations;
+      }
+      return evaluate(0, pt);
+    };
+    hill_climb(space, capped, top, SearchBudget{}, opt.seed, plan);
+  }
   total = done + others * per_other + deciding;
 
   // 2. Each other distribution: its finalists, then a short climb to its own best.
@@ -215,36 +234,11 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
 
 namespace {
 
-// What a GPU bench needs of a family: its configuration of a point, compile request, kernel
-// name, template and launch (the one the runtime makes, so that what is timed is what runs).
-struct Hist1DFamily {
-  using Config = Hist1DConfig;
-  static constexpr const char* kTemplate = hist1d::kTemplate;
-  static constexpr const char* kKernel = hist1d::kKernel;
-  static Config config_of(const Point& pt) { return hist1d_config_of(pt); }
-  static CompileRequest request(const Config& c, const Problem& p, int arch) {
-    return hist1d_request(c, p, arch);
-  }
-  static void launch(KernelCache& cache, const Kernel& k, const Config& c, const Problem& p,
-                     const DeviceInfo& d, const void* samples, std::uint32_t* counts,
-                     cudaStream_t s) {
-    launch_hist1d(cache, k, c, p, d, samples, counts, s);
-  }
-};
-struct MultiChannelFamily {
-  using Config = MultiChannelConfig;
-  static constexpr const char* kTemplate = multichannel::kTemplate;
-  static constexpr const char* kKernel = multichannel::kKernel;
-  static Config config_of(const Point& pt) { return multichannel_config_of(pt); }
-  static CompileRequest request(const Config& c, const Problem& p, int arch) {
-    return multichannel::request(c, p, arch);
-  }
-  static void launch(KernelCache& cache, const Kernel& k, const Config& c, const Problem& p,
-                     const DeviceInfo& d, const void* samples, std::uint32_t* counts,
-                     cudaStream_t s) {
-    multichannel::launch(cache, k, c, p, d, samples, counts, s);
-  }
-};
+// The configuration at a point of the family's grid (tuner/search.hpp).
+Hist1DConfig config_of(Hist1DFamily, const Point& pt) { return hist1d_config_of(pt); }
+MultiChannelConfig config_of(MultiChannelFamily, const Point& pt) {
+  return multichannel_config_of(pt);
+}
 
 // The inputs of p as one stream of p.total_samples() samples with room for every counter: a
 // 1D problem is its own; a multi-channel problem's rows are drawn as flat samples (each channel
@@ -296,14 +290,14 @@ class GpuBench : public Bench {
   GpuBench(const GpuBench&) = delete;
   GpuBench& operator=(const GpuBench&) = delete;
 
-  std::string label(const Point& pt) const override { return F::config_of(pt).label(); }
-  std::string params_json(const Point& pt) const override { return F::config_of(pt).to_json(); }
+  std::string label(const Point& pt) const override { return config_of(F{}, pt).label(); }
+  std::string params_json(const Point& pt) const override { return config_of(F{}, pt).to_json(); }
   std::string template_hash() const override { return hash_; }
   std::size_t kernels_loaded() const override { return loaded_.size(); }
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      const CompileRequest req = F::request(F::config_of(pt), p_, d_.arch());
+      const CompileRequest req = F::request(config_of(F{}, pt), p_, d_.arch());
       if (cache_.contains(req)) continue;
       const std::string key = cache_key(req);
       if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
@@ -311,17 +305,16 @@ class GpuBench : public Bench {
   }
 
   Measured measure(const Point& pt, Distribution dist) override {
-    const typename F::Config c = F::config_of(pt);
+    const typename F::Config c = config_of(F{}, pt);
     Measured out;
     try {
-      const Kernel k = kernel(c);
       Data& in = data(dist);
       Problem q = p_;
       q.d_levels = in.inputs->levels();  // range binning; null otherwise
+      // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
+      const typename F::Launch launch(cache_, kernel(c), c, q, d_);
       out.timing = time_calls(
-          [&](cudaStream_t s, int) {
-            F::launch(cache_, k, c, q, d_, in.inputs->next(), in.inputs->counts(), s);
-          },
+          [&](cudaStream_t s, int) { launch(q, in.inputs->next(), in.inputs->counts(), s); },
           stream_, timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
       out.verified = in.inputs->read_counts(counters(p_)) == in.expect;
@@ -402,21 +395,28 @@ std::string template_hash_of(const Problem& p) {
       .hash;
 }
 
-TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
-  const std::unique_ptr<Bench> bench = p.family == multichannel::kFamily
-                                           ? make_multichannel_bench(d, p, cache, opt)
-                                           : make_hist1d_bench(d, p, cache, opt);
+namespace {
+
+// tune() for family F: the GPU bench, with the built-in default always measured and searched from.
+template <class F>
+TuneResult tune_family(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                       const TuneOptions& opt) {
+  GpuBench<F> bench(d, p, cache, opt);
   TuneOptions with = opt;
-  const std::string fallback = p.family == multichannel::kFamily
-                                   ? multichannel::default_for(p, d).label()
-                                   : hist1d::default_for(p, d).label();
-  if (const std::optional<Point> pt = point_of_label(fallback, p, d)) {
+  if (const std::optional<Point> pt = point_of_label(F::fallback(p, d).label(), p, d)) {
     with.always.push_back(*pt);
     // Annealing also searches around it: its neighbours may beat it.
     if (std::find(with.starts.begin(), with.starts.end(), *pt) == with.starts.end())
       with.starts.push_back(*pt);
   }
-  return tune_with(p, search_space(p, d), *bench, with);
+  return tune_with(p, search_space(p, d), bench, with);
+}
+
+}  // namespace
+
+TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
+  return p.family == multichannel::kFamily ? tune_family<MultiChannelFamily>(d, p, cache, opt)
+                                           : tune_family<Hist1DFamily>(d, p, cache, opt);
 }
 
 // ---- storage -----------------------------------------------------------------------------------

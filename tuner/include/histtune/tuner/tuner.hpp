@@ -1,7 +1,8 @@
 // Tuning of one problem, in three phases:
 //   1. search: a strategy (tuner/search.hpp) times configurations of the family's space on the
 //      first input distribution (uniform), each compiled ahead where the strategy announces it,
-//      timed until its median is stable and verified exactly against the host reference;
+//      timed until its median is stable and verified exactly against the host reference, then a
+//      hill climb from the fastest point found to a local optimum (the polish);
 //   2. per distribution: on each other distribution (skewed, constant, runs) the finalists of
 //      the search are timed, then a short hill climb looks for that distribution's own best;
 //   3. decision: the finalists of every phase are timed again on every distribution, interleaved
@@ -57,6 +58,10 @@ struct TuneOptions {
   // Points re-timed beside the candidates in the decision but never chosen (the winner of an
   // earlier run: `histtune tune --fresh` reports how far apart the two winners are).
   std::vector<Point> references;
+  // Evaluations of a hill climb on the first distribution from the search's fastest point, to a
+  // local optimum: the search's budget can end before it reaches one, and two runs that stop at
+  // different points of one slope store winners a few percent apart. 0: no climb.
+  std::size_t polish_budget = 32;
   // Configurations of the search carried into the decision (the fastest, by median).
   std::size_t finalists = 5;
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists
@@ -121,6 +126,7 @@ struct TuneResult {
   std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
   std::size_t valid = 0;                         // points of the space that pass the restrictions
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
+  std::size_t polish_evaluations = 0;            // new points the polish climb timed
   std::string strategy;
   bool stopped_early = false;                    // by the evaluation budget or the time limit
   std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)

@@ -83,9 +83,8 @@ HT_C_RANGE(f32, float)
   histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \
       const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
       uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
-    return finish(histtune::histogram_multichannel_range(d_samples, rows, channels,              \
-                                                         active_channels, num_bins, d_levels,    \
-                                                         d_counts, stream));                     \
+    return finish_multichannel(histtune::histogram_multichannel_range(                          \
+        d_samples, rows, channels, active_channels, num_bins, d_levels, d_counts, stream));      \
   }
 HT_C_MC_RANGE(u8, uint8_t)
 HT_C_MC_RANGE(u16, uint16_t)

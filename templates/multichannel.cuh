@@ -262,8 +262,8 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     }
   }
   // The flat stream's edges, an image row per thread.
-  const unsigned int edge = kCpb == kC ? (unsigned int)(len - per_row * kE) : 0u;  // < 2 kE
-  if (edge != 0) {
+  const unsigned int edge = (unsigned int)(len - per_row * kE);  // < 2 kE
+  if (kCpb == kC && edge != 0) {
     for (unsigned long long r = (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
          r < image_rows; r += (unsigned long long)gridDim.y * kThreads) {
       const SampleT* row = samples + r * row_pitch;

@@ -36,7 +36,7 @@
 // and the tail that fills no whole tile are handled by all blocks.
 //
 // Compile-time parameters (-D, all derived from histtune::Hist1DConfig and the Problem): those
-// of ht_common.cuh (sample type, binning; range binning's levels come as the last argument), and
+// of ht_common.cuh (sample type, binning; range binning's levels come after the counts), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
 //   HT_CLUSTER, HT_PREFETCH; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
@@ -234,7 +234,10 @@ extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
                 unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
-                unsigned int* __restrict__ counts, const SampleT* __restrict__ levels) {
+                unsigned int* __restrict__ counts, const SampleT* __restrict__ levels,
+                unsigned long long /*row_pixels*/, unsigned long long /*row_pitch*/) {
+  // The last two arguments are the multi-channel row pitch (multichannel.cuh): both families
+  // take one argument list (histtune::KernelArgs); 1D samples are always packed.
   constexpr unsigned int kThreads = HT_BLOCK_THREADS;
   constexpr unsigned int kVecs = HT_VECTORS_PER_THREAD;
   // HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes (whole 32-bit words).

@@ -20,12 +20,26 @@
 //    32 channels that differ mod 32, so 32 banks, at no extra memory: for 32 channels a block
 //    or more.
 //
+// Row pitch (HT_PITCHED): the rows are image rows of row_pixels rows each, row_pitch samples
+// apart (CUB's row_stride_bytes, launch arguments), the samples between them never read. A
+// variant of its own so the packed kernel's code stays what it was (a branch in one kernel
+// re-allocated its registers; HT_PITCHED 0 ignores the two arguments). It runs the packed
+// loops' tiles over the image rows' vectors. The flat stream peels each image row's misaligned
+// head and its tail (< 2 vectors of samples) and reads the rest in whole vectors; channel groups
+// cannot be peeled, so the vectors of an image row that starts off the vector alignment are
+// assembled from word or sample loads (packed input off the alignment is read one sample at a
+// time). HT_PREFETCH and HT_UNROLL shape the packed loops only.
+//
 // Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
-// channels, come as the last argument), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides
-// HT_CHANNELS), HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per
-// load), HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (flat
-// stream only).
+// channels, come after the counts), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides HT_CHANNELS),
+// HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per load),
+// HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (packed flat
+// stream only), HT_PITCHED (0 when not defined).
 #include "ht_common.cuh"
+
+#ifndef HT_PITCHED
+#define HT_PITCHED 0
+#endif
 
 // The kWords words of x rotated by rot samples (kPerWord to a word): sample m of `out` is
 // sample (m + rot) % (kWords * kPerWord) of x. Selects and funnel shifts, no local memory.
@@ -51,12 +65,50 @@ __device__ __forceinline__ void ht_rotate(VecT x, unsigned int rot, unsigned int
   }
 }
 
+#if HT_PITCHED
+__device__ __forceinline__ void ht_set_words(unsigned int& v, const unsigned int* w) { v = w[0]; }
+__device__ __forceinline__ void ht_set_words(uint2& v, const unsigned int* w) {
+  v = make_uint2(w[0], w[1]);
+}
+__device__ __forceinline__ void ht_set_words(uint4& v, const unsigned int* w) {
+  v = make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// The vector at p, which is aligned to its samples only: whole words where p is 4-byte aligned,
+// else one sample at a time, little-endian like memory.
+template <unsigned int kWords, unsigned int kPerWord, typename VecT>
+__device__ __forceinline__ VecT ht_load_narrow(const SampleT* p) {
+  if constexpr (kWords == 0) {
+    return *p;
+  } else {
+    unsigned int w[kWords];
+    if ((unsigned long long)p % 4u == 0) {
+#pragma unroll
+      for (unsigned int q = 0; q < kWords; ++q) w[q] = reinterpret_cast<const unsigned int*>(p)[q];
+    } else {
+#pragma unroll
+      for (unsigned int q = 0; q < kWords; ++q) {
+        unsigned int word = 0;
+#pragma unroll
+        for (unsigned int s = 0; s < kPerWord; ++s)
+          word |= ht_word(p[q * kPerWord + s], 0) << (s * (32u / kPerWord));
+        w[q] = word;
+      }
+    }
+    VecT v;
+    ht_set_words(v, w);
+    return v;
+  }
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long rows,
                       unsigned int num_bins, unsigned int row_stride, long long lower_i,
                       unsigned long long range_i, unsigned long long recip_i, float lower_f,
                       float upper_f, float scale_f, unsigned int* __restrict__ counts,
-                      const SampleT* __restrict__ levels) {
+                      const SampleT* __restrict__ levels, unsigned long long row_pixels,
+                      unsigned long long row_pitch) {
   constexpr unsigned int kC = HT_CHANNELS, kA = HT_ACTIVE, kCpb = HT_CPB;
   constexpr unsigned int kThreads = HT_BLOCK_THREADS, kVecs = HT_VECTORS_PER_THREAD;
   constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
@@ -135,6 +187,95 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     }
   };
 
+#if HT_PITCHED
+  // Pitched: `rows` is image rows x row_pixels, image row r starts at samples + r * row_pitch.
+  // The tiles of the packed loops, over the image rows' vectors (per_row to a row). No division
+  // in the loop (its registers would be the kernel's, and the grid assumes the packed kernel's
+  // occupancy): a thread's vector is (image row, vector in row), advanced by the steps between
+  // its vectors (kThreads) and its tiles (the grid's), each split into rows and a remainder once;
+  // remainders are below per_row, so one wrap per step. rows < 2^32 (validate()).
+  constexpr unsigned int kTile = kThreads * kVecs;
+  const unsigned long long image_rows = (unsigned int)rows / (unsigned int)row_pixels;
+  // Flat stream: an image row is len samples, sample f in channel f % kC. Its first `head`
+  // samples (< kE) reach the vector alignment; per_row vectors follow, as many as every head
+  // leaves room for; the head and the rest, `edge` samples, are read one by one. Channel groups:
+  // kSeg vectors per pixel, every vector of an image row with its row start's alignment (kC and
+  // kCpb are multiples of kE).
+  constexpr unsigned int kSeg = kCpb / kE;
+  const unsigned long long len = row_pixels * kC;
+  const unsigned long long per_row =
+      kCpb == kC ? (len + 1u > kE ? (len + 1u - kE) / kE : 0) : row_pixels * kSeg;
+  auto head_of = [&](const SampleT* row) {
+    return (unsigned int)((kVecBytes - (unsigned long long)row % kVecBytes) % kVecBytes /
+                          sizeof(SampleT));
+  };
+  // Vector v of image row r, and the block's channel of its first sample.
+  auto load = [&](unsigned long long r, unsigned long long v, VecT& x, unsigned int& c0) {
+    const SampleT* row = samples + r * row_pitch;
+    if (kCpb == kC) {
+      const unsigned int head = head_of(row);
+      x = *reinterpret_cast<const VecT*>(row + head + v * kE);
+      c0 = kE % kC == 0 ? head % kC : (unsigned int)((head + v * kE) % kC);
+    } else {
+      const SampleT* at = row + (v / kSeg) * kC + first + (v % kSeg) * kE;
+      x = (unsigned long long)row % kVecBytes == 0 ? *reinterpret_cast<const VecT*>(at)
+                                                  : ht_load_narrow<kWords, kPerWord, VecT>(at);
+      c0 = (unsigned int)(v % kSeg) * kE;
+    }
+  };
+  if (per_row != 0) {
+    // a = q x per_row + m for a < 2^32: q and m fit 32 bits.
+    auto split = [&](unsigned int a, unsigned int& q, unsigned int& m) {
+      q = per_row > a ? 0u : a / (unsigned int)per_row;
+      m = a - q * (unsigned int)per_row;
+    };
+    auto advance = [&](unsigned long long& r, unsigned long long& v, unsigned int q,
+                       unsigned int m) {
+      r += q;
+      v += m;
+      if (v >= per_row) {
+        v -= per_row;
+        ++r;
+      }
+    };
+    unsigned int thread_q, thread_m, vec_q, vec_m, tile_q, tile_m, first_q, first_m;
+    split(threadIdx.x, thread_q, thread_m);
+    split(kThreads, vec_q, vec_m);
+    split(gridDim.y * kTile, tile_q, tile_m);
+    split(blockIdx.y * kTile, first_q, first_m);
+    for (unsigned long long r0 = first_q, v0 = first_m; r0 < image_rows;
+         advance(r0, v0, tile_q, tile_m)) {
+      VecT x[kVecs];
+      unsigned int c0[kVecs];
+      bool in[kVecs];
+      unsigned long long r = r0, v = v0;
+      advance(r, v, thread_q, thread_m);
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) {
+        if (k > 0) advance(r, v, vec_q, vec_m);
+        in[k] = r < image_rows;
+        if (in[k]) load(r, v, x[k], c0[k]);
+      }
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k)
+        if (in[k]) count_vec(x[k], c0[k]);
+    }
+  }
+  // The flat stream's edges, an image row per thread.
+  const unsigned int edge = (unsigned int)(len - per_row * kE);  // < 2 kE
+  if (kCpb == kC && edge != 0) {
+    for (unsigned long long r = (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
+         r < image_rows; r += (unsigned long long)gridDim.y * kThreads) {
+      const SampleT* row = samples + r * row_pitch;
+      const unsigned int head = head_of(row);
+#pragma unroll 1
+      for (unsigned int q = 0; q < edge; ++q) {
+        const unsigned long long f = q < head ? q : q + per_row * kE;
+        count(row[f], (unsigned int)(f % kC));
+      }
+    }
+  }
+#else
   const bool aligned = (unsigned long long)samples % kVecBytes == 0;
   const unsigned long long step = (unsigned long long)gridDim.y * kThreads * kVecs;
   if (kCpb == kC) {
@@ -220,6 +361,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
         count(samples[(i / kCpb) * kC + first + i % kCpb], (unsigned int)(i % kCpb));
     }
   }
+#endif  // HT_PITCHED
   __syncthreads();
 
   for (unsigned int i = threadIdx.x; i < kH * num_bins; i += kThreads) {

@@ -35,10 +35,11 @@ class MultiChannelRunner {
         return Status(StatusCode::invalid_argument, "histtune: " + why);
       if (std::string why = check_levels(p, ordinal); !why.empty())
         return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-      // The rows are in the key: the lookup (nearest shape) and the grid depend on them.
+      // The rows are in the key: the lookup (nearest shape) and the grid depend on them; so is
+      // whether they are pitched (another kernel variant), not the pitch itself.
       const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
                                        static_cast<int>(p.binning), p.num_bins, p.n, p.channels,
-                                       p.active_channels);
+                                       p.active_channels, p.pitched());
       const Prepared* ready = nullptr;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -67,7 +68,7 @@ class MultiChannelRunner {
         std::lock_guard<std::mutex> lock(mutex_);
         ready = &prepared_.emplace(key, std::move(fresh)).first->second;  // map nodes are stable
       }
-      // The bounds and levels are not in the key: passed here.
+      // The bounds, levels and pitch are not in the key: passed here.
       ready->launch(p, d_samples, d_counts, stream);
       t_last_choice = ready->choice;
       return Status();
@@ -84,7 +85,8 @@ class MultiChannelRunner {
   static KernelCache& cache() { return default_dispatcher().cache(); }
 
   std::mutex mutex_;
-  std::map<std::tuple<int, int, int, std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t>,
+  std::map<std::tuple<int, int, int, std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t,
+                      bool>,
            Prepared>
       prepared_;
 };
@@ -94,7 +96,30 @@ MultiChannelRunner& runner() {
   return r;
 }
 
-Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
+// The rows of an image: packed (row_pixels 0, the whole input one image row of `rows`) or
+// num_rows image rows of row_pixels, row_pitch_bytes apart.
+struct Rows {
+  std::uint64_t rows = 0;
+  std::uint64_t row_pixels = 0;
+  std::uint64_t row_pitch_bytes = 0;
+};
+
+Rows packed(std::uint64_t rows) { return Rows{rows, 0, 0}; }
+
+Status image(std::uint64_t row_pixels, std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+             Rows& out) {
+  // row_pixels x num_rows must not wrap before validate() sees n.
+  if (num_rows != 0 && row_pixels > kMaxSamples / num_rows)
+    return Status(StatusCode::invalid_argument,
+                  "histtune: row_pixels = " + std::to_string(row_pixels) + " x num_rows = " +
+                      std::to_string(num_rows) +
+                      " exceeds 2^32 - 1, the most samples uint32 counters can count without "
+                      "overflow");
+  out = Rows{row_pixels * num_rows, row_pixels, row_pitch_bytes};
+  return Status();
+}
+
+Status run(SampleType t, Binning b, const void* d_samples, const Rows& rows,
            std::uint32_t channels, std::uint32_t active, std::uint32_t num_bins, double lower,
            double upper, std::uint32_t* d_counts, cudaStream_t stream,
            const void* d_levels = nullptr) {
@@ -103,7 +128,9 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t rows,
   p.sample_type = t;
   p.binning = b;
   p.num_bins = num_bins;
-  p.n = rows;
+  p.n = rows.rows;
+  p.row_pixels = rows.row_pixels;
+  p.row_pitch_bytes = rows.row_pitch_bytes;
   p.channels = channels;
   p.active_channels = active;
   p.lower = lower;
@@ -121,23 +148,55 @@ MultiChannelChoice last_multichannel_choice() { return t_last_choice; }
                                        std::uint32_t channels, std::uint32_t active_channels,   \
                                        std::uint32_t num_bins, std::uint32_t* d_counts,         \
                                        cudaStream_t stream) {                                   \
-    return run(SampleType::TAG, Binning::direct, d_samples, rows, channels, active_channels,     \
-               num_bins, 0, 0, d_counts, stream);                                               \
+    return run(SampleType::TAG, Binning::direct, d_samples, packed(rows), channels,             \
+               active_channels, num_bins, 0, 0, d_counts, stream);                              \
   }                                                                                             \
   Status histogram_multichannel_even(const T* d_samples, std::uint64_t rows,                    \
                                      std::uint32_t channels, std::uint32_t active_channels,     \
                                      std::uint32_t num_bins, std::int64_t lower,                \
                                      std::int64_t upper, std::uint32_t* d_counts,               \
                                      cudaStream_t stream) {                                     \
-    return run(SampleType::TAG, Binning::even, d_samples, rows, channels, active_channels,       \
-               num_bins, static_cast<double>(lower), static_cast<double>(upper), d_counts,      \
-               stream);                                                                         \
+    return run(SampleType::TAG, Binning::even, d_samples, packed(rows), channels,               \
+               active_channels, num_bins, static_cast<double>(lower),                           \
+               static_cast<double>(upper), d_counts, stream);                                   \
   }                                                                                             \
   Status histogram_multichannel_range(const T* d_samples, std::uint64_t rows,                   \
                                       std::uint32_t channels, std::uint32_t active_channels,    \
                                       std::uint32_t num_bins, const T* d_levels,                \
                                       std::uint32_t* d_counts, cudaStream_t stream) {           \
-    return run(SampleType::TAG, Binning::range, d_samples, rows, channels, active_channels,      \
+    return run(SampleType::TAG, Binning::range, d_samples, packed(rows), channels,              \
+               active_channels, num_bins, 0, 0, d_counts, stream, d_levels);                    \
+  }                                                                                             \
+  Status histogram_multichannel_direct(const T* d_samples, std::uint64_t row_pixels,            \
+                                       std::uint64_t num_rows, std::uint64_t row_pitch_bytes,   \
+                                       std::uint32_t channels, std::uint32_t active_channels,   \
+                                       std::uint32_t num_bins, std::uint32_t* d_counts,         \
+                                       cudaStream_t stream) {                                   \
+    Rows r;                                                                                     \
+    if (Status s = image(row_pixels, num_rows, row_pitch_bytes, r); !s.ok()) return s;          \
+    return run(SampleType::TAG, Binning::direct, d_samples, r, channels, active_channels,       \
+               num_bins, 0, 0, d_counts, stream);                                               \
+  }                                                                                             \
+  Status histogram_multichannel_even(const T* d_samples, std::uint64_t row_pixels,              \
+                                     std::uint64_t num_rows, std::uint64_t row_pitch_bytes,     \
+                                     std::uint32_t channels, std::uint32_t active_channels,     \
+                                     std::uint32_t num_bins, std::int64_t lower,                \
+                                     std::int64_t upper, std::uint32_t* d_counts,               \
+                                     cudaStream_t stream) {                                     \
+    Rows r;                                                                                     \
+    if (Status s = image(row_pixels, num_rows, row_pitch_bytes, r); !s.ok()) return s;          \
+    return run(SampleType::TAG, Binning::even, d_samples, r, channels, active_channels,         \
+               num_bins, static_cast<double>(lower), static_cast<double>(upper), d_counts,      \
+               stream);                                                                         \
+  }                                                                                             \
+  Status histogram_multichannel_range(const T* d_samples, std::uint64_t row_pixels,             \
+                                      std::uint64_t num_rows, std::uint64_t row_pitch_bytes,    \
+                                      std::uint32_t channels, std::uint32_t active_channels,    \
+                                      std::uint32_t num_bins, const T* d_levels,                \
+                                      std::uint32_t* d_counts, cudaStream_t stream) {           \
+    Rows r;                                                                                     \
+    if (Status s = image(row_pixels, num_rows, row_pitch_bytes, r); !s.ok()) return s;          \
+    return run(SampleType::TAG, Binning::range, d_samples, r, channels, active_channels,        \
                num_bins, 0, 0, d_counts, stream, d_levels);                                     \
   }
 HT_MC(std::uint8_t, u8)

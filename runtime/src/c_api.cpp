@@ -83,9 +83,8 @@ HT_C_RANGE(f32, float)
   histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \
       const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
       uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
-    return finish(histtune::histogram_multichannel_range(d_samples, rows, channels,              \
-                                                         active_channels, num_bins, d_levels,    \
-                                                         d_counts, stream));                     \
+    return finish_multichannel(histtune::histogram_multichannel_range(                          \
+        d_samples, rows, channels, active_channels, num_bins, d_levels, d_counts, stream));      \
   }
 HT_C_MC_RANGE(u8, uint8_t)
 HT_C_MC_RANGE(u16, uint16_t)
@@ -110,6 +109,35 @@ HT_C_MC_RANGE(u16, uint16_t)
 HT_C_MC(u8, uint8_t)
 HT_C_MC(u16, uint16_t)
 #undef HT_C_MC
+
+#define HT_C_MC_PITCHED(SUFFIX, T)                                                               \
+  histtune_status histtune_histogram_multichannel_direct_pitched_##SUFFIX(                       \
+      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,        \
+      cudaStream_t stream) {                                                                     \
+    return finish_multichannel(histtune::histogram_multichannel_direct(                         \
+        d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
+        d_counts, stream));                                                                      \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_even_pitched_##SUFFIX(                         \
+      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower,             \
+      int64_t upper, uint32_t* d_counts, cudaStream_t stream) {                                  \
+    return finish_multichannel(histtune::histogram_multichannel_even(                           \
+        d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
+        lower, upper, d_counts, stream));                                                        \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_range_pitched_##SUFFIX(                        \
+      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, const T* d_levels,         \
+      uint32_t* d_counts, cudaStream_t stream) {                                                 \
+    return finish_multichannel(histtune::histogram_multichannel_range(                          \
+        d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
+        d_levels, d_counts, stream));                                                            \
+  }
+HT_C_MC_PITCHED(u8, uint8_t)
+HT_C_MC_PITCHED(u16, uint16_t)
+#undef HT_C_MC_PITCHED
 // ---- end multi-channel ----
 
 const char* histtune_last_error(void) { return t_error.c_str(); }

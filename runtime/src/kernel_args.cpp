@@ -19,6 +19,10 @@ KernelArgs KernelArgs::of(const Problem& p, const void* d_samples, std::uint32_t
   a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
   a.counts = d_counts;
   a.levels = p.d_levels;
+  if (p.pitched()) {  // validate(): the pitch is a whole number of samples
+    a.row_pixels = p.row_pixels;
+    a.row_pitch = p.row_pitch_bytes / sample_bytes(p.sample_type);
+  }
   return a;
 }
 

@@ -124,6 +124,7 @@ CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch) 
   defs.push_back("-DHT_CHANNELS=" + std::to_string(p.channels));
   defs.push_back("-DHT_ACTIVE=" + std::to_string(p.active_channels));
   for (auto& s : sample_defines(p)) defs.push_back(std::move(s));
+  if (p.pitched()) defs.push_back("-DHT_PITCHED=1");
   return CompileRequest{kTemplate, defs, arch, c.label()};
 }
 
@@ -140,7 +141,7 @@ void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, co
 MultiChannelLaunch::MultiChannelLaunch(KernelCache& cache, const Kernel& k,
                                        const MultiChannelConfig& c, const Problem& p,
                                        const DeviceInfo& d)
-    : kernel_(k), geometry_(multichannel::geometry(c, p, d)) {
+    : kernel_(k), geometry_(multichannel::geometry(c, p, d)), pitched_(p.pitched()) {
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
 }
 
@@ -151,6 +152,11 @@ MultiChannelArgs MultiChannelLaunch::args(const Problem& p, const void* d_sample
 
 void MultiChannelLaunch::operator()(const Problem& p, const void* d_samples,
                                     std::uint32_t* d_counts, cudaStream_t stream) const {
+  if (p.pitched() != pitched_)
+    throw Error(StatusCode::invalid_argument,
+                "histtune: " + p.describe() + ": a launch prepared for " +
+                    (pitched_ ? "pitched" : "packed") + " rows called with " +
+                    (p.pitched() ? "pitched" : "packed") + " ones (the kernel is the other variant)");
   HT_CUDA(cudaMemsetAsync(d_counts, 0,
                           sizeof(std::uint32_t) * p.num_bins * p.active_channels, stream));
   if (p.n == 0) return;

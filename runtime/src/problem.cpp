@@ -60,6 +60,17 @@ db::ProblemRow Problem::key() const {
   return row;
 }
 
+std::uint64_t Problem::row_bytes() const { return row_pixels * channels * sample_bytes(sample_type); }
+
+std::uint64_t Problem::image_rows() const {
+  if (row_pixels == 0) return n > 0 ? 1 : 0;
+  return n / row_pixels;
+}
+
+bool Problem::pitched() const {
+  return row_pixels != 0 && row_pitch_bytes != 0 && row_pitch_bytes != row_bytes();
+}
+
 namespace {
 std::string size_text(std::uint64_t n) {
   if (n > 0 && (n & (n - 1)) == 0) {
@@ -76,6 +87,10 @@ std::string Problem::describe() const {
   s << family << ' ' << to_string(sample_type) << ' ' << to_string(binning)
     << " bins=" << num_bins << " n=" << size_text(n);
   if (family == "multichannel") s << " channels=" << active_channels << "/" << channels;
+  if (row_pixels != 0) {
+    s << " image=" << image_rows() << "x" << row_pixels;
+    if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
+  }
   if (binning == Binning::even) s << " [" << lower << ", " << upper << ")";
   return s.str();
 }
@@ -119,6 +134,42 @@ std::vector<std::string> sample_defines(const Problem& p) {
   return out;
 }
 
+namespace {
+
+// The row pitch's checks (after n's: n < 2^32, so the products below cannot overflow).
+std::string validate_pitch(const Problem& p) {
+  if (p.row_pixels == 0 && p.row_pitch_bytes == 0) return {};
+  if (p.family != "multichannel")
+    return "a row pitch (row_pixels = " + std::to_string(p.row_pixels) + ", row_pitch_bytes = " +
+           std::to_string(p.row_pitch_bytes) + ") applies to the multichannel family only";
+  if (p.row_pixels == 0) {
+    if (p.n == 0) return {};  // an empty image: nothing is read
+    return "row_pitch_bytes = " + std::to_string(p.row_pitch_bytes) +
+           " needs row_pixels, the rows of an image row (0: one packed image row)";
+  }
+  if (p.n % p.row_pixels != 0)
+    return "n = " + std::to_string(p.n) + " is not a whole number of image rows of row_pixels = " +
+           std::to_string(p.row_pixels);
+  if (p.row_pitch_bytes == 0) return {};
+  const std::size_t sb = sample_bytes(p.sample_type);
+  if (p.row_pitch_bytes % sb != 0)
+    return "row_pitch_bytes = " + std::to_string(p.row_pitch_bytes) + " is not a multiple of the " +
+           std::to_string(sb) + "-byte " + to_string(p.sample_type) + " samples";
+  if (p.row_pitch_bytes < p.row_bytes())
+    return "row_pitch_bytes = " + std::to_string(p.row_pitch_bytes) +
+           " is less than an image row's " + std::to_string(p.row_bytes()) +
+           " bytes (row_pixels " + std::to_string(p.row_pixels) + " x channels " +
+           std::to_string(p.channels) + " x " + std::to_string(sb) + " bytes): rows would overlap";
+  // The last image row's end must be an offset a pointer can hold.
+  const std::uint64_t rows = p.image_rows();
+  if (rows > 1 && p.row_pitch_bytes > (0x7FFFFFFFFFFFFFFFull - p.row_bytes()) / (rows - 1))
+    return "row_pitch_bytes = " + std::to_string(p.row_pitch_bytes) + " x " +
+           std::to_string(rows - 1) + " image rows overflows a 63-bit byte offset";
+  return {};
+}
+
+}  // namespace
+
 std::string validate(const Problem& p) {
   if (p.num_bins == 0) return "num_bins must be at least 1";
   if (p.family == "multichannel") {
@@ -133,6 +184,7 @@ std::string validate(const Problem& p) {
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
+  if (std::string why = validate_pitch(p); !why.empty()) return why;
   if (p.binning == Binning::direct && is_float(p.sample_type))
     return "direct binning needs integer samples; use even binning for f32";
   if (p.binning == Binning::range) {

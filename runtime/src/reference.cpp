@@ -4,14 +4,20 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace histtune {
 namespace {
 
 template <class T>
 std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) {
-  // Channel c of row i is s[i * channels + c]; 1D problems are one channel.
+  // Channel c of row i is s[i * channels + c]; 1D problems are one channel. With a row pitch,
+  // row i is pixel i % row_pixels of image row i / row_pixels, which starts row_pitch_bytes
+  // after the one before: what lies between image rows is never read.
   const std::uint32_t channels = p.channels, active = p.active_channels;
+  const std::uint64_t row_pixels = p.row_pixels != 0 ? p.row_pixels : p.n;
+  const std::uint64_t pitch = p.row_pitch_bytes != 0 ? p.row_pitch_bytes / sizeof(T)
+                                                     : row_pixels * channels;
   std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * active, 0);
   const auto lower_i = static_cast<long long>(p.lower);
   const auto range_i = static_cast<unsigned long long>(p.upper - p.lower);
@@ -19,8 +25,9 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) 
   const auto upper_f = static_cast<float>(p.upper);
   const float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
   for (std::uint64_t i = 0; i < p.n; ++i) {
+    const T* row = s + i / row_pixels * pitch + i % row_pixels * channels;
     for (std::uint32_t c = 0; c < active; ++c) {
-      const T v = s[i * channels + c];
+      const T v = row[c];
       std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
       if (p.binning == Binning::range) {
         // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
@@ -56,6 +63,12 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
                                                const void* levels) {
   if (p.binning == Binning::range && levels == nullptr && p.n > 0)
     throw std::invalid_argument("reference_histogram: range binning needs the host levels");
+  // The pitch's arithmetic assumes what validate() checks (row_pixels divides n, the pitch is
+  // whole samples and holds a row).
+  if (p.row_pixels != 0 || p.row_pitch_bytes != 0) {
+    if (std::string why = validate(p); !why.empty())
+      throw std::invalid_argument("reference_histogram: " + p.describe() + ": " + why);
+  }
   switch (p.sample_type) {
 #define HT_REF(TAG, T) \
   case SampleType::TAG: return count(p, static_cast<const T*>(samples), static_cast<const T*>(levels));

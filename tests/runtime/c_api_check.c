@@ -90,6 +90,27 @@ int main(void) {
   s = histtune_histogram_multichannel_even_u16((const uint16_t*)fake, 100, 4, 4, 16, 0,
                                                (int64_t)1 << 54, fake, 0);
   expect(s == HISTTUNE_INVALID_ARGUMENT, "multi-channel bounds beyond 2^53 are invalid");
+  /* Multi-channel with a row pitch: 10 RGBA u8 pixels a row are 40 bytes. */
+  s = histtune_histogram_multichannel_direct_pitched_u8((const uint8_t*)fake, 10, 2, 39, 4, 3, 256,
+                                                        fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "a pitch shorter than an image row is invalid");
+  expect(strstr(histtune_last_error(), "less than an image row's 40 bytes") != NULL,
+         "the message names the row's bytes");
+  s = histtune_histogram_multichannel_even_pitched_u16((const uint16_t*)fake, 10, 2, 81, 4, 4, 16,
+                                                       0, 100, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "a pitch that is not whole u16 samples is invalid");
+  expect(strstr(histtune_last_error(), "not a multiple of the 2-byte") != NULL,
+         "the message names the sample size");
+  s = histtune_histogram_multichannel_range_pitched_u8((const uint8_t*)fake, 10, 2, 48, 4, 3, 16,
+                                                       NULL, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "pitched range: null levels is invalid");
+  expect(strstr(histtune_last_error(), "d_levels is null") != NULL, "the message names d_levels");
+  s = histtune_histogram_multichannel_direct_pitched_u16((const uint16_t*)fake, (uint64_t)1 << 20,
+                                                         (uint64_t)1 << 20, 0, 4, 4, 16, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "row_pixels x num_rows beyond 2^32 - 1 is invalid");
+  s = histtune_histogram_multichannel_range_pitched_u16((const uint16_t*)fake, 10, 2, 96, 4, 5, 16,
+                                                        (const uint16_t*)fake, fake, 0);
+  expect(s == HISTTUNE_INVALID_ARGUMENT, "pitched: active > channels is invalid");
   expect(strcmp(histtune_last_configuration(), "") == 0, "still no configuration after failures");
   printf("%s\n", failures ? "C API checks failed" : "C API checks passed");
   return failures ? 1 : 0;

@@ -117,6 +117,35 @@ histtune_status histtune_histogram_multichannel_even_u16(const uint16_t* d_sampl
                                                          uint32_t num_bins, int64_t lower,
                                                          int64_t upper, uint32_t* d_counts,
                                                          cudaStream_t stream);
+/* Multi-channel images with a row pitch: num_rows image rows of row_pixels pixels, image row r
+ * starting r x row_pitch_bytes bytes after d_samples; the bytes between image rows are never
+ * read. row_pitch_bytes: a multiple of the sample size, at least row_pixels x channels x sample
+ * size, or 0 for packed rows. The same semantics, checks and errors as the pitched overloads of
+ * histtune::histogram_multichannel_direct / _even / _range. */
+histtune_status histtune_histogram_multichannel_direct_pitched_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint8_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
 /* ---- end multi-channel ---- */
 
 /* The message of this thread's last failed call ("" after a success). */

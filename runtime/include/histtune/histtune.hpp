@@ -105,6 +105,45 @@ Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_
                                     std::uint32_t num_bins, const std::uint16_t* d_levels,
                                     std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
+// Multi-channel images with a row pitch (CUB's MultiHistogram* with num_row_pixels, num_rows,
+// row_stride_bytes): num_rows image rows of row_pixels pixels (rows of `channels` samples), image
+// row r starting r x row_pitch_bytes bytes after d_samples. The bytes between one image row's
+// last sample and the next one's first are never read: padding may hold anything. row_pitch_bytes
+// is a multiple of the sample size and at least row_pixels x channels x sample size (0: packed,
+// the same as the calls above with rows = row_pixels x num_rows). The configuration is the one
+// tuned for the packed image of the same shape; a pitch that is not a multiple of 16 bytes
+// costs narrower loads where an image row starts off a vector's alignment.
+Status histogram_multichannel_direct(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+                                     std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                     std::uint32_t channels, std::uint32_t active_channels,
+                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     cudaStream_t stream = nullptr);
+Status histogram_multichannel_direct(const std::uint16_t* d_samples, std::uint64_t row_pixels,
+                                     std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                     std::uint32_t channels, std::uint32_t active_channels,
+                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     cudaStream_t stream = nullptr);
+Status histogram_multichannel_even(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+                                   std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                   std::uint32_t channels, std::uint32_t active_channels,
+                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_multichannel_even(const std::uint16_t* d_samples, std::uint64_t row_pixels,
+                                   std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                   std::uint32_t channels, std::uint32_t active_channels,
+                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_multichannel_range(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+                                    std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                    std::uint32_t channels, std::uint32_t active_channels,
+                                    std::uint32_t num_bins, const std::uint8_t* d_levels,
+                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_t row_pixels,
+                                    std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
+                                    std::uint32_t channels, std::uint32_t active_channels,
+                                    std::uint32_t num_bins, const std::uint16_t* d_levels,
+                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
 // The configuration and lookup level of the last 1D call made on this thread.
 Choice last_choice();
 // The same for the last successful multi-channel call made on this thread.

@@ -21,12 +21,17 @@ struct KernelArgs {
   float lower_f = 0, upper_f = 0, scale_f = 0;
   unsigned int* counts = nullptr;
   const void* levels = nullptr;  // range binning's d_levels; unused by the other binnings
+  // Multi-channel row pitch, read by the pitched kernel variant (HT_PITCHED) only: rows per image
+  // row and samples between image row starts; 0 and 0 unless Problem::pitched().
+  unsigned long long row_pixels = 0;
+  unsigned long long row_pitch = 0;
   // What cudaLaunchKernel takes: the address of each argument above.
-  std::array<void*, 12> pointers() {
-    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,
-            &recip_i, &lower_f, &upper_f,  &scale_f,    &counts,  &levels};
+  std::array<void*, 14> pointers() {
+    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,    &recip_i,
+            &lower_f, &upper_f, &scale_f,  &counts,     &levels,  &row_pixels, &row_pitch};
   }
-  // The arguments of one call of `p`; the bounds and levels come from the call, not the shape.
+  // The arguments of one call of `p`; the bounds, levels and pitch come from the call, not the
+  // shape.
   static KernelArgs of(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                        unsigned int row_stride);
 };

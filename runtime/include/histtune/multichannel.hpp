@@ -78,6 +78,8 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 // The built-in choice when nothing is tuned (first valid of a short per-shape list).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
+// A pitched problem (Problem::pitched) compiles the kernel's pitched variant (HT_PITCHED=1): the
+// same configuration and key, another kernel; packed problems' requests are those of before.
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
 // MultiChannelLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches
 // in one call (no lookup). The tuner times this, and the public API launches the same
@@ -93,8 +95,10 @@ using MultiChannelArgs = KernelArgs;  // kernel_args.hpp: both families take the
 // The launch of the multi-channel kernel `k` built for (c, p) on `d`, prepared once per problem
 // shape: geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not
 // legal during capture, hence here). Calling it with a problem of that shape (same sample type,
-// binning, bins, rows, channels and active channels; the even bounds and the levels may differ)
-// zeroes the active channels' counts and launches; both are legal under stream capture.
+// binning, bins, rows, channels and active channels, packed or pitched as prepared; the even
+// bounds, the levels and the pitch may differ) zeroes the active channels' counts and launches;
+// both are legal under stream capture. A pitched call of a packed launch, or the reverse, throws
+// (the kernel is the other variant).
 class MultiChannelLaunch {
  public:
   MultiChannelLaunch() = default;
@@ -110,6 +114,7 @@ class MultiChannelLaunch {
  private:
   Kernel kernel_;
   MultiChannelGeometry geometry_;
+  bool pitched_ = false;  // built for pitched problems (HT_PITCHED)
 };
 
 }  // namespace histtune

@@ -45,12 +45,28 @@ struct Problem {
   // get a histogram, stored one after another. 1D problems have 1 and 1.
   std::uint32_t channels = 1;
   std::uint32_t active_channels = 1;
+  // Row pitch of multi-channel input (CUB's num_row_pixels and row_stride_bytes): the n rows are
+  // image rows of `row_pixels` rows each (n a multiple of it), image row r starting
+  // r x row_pitch_bytes bytes after the first; the bytes between one image row's last sample and
+  // the next one's first are never read. row_pixels 0: the input is one packed image row.
+  // row_pitch_bytes 0: packed, row_pixels x channels x sample bytes, which is also what a pitch
+  // of exactly that means. Call arguments, not part of the key (like the even bounds): a pitched
+  // image runs the configuration tuned for the packed one. 1D problems have 0 and 0.
+  std::uint64_t row_pixels = 0;
+  std::uint64_t row_pitch_bytes = 0;
   // Range binning: num_bins + 1 strictly ascending levels of the sample's type (float for f32)
   // in device memory, read by the kernel (not part of the key, like the even bounds). The tuner
   // draws them over [lower, upper] (see tuner::make_levels).
   const void* d_levels = nullptr;
 
   std::uint64_t total_samples() const { return n * channels; }
+  // Bytes of an image row's samples: row_pixels x channels x sample bytes.
+  std::uint64_t row_bytes() const;
+  // Image rows: n / row_pixels, or 1 when row_pixels is 0 and n > 0.
+  std::uint64_t image_rows() const;
+  // Whether the image rows are apart by more than their bytes: only then does a kernel read
+  // them as pitched (a pitch of row_bytes() is packed).
+  bool pitched() const;
 
   db::ProblemRow key() const;
   std::string describe() const;  // "hist1d u8 direct bins=256 n=2^24"
@@ -75,7 +91,8 @@ std::vector<std::string> sample_defines(const Problem& p);
 // can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).
 bool every_value_a_bin(const Problem& p);
 
-// Checks the problem itself (bins, n, bounds); empty when valid, else the reason.
+// Checks the problem itself (bins, n, bounds, channels, row pitch); empty when valid, else the
+// reason.
 std::string validate(const Problem& p);
 
 }  // namespace histtune

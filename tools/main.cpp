@@ -93,6 +93,14 @@ CLI::Option* add_json_file(CLI::App* app, std::string& file) {
       ->type_name("[FILE]");
 }
 
+// --distributions LIST of tune and stability: the names parse_distributions reads.
+void add_distributions(CLI::App* app, std::vector<std::string>& names, const std::string& help) {
+  app->add_option("--distributions", names, help)
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"uniform", "skewed", "constant", "runs"}));
+}
+
 // "histtune db: open on 'x.db' failed: database is locked (SQLite code 5)" reads, after the
 // CLI's own "histtune: ", as "database open on 'x.db' failed: ...", with a hint where one helps.
 std::string database_error_text(std::string what) {
@@ -153,12 +161,9 @@ int main(int argc, char** argv) {
         ->type_name("SECONDS")
         ->capture_default_str()
         ->check(non_negative, "");
-    a->add_option("--distributions", flags.distributions,
-                  "input data measured, comma-separated; the first is searched, the others\n"
-                  "judge the finalists (default: uniform,skewed,constant,runs)")
-        ->type_name("LIST")
-        ->delimiter(',')
-        ->check(CLI::IsMember({"uniform", "skewed", "constant", "runs"}));
+    add_distributions(a, flags.distributions,
+                      "input data measured, comma-separated; the first is searched, the others\n"
+                      "judge the finalists (default: uniform,skewed,constant,runs)");
     a->add_option("--finalists", flags.finalists,
                   "configurations of the search re-timed on every distribution before a winner\n"
                   "is chosen")

@@ -57,8 +57,8 @@ bool failed(const StabilityRow& r) {
 
 std::string percent_text(const std::optional<double>& p) {
   if (!p) return "-";
-  // Two equal worst cases reached through different distributions differ by a rounding error:
-  // shown +0.0%, not -0.0%.
+  // Under 0.05% is +0.0%, never -0.0%: two equal worst cases reached through different
+  // distributions differ by a rounding error.
   return printf_text("%+.1f%%", std::fabs(*p) < 0.05 ? 0.0 : *p);
 }
 
@@ -172,9 +172,9 @@ std::optional<double> worst_case_difference_percent(const std::vector<double>& a
   const auto w_a = worst_ratio(a_ms, b_ms), w_b = worst_ratio(b_ms, a_ms);
   if (!w_a || !w_b) return std::nullopt;
   // Where one winner is at least as fast on every distribution (always so with one), its ratio
-  // is exactly 1 and the difference is the other's on that one's worst distribution: taken from
-  // the times there, it is the same number without the ratios' rounding, so one distribution
-  // gives difference_percent to the last bit.
+  // is exactly 1 and the formula reduces to difference_percent of both times on the other's
+  // worst distribution; taken from those times it has no rounding of the ratios, so one
+  // distribution gives difference_percent to the last bit.
   const auto worst_at = [](const std::vector<double>& x, const std::vector<double>& other) {
     std::size_t at = 0;
     for (std::size_t d = 1; d < x.size(); ++d)
@@ -212,10 +212,10 @@ std::string stability_legend(int rounds, const std::vector<tuner::Distribution>&
       "  %d round%s alternating A B / B A per distribution, each a stable median of calls (zero\n"
       "  the bins + launch), pooled; both outputs verified against the host reference.\n"
       "A ms, B ms: the medians on %s data. Under each distribution: (B - A) / the faster there,\n"
-      "  + when B is slower. worst: the tuner's objective; a winner's worst ratio w is the largest\n"
-      "  over the distributions of its median / the faster of the two there; worst = (wB - wA) /\n"
-      "  the smaller w. within: |worst| <= %.0f%%. Recorded: the time each run stored for its own\n"
-      "  winner (on the first distribution it was tuned with).\n",
+      "  + when B is slower. worst: the tuner's objective; a winner's worst ratio w is the\n"
+      "  largest over the distributions of its median / the faster of the two there;\n"
+      "  worst = (wB - wA) / the smaller w. within: |worst| <= %.0f%%. Recorded: the time each\n"
+      "  run stored for its own winner (on the first distribution it was tuned with).\n",
       distribution_list(dists, ", ").c_str(), rounds, rounds == 1 ? "" : "s", first.c_str(),
       kStabilityTolerance * 100);
 }

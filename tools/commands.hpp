@@ -33,8 +33,10 @@ int run_merge(const Common& c, const std::string& other);
 int run_prune(const Common& c, bool all_versions);
 // json_path: a file to write the JSON to; empty with c.json: the JSON goes to stdout.
 int run_bench(const Common& c, const std::string& json_path, const std::string& only);
-// json_path as for run_bench; `rounds` of A and B side by side per problem.
+// json_path as for run_bench; `rounds` of A and B side by side per problem and distribution;
+// `distributions` as --distributions names them (empty: the tuner's four).
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
-                  const std::string& json_path, int rounds);
+                  const std::string& json_path, int rounds,
+                  const std::vector<std::string>& distributions);
 
 }  // namespace histtune::cli

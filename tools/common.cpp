@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/tuner.hpp"
 
 namespace histtune::cli {
 
@@ -193,6 +195,27 @@ std::string problem_name(const db::ProblemRow& key) {
                   " n=" + count_text(key.n);
   if (key.family == "multichannel")
     s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
+  return s;
+}
+
+std::vector<tuner::Distribution> parse_distributions(const std::vector<std::string>& names) {
+  std::vector<tuner::Distribution> out;
+  for (const auto& name : names) {
+    const auto dist = tuner::parse_distribution(name);
+    // `mixed` leaves the bins: a correctness input, not one a winner is chosen on.
+    if (!dist || *dist == tuner::Distribution::mixed)
+      throw Error(StatusCode::invalid_argument,
+                  "--distributions: '" + name + "' is not one of uniform, skewed, constant, runs");
+    if (std::find(out.begin(), out.end(), *dist) == out.end()) out.push_back(*dist);
+  }
+  if (out.empty()) out = tuner::TuneOptions{}.distributions;
+  return out;
+}
+
+std::string distribution_list(const std::vector<tuner::Distribution>& ds,
+                              const std::string& separator) {
+  std::string s;
+  for (auto d : ds) s += (s.empty() ? "" : separator) + std::string(tuner::to_string(d));
   return s;
 }
 

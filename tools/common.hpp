@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "histtune/db/database.hpp"
 #include "histtune/device.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/inputs.hpp"
 
 namespace histtune::cli {
 
@@ -53,6 +55,14 @@ Problem problem_of(const db::ProblemRow& key);
 std::string problem_spec(const db::ProblemRow& key);
 // "u8 direct bins=256 n=2^28" (" channels=3/4" for multi-channel keys): the key for people.
 std::string problem_name(const db::ProblemRow& key);
+
+// --distributions of tune and stability: the names given (uniform, skewed, constant, runs), in
+// their order, repeats dropped; none: the tuner's default four. Throws Error(invalid_argument)
+// naming a name that is not one of them.
+std::vector<tuner::Distribution> parse_distributions(const std::vector<std::string>& names);
+// "uniform,skewed,constant,runs"; `separator` between the names.
+std::string distribution_list(const std::vector<tuner::Distribution>& ds,
+                              const std::string& separator = ",");
 
 // Where human-readable progress and notes go: stdout, or stderr when stdout carries --json.
 std::FILE* text_stream(const Common& c);

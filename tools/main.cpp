@@ -93,6 +93,14 @@ CLI::Option* add_json_file(CLI::App* app, std::string& file) {
       ->type_name("[FILE]");
 }
 
+// --distributions LIST of tune and stability: the names parse_distributions reads.
+void add_distributions(CLI::App* app, std::vector<std::string>& names, const std::string& help) {
+  app->add_option("--distributions", names, help)
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"uniform", "skewed", "constant", "runs"}));
+}
+
 // "histtune db: open on 'x.db' failed: database is locked (SQLite code 5)" reads, after the
 // CLI's own "histtune: ", as "database open on 'x.db' failed: ...", with a hint where one helps.
 std::string database_error_text(std::string what) {
@@ -153,12 +161,9 @@ int main(int argc, char** argv) {
         ->type_name("SECONDS")
         ->capture_default_str()
         ->check(non_negative, "");
-    a->add_option("--distributions", flags.distributions,
-                  "input data measured, comma-separated; the first is searched, the others\n"
-                  "judge the finalists (default: uniform,skewed,constant,runs)")
-        ->type_name("LIST")
-        ->delimiter(',')
-        ->check(CLI::IsMember({"uniform", "skewed", "constant", "runs"}));
+    add_distributions(a, flags.distributions,
+                      "input data measured, comma-separated; the first is searched, the others\n"
+                      "judge the finalists (default: uniform,skewed,constant,runs)");
     a->add_option("--finalists", flags.finalists,
                   "configurations of the search re-timed on every distribution before a winner\n"
                   "is chosen")
@@ -250,9 +255,11 @@ int main(int argc, char** argv) {
       "kernel family histtune does not have yet are listed as not run."));
 
   std::string stability_a, stability_b, stability_json;
+  std::vector<std::string> stability_distributions;
   int stability_rounds = histtune::tuner::SideBySideOptions{}.rounds;
   CLI::App* stability = app.add_subcommand(
-      "stability", "are two runs' winners equally fast? both timed side by side, now");
+      "stability",
+      "are two runs' winners equally good? both timed side by side now, on the tuner's objective");
   add_common(stability, common, kGpu | kQuiet,
              {nullptr, "no header, notes or legend: the table, the summary and errors"});
   stability->add_option("A.db", stability_a, "the first run's database (only read)")
@@ -264,27 +271,38 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile.description(""));
   stability->add_option("--rounds", stability_rounds,
-                        "rounds of A and B per problem, alternating A B / B A")
+                        "rounds of A and B per problem and distribution, alternating\n"
+                        "A B / B A")
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
+  add_distributions(stability, stability_distributions,
+                    "input data timed, comma-separated, as for tune: the worst case is\n"
+                    "taken over them, the first also has its own column (default:\n"
+                    "uniform,skewed,constant,runs, the tuner's)");
   CLI::Option* stability_json_opt = add_json_file(stability, stability_json);
   char stability_band[16];
   std::snprintf(stability_band, sizeof stability_band, "%.0f%%", kStabilityTolerance * 100);
   stability->footer(footer(
       std::string(
           "For each problem with a winner for this GPU in both databases (two runs of `histtune\n"
-          "--gpu auto`, say): times winner A and winner B in this process on the same inputs,\n"
-          "in rounds alternating A B / B A (each a stable median, the rounds pooled), verifies\n"
-          "both against the host reference, and prints both medians and their difference\n"
-          "(B - A) / the faster beside the times each run recorded for its own winner, which\n"
-          "also carry that run's clocks and launch jitter. Last line: how many problems are\n"
-          "within ") +
+          "--gpu auto`, say): times winner A and winner B in this process on the same inputs of\n"
+          "each distribution, in rounds alternating A B / B A (each a stable median, the rounds\n"
+          "pooled), verifies both against the host reference, and judges them as the tuner\n"
+          "chose them, by the worst case over the distributions: a winner's worst ratio w is\n"
+          "the largest over the distributions of its median / the faster of the two there;\n"
+          "worst = (wB - wA) / the smaller w, + when B is worse. Two winners each faster on\n"
+          "some data are equally good when their worst cases are. Also printed: both medians on\n"
+          "the first distribution, the difference (B - A) / the faster on each distribution,\n"
+          "and the times each run recorded for its own winner, which carry that run's clocks\n"
+          "and launch jitter. Last line: how many problems are within ") +
       stability_band +
-      " side by side. Uniform data, as the recorded times are.\n"
-      "A database made on another board of the same model stands for this GPU (a note says\n"
-      "so). Exit 1 when a winner fails or nothing is tuned in both; the databases are only\n"
-      "read."));
+      " on the worst case, and\n"
+      "how many on the first distribution alone (uniform: the check before the worst case;\n"
+      "--distributions uniform gives it alone). A database made on another board of the same\n"
+      "model stands for this GPU (a note says so). Exit 1 when a winner fails on any\n"
+      "distribution or nothing is tuned in both; the verdict does not change the exit code;\n"
+      "the databases are only read."));
 
   std::string show_problem;
   std::size_t show_top = 0;
@@ -372,7 +390,8 @@ int main(int argc, char** argv) {
     if (*info) return run_info(common);
     if (*bench) return run_bench(common, bench_json, bench_only);
     if (*stability)
-      return run_stability(common, stability_a, stability_b, stability_json, stability_rounds);
+      return run_stability(common, stability_a, stability_b, stability_json, stability_rounds,
+                           stability_distributions);
     if (*report) return run_report(common, html_path);
     if (*show) return run_show(common, show_problem, show_top);
     if (*exp) return run_export(common, export_path, export_device);

@@ -21,10 +21,26 @@ std::optional<double> now_ms(const tuner::SideTiming& s) {
   return s.timing.median_ms;
 }
 
-std::optional<double> now_difference(const StabilityRow& r) {
-  const auto a = now_ms(r.now.a), b = now_ms(r.now.b);
+std::optional<double> difference(const tuner::SideBySide& t) {
+  const auto a = now_ms(t.a), b = now_ms(t.b);
   if (!a || !b) return std::nullopt;
   return difference_percent(*a, *b);
+}
+
+// On the first distribution: the figure the stability check gave before it timed several.
+std::optional<double> first_difference(const StabilityRow& r) {
+  return r.now.empty() ? std::nullopt : difference(r.now.front());
+}
+
+// Each side's medians, one per distribution; 0 where it has none (which no ratio accepts).
+std::vector<double> medians(const StabilityRow& r, bool side_a) {
+  std::vector<double> ms;
+  for (const auto& t : r.now) ms.push_back(now_ms(side_a ? t.a : t.b).value_or(0));
+  return ms;
+}
+
+std::optional<double> worst_difference(const StabilityRow& r) {
+  return worst_case_difference_percent(medians(r, true), medians(r, false));
 }
 
 // A hair of slack: a difference of exactly 2% must not fail on rounding.
@@ -32,10 +48,18 @@ bool within(const std::optional<double>& percent) {
   return percent && std::fabs(*percent) <= 100 * kStabilityTolerance + 1e-9;
 }
 
-bool failed(const StabilityRow& r) { return !r.now.a.verified || !r.now.b.verified; }
+bool failed(const StabilityRow& r) {
+  if (r.now.empty()) return true;  // nothing was timed
+  for (const auto& t : r.now)
+    if (!t.a.verified || !t.b.verified) return true;
+  return false;
+}
 
 std::string percent_text(const std::optional<double>& p) {
-  return p ? printf_text("%+.1f%%", *p) : "-";
+  if (!p) return "-";
+  // Under 0.05% is +0.0%, never -0.0%: two equal worst cases reached through different
+  // distributions differ by a rounding error.
+  return printf_text("%+.1f%%", std::fabs(*p) < 0.05 ? 0.0 : *p);
 }
 
 // A side's time: its median, "WRONG" for a wrong result, "-" when it was not timed.
@@ -46,12 +70,17 @@ std::string side_text(const tuner::SideTiming& s) {
 
 std::string recorded_text(double ms) { return ms > 0 ? fmt_ms(ms) : "-"; }
 
-nlohmann::json side_json(const db::WinnerRow& w, const tuner::SideTiming& s) {
+nlohmann::json timed_json(const tuner::SideTiming& s) {
   nlohmann::json j = timing_json(s.timing);
-  j["configuration"] = w.config_label;
-  j["recorded_ms"] = w.median_ms;
   j["verified"] = s.verified;
   if (!s.error.empty()) j["error"] = s.error;
+  return j;
+}
+
+nlohmann::json side_json(const db::WinnerRow& w, const tuner::SideTiming& s) {
+  nlohmann::json j = timed_json(s);
+  j["configuration"] = w.config_label;
+  j["recorded_ms"] = w.median_ms;
   return j;
 }
 
@@ -127,71 +156,166 @@ bool within_tolerance(double a_ms, double b_ms) {
   return within(difference_percent(a_ms, b_ms));
 }
 
+std::optional<double> worst_ratio(const std::vector<double>& x_ms,
+                                  const std::vector<double>& other_ms) {
+  if (x_ms.empty() || x_ms.size() != other_ms.size()) return std::nullopt;
+  double worst = 0;
+  for (std::size_t d = 0; d < x_ms.size(); ++d) {
+    if (!(x_ms[d] > 0) || !(other_ms[d] > 0)) return std::nullopt;
+    worst = std::max(worst, x_ms[d] / std::min(x_ms[d], other_ms[d]));
+  }
+  return worst;
+}
+
+std::optional<double> worst_case_difference_percent(const std::vector<double>& a_ms,
+                                                    const std::vector<double>& b_ms) {
+  const auto w_a = worst_ratio(a_ms, b_ms), w_b = worst_ratio(b_ms, a_ms);
+  if (!w_a || !w_b) return std::nullopt;
+  // Where one winner is at least as fast on every distribution (always so with one), its ratio
+  // is exactly 1 and the formula reduces to difference_percent of both times on the other's
+  // worst distribution; taken from those times it has no rounding of the ratios, so one
+  // distribution gives difference_percent to the last bit.
+  const auto worst_at = [](const std::vector<double>& x, const std::vector<double>& other) {
+    std::size_t at = 0;
+    for (std::size_t d = 1; d < x.size(); ++d)
+      if (x[d] / std::min(x[d], other[d]) > x[at] / std::min(x[at], other[at])) at = d;
+    return at;
+  };
+  if (*w_a == 1) {
+    const std::size_t d = worst_at(b_ms, a_ms);
+    return difference_percent(a_ms[d], b_ms[d]);
+  }
+  if (*w_b == 1) {
+    const std::size_t d = worst_at(a_ms, b_ms);
+    return difference_percent(a_ms[d], b_ms[d]);
+  }
+  return difference_percent(*w_a, *w_b);
+}
+
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
   StabilitySummary s;
   s.compared = rows.size();
   for (const auto& r : rows) {
     if (failed(r)) ++s.failed;
     if (r.pair.a.config_label == r.pair.b.config_label) ++s.same;
-    if (within(now_difference(r))) ++s.within;
+    if (within(worst_difference(r))) ++s.worst_case_within;
+    if (within(first_difference(r))) ++s.first_within;
     if (within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)) ++s.recorded_within;
   }
   return s;
 }
 
-std::string stability_legend(int rounds) {
+std::string stability_legend(int rounds, const std::vector<tuner::Distribution>& dists) {
+  const std::string first = dists.empty() ? "uniform" : tuner::to_string(dists.front());
   return printf_text(
-      "Side by side: both winners timed now, in this process, on the same inputs: %d round%s "
-      "alternating A B / B A,\n  each a stable median of calls (zero the bins + launch), "
-      "pooled; both outputs verified against the host reference.\n"
-      "diff: (B - A) / the faster, + when B is slower; within: |diff| <= %.0f%%. Recorded: "
-      "the time each run stored for its own winner.\n",
-      rounds, rounds == 1 ? "" : "s", kStabilityTolerance * 100);
+      "Side by side: both winners timed now, in this process, on the same inputs; data: %s.\n"
+      "  %d round%s alternating A B / B A per distribution, each a stable median of calls (zero\n"
+      "  the bins + launch), pooled; both outputs verified against the host reference.\n"
+      "A ms, B ms: the medians on %s data. Under each distribution: (B - A) / the faster there,\n"
+      "  + when B is slower. worst: the tuner's objective; a winner's worst ratio w is the\n"
+      "  largest over the distributions of its median / the faster of the two there;\n"
+      "  worst = (wB - wA) / the smaller w. within: |worst| <= %.0f%%. Recorded: the time each\n"
+      "  run stored for its own winner (on the first distribution it was tuned with).\n",
+      distribution_list(dists, ", ").c_str(), rounds, rounds == 1 ? "" : "s", first.c_str(),
+      kStabilityTolerance * 100);
 }
 
-std::string stability_table_header() {
-  return printf_text("%-30s %9s %9s %7s %-6s %10s %10s %9s  %s\n", "problem", "A ms", "B ms",
-                     "diff", "within", "recorded A", "recorded B", "rec. diff",
-                     "A configuration | B configuration");
+std::string stability_table_header(const std::vector<tuner::Distribution>& dists) {
+  std::string s = printf_text("%-30s %9s %9s", "problem", "A ms", "B ms");
+  for (const auto d : dists) s += printf_text(" %8s", tuner::to_string(d));
+  return s + printf_text(" %7s %-6s %10s %10s %9s  %s\n", "worst", "within", "recorded A",
+                         "recorded B", "rec. diff", "A configuration | B configuration");
 }
 
 std::string stability_line(const StabilityRow& r) {
-  const auto diff = now_difference(r);
-  const char* verdict = failed(r) ? "FAILED" : within(diff) ? "yes" : "NO";
+  const auto worst = worst_difference(r);
+  const char* verdict = failed(r) ? "FAILED" : within(worst) ? "yes" : "NO";
   const bool same = r.pair.a.config_label == r.pair.b.config_label;
-  std::string s = printf_text(
-      "%-30s %9s %9s %7s %-6s %10s %10s %9s  %s | %s\n", problem_spec(r.pair.problem).c_str(),
-      side_text(r.now.a).c_str(), side_text(r.now.b).c_str(), percent_text(diff).c_str(), verdict,
-      recorded_text(r.pair.a.median_ms).c_str(), recorded_text(r.pair.b.median_ms).c_str(),
-      percent_text(difference_percent(r.pair.a.median_ms, r.pair.b.median_ms)).c_str(),
-      r.pair.a.config_label.c_str(), same ? "same" : r.pair.b.config_label.c_str());
-  if (!r.now.a.error.empty()) s += "    A: " + r.now.a.error + "\n";
-  if (!r.now.b.error.empty()) s += "    B: " + r.now.b.error + "\n";
-  if (r.now.a.error.empty() != r.now.b.error.empty() && r.now.rounds == 0)
-    s += std::string("    ") + (r.now.a.error.empty() ? "A" : "B") +
-         ": not timed (one side alone answers nothing)\n";
+  const tuner::SideBySide none;
+  const tuner::SideBySide& first = r.now.empty() ? none : r.now.front();
+  std::string s = printf_text("%-30s %9s %9s", problem_spec(r.pair.problem).c_str(),
+                              side_text(first.a).c_str(), side_text(first.b).c_str());
+  for (const auto& t : r.now) s += printf_text(" %8s", percent_text(difference(t)).c_str());
+  s += printf_text(" %7s %-6s %10s %10s %9s  %s | %s\n", percent_text(worst).c_str(), verdict,
+                   recorded_text(r.pair.a.median_ms).c_str(),
+                   recorded_text(r.pair.b.median_ms).c_str(),
+                   percent_text(difference_percent(r.pair.a.median_ms, r.pair.b.median_ms)).c_str(),
+                   r.pair.a.config_label.c_str(), same ? "same" : r.pair.b.config_label.c_str());
+
+  // Each message once, with the distributions it came from unless it came from all of them.
+  struct Note {
+    std::string side, text, where;
+    std::size_t count = 0;
+  };
+  std::vector<Note> notes;
+  const auto note = [&](const std::string& side, const std::string& text,
+                        tuner::Distribution d) {
+    auto it = std::find_if(notes.begin(), notes.end(),
+                           [&](const Note& n) { return n.side == side && n.text == text; });
+    if (it == notes.end()) it = notes.insert(notes.end(), Note{side, text, "", 0});
+    it->where += (it->count++ ? ", " : "") + std::string(tuner::to_string(d));
+  };
+  for (const auto& t : r.now) {
+    if (!t.a.error.empty()) note("A", t.a.error, t.dist);
+    if (!t.b.error.empty()) note("B", t.b.error, t.dist);
+  }
+  for (const auto& t : r.now)
+    if (t.a.error.empty() != t.b.error.empty() && t.rounds == 0)
+      note(t.a.error.empty() ? "A" : "B", "not timed (one side alone answers nothing)", t.dist);
+  for (const auto& n : notes)
+    s += "    " + n.side + (n.count == r.now.size() ? "" : " (" + n.where + ")") + ": " + n.text +
+         "\n";
   return s;
 }
 
-std::string stability_summary_line(const StabilitySummary& s) {
-  std::string line = printf_text(
-      "%zu of %zu problems within %.0f%% (side by side, measured now); recorded times: %zu of "
-      "%zu within; same configuration: %zu",
-      s.within, s.compared, kStabilityTolerance * 100, s.recorded_within, s.compared, s.same);
+std::string stability_summary_line(const StabilitySummary& s,
+                                   const std::vector<tuner::Distribution>& dists) {
+  const double band = kStabilityTolerance * 100;
+  std::string line;
+  if (dists.size() == 1)
+    line = printf_text("%zu of %zu problems within %.0f%% on %s data (side by side, measured now)",
+                       s.worst_case_within, s.compared, band, tuner::to_string(dists.front()));
+  else
+    line = printf_text(
+        "%zu of %zu problems within %.0f%% on the worst case over %s (the tuner's objective); %zu "
+        "of %zu on %s data alone",
+        s.worst_case_within, s.compared, band, distribution_list(dists, ", ").c_str(),
+        s.first_within, s.compared, dists.empty() ? "uniform" : tuner::to_string(dists.front()));
+  line += printf_text("; recorded times: %zu of %zu within; same configuration: %zu",
+                      s.recorded_within, s.compared, s.same);
   if (s.failed) line += printf_text("; %zu FAILED", s.failed);
   return line + "\n";
 }
 
 nlohmann::json stability_row_json(const StabilityRow& r) {
   const auto recorded = difference_percent(r.pair.a.median_ms, r.pair.b.median_ms);
-  const auto diff = now_difference(r);
+  const auto first = first_difference(r), worst = worst_difference(r);
+  const std::vector<double> a_ms = medians(r, true), b_ms = medians(r, false);
+  nlohmann::json per = nlohmann::json::array();
+  for (const auto& t : r.now) {
+    const auto diff = difference(t);
+    per.push_back({{"distribution", tuner::to_string(t.dist)},
+                   {"a", timed_json(t.a)},
+                   {"b", timed_json(t.b)},
+                   {"rounds", t.rounds},
+                   {"difference_percent", optional_json(diff)},
+                   {"within_tolerance", within(diff)}});
+  }
+  const tuner::SideBySide none;
+  const tuner::SideBySide& on_first = r.now.empty() ? none : r.now.front();
   return {{"problem", problem_json(r.pair.problem)},
           {"same_configuration", r.pair.a.config_label == r.pair.b.config_label},
-          {"a", side_json(r.pair.a, r.now.a)},
-          {"b", side_json(r.pair.b, r.now.b)},
-          {"rounds", r.now.rounds},
-          {"difference_percent", optional_json(diff)},
-          {"within_tolerance", within(diff)},
+          {"failed", failed(r)},
+          {"worst_ratio_a", optional_json(worst_ratio(a_ms, b_ms))},
+          {"worst_ratio_b", optional_json(worst_ratio(b_ms, a_ms))},
+          {"worst_case_difference_percent", optional_json(worst)},
+          {"worst_case_within_tolerance", within(worst)},
+          {"distributions", per},
+          {"a", side_json(r.pair.a, on_first.a)},
+          {"b", side_json(r.pair.b, on_first.b)},
+          {"rounds", on_first.rounds},
+          {"difference_percent", optional_json(first)},
+          {"within_tolerance", within(first)},
           {"recorded_difference_percent", optional_json(recorded)},
           {"recorded_within_tolerance", within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)}};
 }
@@ -208,11 +332,13 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
           {"only_in_a", only_a},
           {"only_in_b", only_b},
           {"compared", s.compared},
-          {"within", s.within},
+          {"worst_case_within", s.worst_case_within},
+          {"worst_case_all_within", s.compared > 0 && s.worst_case_within == s.compared},
+          {"within", s.first_within},
+          {"all_within", s.compared > 0 && s.first_within == s.compared},
           {"recorded_within", s.recorded_within},
           {"failed", s.failed},
-          {"same_configuration", s.same},
-          {"all_within", s.compared > 0 && s.within == s.compared}};
+          {"same_configuration", s.same}};
 }
 
 }  // namespace histtune::cli

@@ -1,7 +1,8 @@
 // What `histtune stability` compares and how it shows it: the winners two databases hold for
-// this GPU, paired by problem; each pair's side-by-side times beside the times each run recorded
-// for its own winner; the table, its summary and the JSON. Pure functions of database rows and
-// measurements, so they are tested without a GPU.
+// this GPU, paired by problem; each pair's side-by-side times on every distribution, judged on
+// the tuner's own objective (the worst case over the distributions), beside the times each run
+// recorded for its own winner; the table, its summary and the JSON. Pure functions of database
+// rows and measurements, so they are tested without a GPU.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,7 @@
 
 namespace histtune::cli {
 
-// Two winners are equally fast when the slower is at most this much slower (issue 4's target).
+// Two winners are equally good when the worse is at most this much worse (issue 4's target).
 constexpr double kStabilityTolerance = 0.02;
 
 // The device whose winners a database holds for this GPU: the one with its UUID, else the only
@@ -51,35 +52,64 @@ std::optional<double> difference_percent(double a_ms, double b_ms);
 // |difference| <= kStabilityTolerance (false where there is no difference).
 bool within_tolerance(double a_ms, double b_ms);
 
+// The tuner's objective (tuner/decide.hpp, choose_robust) over the two winners alone: on each
+// distribution d the faster of the two sets the mark, best_d = min(A_d, B_d), and a winner's worst
+// ratio is w_X = max over d of X_d / best_d (1 when X is at least as fast on every distribution).
+// x_ms and other_ms: the medians of X and of the other winner, one per distribution. nullopt
+// unless both have a time > 0 on every distribution (lists of one length, not empty).
+std::optional<double> worst_ratio(const std::vector<double>& x_ms,
+                                  const std::vector<double>& other_ms);
+// How much worse B's worst case is than A's: difference_percent(w_A, w_B), i.e.
+//   100 x (w_B - w_A) / min(w_A, w_B).
+// 0 for identical times; swapping A and B flips the sign; with one distribution it is
+// difference_percent(A, B) (the faster's ratio is 1, the slower's slower / faster), bit for bit.
+// Two winners each faster on some data (3% on uniform, 3% on constant) have equal worst cases.
+std::optional<double> worst_case_difference_percent(const std::vector<double>& a_ms,
+                                                    const std::vector<double>& b_ms);
+
 struct StabilityRow {
   StabilityPair pair;
-  tuner::SideBySide now;  // both winners, timed in this process
+  // Both winners timed in this process, one per distribution (the first: the data the recorded
+  // times are on, uniform by default).
+  std::vector<tuner::SideBySide> now;
 };
 
 struct StabilitySummary {
-  std::size_t compared = 0;         // problems with a winner in both databases
-  std::size_t within = 0;           // ... whose side-by-side medians are within the tolerance
-  std::size_t recorded_within = 0;  // ... whose recorded times are
-  std::size_t failed = 0;           // ... where a winner failed (not verified, not runnable)
-  std::size_t same = 0;             // ... where both runs chose the same configuration
+  std::size_t compared = 0;           // problems with a winner in both databases
+  std::size_t worst_case_within = 0;  // ... whose worst-case difference is within the tolerance
+  std::size_t first_within = 0;       // ... whose medians on the first distribution alone are
+  std::size_t recorded_within = 0;    // ... whose recorded times are
+  std::size_t failed = 0;  // ... where a winner failed on some distribution (wrong, not runnable)
+  std::size_t same = 0;    // ... where both runs chose the same configuration
 };
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows);
 
+// `dists`: the distributions every row was timed on, in order (their names head the columns).
 // What the columns mean (the rounds of each side-by-side timing are part of it).
-std::string stability_legend(int rounds);
-std::string stability_table_header();
-// One problem's line, then an indented line per error.
+std::string stability_legend(int rounds, const std::vector<tuner::Distribution>& dists);
+std::string stability_table_header(const std::vector<tuner::Distribution>& dists);
+// One problem's line, then an indented line per error (the distributions it happened on named
+// unless it happened on all).
 std::string stability_line(const StabilityRow& r);
-// "N of M problems within 2% (side by side, measured now); recorded times: K of M within; ..."
-std::string stability_summary_line(const StabilitySummary& s);
+// "N of M problems within 2% on the worst case over uniform, skewed, constant, runs (the tuner's
+// objective); K of M on uniform data alone; recorded times: ...; same configuration: ..."; with
+// one distribution "N of M problems within 2% on uniform data (side by side, measured now); ...".
+std::string stability_summary_line(const StabilitySummary& s,
+                                   const std::vector<tuner::Distribution>& dists);
 
-// {"problem", "same_configuration", "a", "b" (each: "configuration", "recorded_ms", the timing,
-//  "verified", "error" where one), "rounds", "difference_percent", "within_tolerance",
-//  "recorded_difference_percent", "recorded_within_tolerance"}; differences are null where a
-// side has no time.
+// {"problem", "same_configuration", "failed" (a winner failed on some distribution),
+//  "worst_ratio_a", "worst_ratio_b", "worst_case_difference_percent",
+//  "worst_case_within_tolerance": the tuner's objective over every distribution;
+//  "distributions": per distribution {"distribution", "a", "b" (each: the timing, "verified",
+//  "error" where one), "rounds", "difference_percent", "within_tolerance"};
+//  and on the first distribution, as before several were timed: "a", "b" (each: "configuration",
+//  "recorded_ms", the timing, "verified", "error" where one), "rounds", "difference_percent",
+//  "within_tolerance"; "recorded_difference_percent", "recorded_within_tolerance"}.
+// Differences and ratios are null where a side has no time.
 nlohmann::json stability_row_json(const StabilityRow& r);
-// {"tolerance", "rows", "only_in_a", "only_in_b" (problem specs), "compared", "within",
-//  "recorded_within", "failed", "same_configuration", "all_within"}
+// {"tolerance", "rows", "only_in_a", "only_in_b" (problem specs), "compared",
+//  "worst_case_within", "worst_case_all_within" (the verdict), "within" and "all_within" (on the
+//  first distribution alone), "recorded_within", "failed", "same_configuration"}
 nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Matched& matched);
 
 }  // namespace histtune::cli

@@ -1,7 +1,8 @@
-// `histtune stability A.db B.db`: are the winners of two tuning runs equally fast on this GPU?
+// `histtune stability A.db B.db`: did two tuning runs choose equally good winners on this GPU?
 // Each run's recorded times carry that run's clocks and launch jitter, so both winners of every
-// problem tuned in both are timed again here, side by side on the same inputs (tuner/
-// side_by_side.hpp), and shown beside what each run recorded.
+// problem tuned in both are timed again here, side by side on the same inputs of every
+// distribution (tuner/side_by_side.hpp), judged on the tuner's own objective (the worst case over
+// the distributions), and shown beside what each run recorded.
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -44,7 +45,9 @@ int nothing_to_compare(const std::string& why) {
 }  // namespace
 
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
-                  const std::string& json_path, int rounds) {
+                  const std::string& json_path, int rounds,
+                  const std::vector<std::string>& distributions) {
+  const std::vector<tuner::Distribution> dists = parse_distributions(distributions);
   const Source a = open_source(path_a), b = open_source(path_b);
   // What the files alone say is wrong is said before the GPU is asked.
   for (const Source* s : {&a, &b})
@@ -92,13 +95,14 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     };
     only("A", matched.only_a);
     only("B", matched.only_b);
-    std::fprintf(text, "%s", stability_legend(rounds).c_str());
+    std::fprintf(text, "%s", stability_legend(rounds, dists).c_str());
   }
-  std::fprintf(text, "%s", stability_table_header().c_str());
+  std::fprintf(text, "%s", stability_table_header(dists).c_str());
 
   KernelCache cache;
   tuner::SideBySideOptions opt;
   opt.rounds = rounds;
+  opt.distributions = dists;
   std::vector<StabilityRow> rows;
   for (const auto& pair : matched.pairs) {
     StabilityRow r{pair, tuner::side_by_side(d, timed_problem(pair.problem), pair.a.config_label,
@@ -108,10 +112,12 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     rows.push_back(std::move(r));
   }
   const StabilitySummary summary = stability_summary(rows);
-  std::fprintf(text, "%s", stability_summary_line(summary).c_str());
+  std::fprintf(text, "%s", stability_summary_line(summary, dists).c_str());
   const int status = summary.failed ? kFailure : kOk;
 
   if (!json_path.empty() || c.json) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto dist : dists) names.push_back(tuner::to_string(dist));
     nlohmann::json doc = {{"histtune", version()},
                           {"command", "stability"},
                           {"device", device_json(d)},
@@ -119,7 +125,9 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
                           {"database_a", {{"path", path_a}, {"device", match_a.device->uuid}}},
                           {"database_b", {{"path", path_b}, {"device", match_b.device->uuid}}},
                           {"rounds", rounds},
-                          {"distribution", tuner::to_string(opt.dist)}};
+                          {"distributions", names},
+                          // The first: what `a`, `b`, `difference_percent` and `within` are on.
+                          {"distribution", tuner::to_string(dists.front())}};
     doc.update(stability_json(rows, matched));
     doc["ok"] = status == kOk;
     if (json_path.empty()) {

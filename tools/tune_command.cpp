@@ -20,12 +20,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string distribution_list(const std::vector<tuner::Distribution>& ds) {
-  std::string s;
-  for (auto d : ds) s += (s.empty() ? "" : ",") + std::string(tuner::to_string(d));
-  return s;
-}
-
 nlohmann::json ms_or_null(double ms) { return ms >= 0 ? nlohmann::json(ms) : nlohmann::json(); }
 
 int run_compare_strategies(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
@@ -36,15 +30,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
   std::vector<Problem> plan;
   for (const auto& s : problem_specs) plan.push_back(parse_problem(s));
   if (plan.empty()) plan = tuner::default_plan();
-  std::vector<tuner::Distribution> dists;
-  for (const auto& name : f.distributions) {
-    const auto dist = tuner::parse_distribution(name);
-    if (!dist || *dist == tuner::Distribution::mixed)
-      throw Error(StatusCode::invalid_argument,
-                  "--distributions: '" + name + "' is not one of uniform, skewed, constant, runs");
-    if (std::find(dists.begin(), dists.end(), *dist) == dists.end()) dists.push_back(*dist);
-  }
-  if (dists.empty()) dists = tuner::TuneOptions{}.distributions;
+  const std::vector<tuner::Distribution> dists = parse_distributions(f.distributions);
 
   const DeviceInfo d = select_device(c);
   auto database = open_db(c);

@@ -1,6 +1,7 @@
 // `histtune stability A.db B.db` as a user meets it: its help, the arguments it refuses (with the
 // documented exit code, one line naming the file, the files left as they were), "no CUDA device"
-// without a GPU, and on a GPU the table, the summary line and the JSON of two databases.
+// without a GPU, and on a GPU the table, the summary line and the JSON of two databases, on the
+// tuner's four distributions and on uniform data alone.
 #include <gtest/gtest.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -54,14 +55,15 @@ db::DeviceRow fixture_board() {
 
 }  // namespace
 
-TEST(CliStability, HelpNamesBothDatabasesTheRoundsAndTheTarget) {
+TEST(CliStability, HelpNamesBothDatabasesTheRoundsTheDistributionsAndTheTarget) {
   const auto top = run_cli("--help");
   EXPECT_NE(top.out.find("stability"), std::string::npos) << top.out;
   const auto r = run_cli("stability --help");
   EXPECT_EQ(r.rc, 0);
   for (const char* s : {"Usage: histtune stability", "A.db", "B.db", "--rounds", "--json [FILE]",
-                        "--gpu", "--quiet", "side by side", "within 2%", "Exit codes:",
-                        "  3  no CUDA device"})
+                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs",
+                        "side by side", "within 2%", "worst case over the distributions",
+                        "on the first distribution alone", "Exit codes:", "  3  no CUDA device"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   const auto from = r.out.find("Options:");
   const std::string options = r.out.substr(from, r.out.find("\n\n", from) - from);
@@ -78,6 +80,8 @@ TEST(CliStability, MissingFilesAndBadOptionsAreUsageErrors) {
       "stability",
       "stability " + good + " " + dir.path().string(),  // a folder
       "stability " + good + " " + good + " --rounds 0",
+      "stability " + good + " " + good + " --distributions mixed",  // no winner is chosen on it
+      "stability " + good + " " + good + " --distributions uniform,gaussian",
       "stability " + good + " " + good + " --db " + good};  // the databases are the arguments
   for (const std::string& args : refused) {
     const auto r = run_cli_split(args);
@@ -190,8 +194,11 @@ TEST(CliStability, TwoDatabasesOnTheGpuGiveTheTableSummaryAndJson) {
   for (const std::string& s : std::vector<std::string>{
            std::string("A = ") + (dir / "a.db"), std::string("B holds the winners of another"),
         std::string("1 problem tuned only in A, not compared: u8:direct:256:2^18"),
-        std::string("2 rounds alternating A B / B A"), "u8:direct:256:2^20", def + " | " + other,
-        mc + " | same", std::string("of 2 problems within 2% (side by side, measured now)")})
+        std::string("2 rounds alternating A B / B A per distribution"), "u8:direct:256:2^20",
+        def + " | " + other, mc + " | same",
+        std::string("of 2 problems within 2% on the worst case over uniform, skewed, constant, "
+                    "runs (the tuner's objective); "),
+        std::string("of 2 on uniform data alone; recorded times: ")})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
   const auto j = nlohmann::json::parse(read_text(dir / "s.json"));
@@ -200,10 +207,21 @@ TEST(CliStability, TwoDatabasesOnTheGpuGiveTheTableSummaryAndJson) {
   EXPECT_EQ(j["rounds"], 2);
   EXPECT_EQ(j["database_b"]["device"], "GPU-another-board");
   EXPECT_EQ(j["ok"], true);
+  EXPECT_EQ(j["distributions"],
+            nlohmann::json::array({"uniform", "skewed", "constant", "runs"}));
+  EXPECT_EQ(j["distribution"], "uniform");
   for (const auto& row : j["rows"]) {
     EXPECT_EQ(row["a"]["verified"], true) << row;
     EXPECT_EQ(row["b"]["verified"], true) << row;
     EXPECT_GT(row["a"]["median_ms"].get<double>(), 0);
+    EXPECT_EQ(row["failed"], false) << row;
+    EXPECT_TRUE(row["worst_case_difference_percent"].is_number()) << row;
+    ASSERT_EQ(row["distributions"].size(), 4u) << row;
+    for (const auto& d : row["distributions"]) {
+      EXPECT_EQ(d["a"]["verified"], true) << "each distribution's inputs drawn: " << d;
+      EXPECT_EQ(d["b"]["verified"], true) << d;
+      EXPECT_EQ(d["rounds"], 2) << d;
+    }
   }
   EXPECT_EQ(j["rows"][1]["problem"]["family"], "multichannel");
   EXPECT_EQ(j["only_in_a"], nlohmann::json::array({"u8:direct:256:2^18"}));
@@ -213,6 +231,18 @@ TEST(CliStability, TwoDatabasesOnTheGpuGiveTheTableSummaryAndJson) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["compared"], 2);
   EXPECT_NE(r.err.find("of 2 problems within 2%"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("note:"), std::string::npos) << r.err;
+  // On uniform data alone: the check as it was, one column and its verdict.
+  r = run_cli_split(args + " --distributions uniform --quiet --json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("of 2 problems within 2% on uniform data (side by side, measured now)"),
+            std::string::npos)
+      << r.err;
+  const auto u = nlohmann::json::parse(r.out);
+  EXPECT_EQ(u["distributions"], nlohmann::json::array({"uniform"}));
+  for (const auto& row : u["rows"]) {
+    EXPECT_EQ(row["distributions"].size(), 1u) << row;
+    EXPECT_EQ(row["worst_case_difference_percent"], row["difference_percent"]) << row;
+  }
   // An unwritable --json file is refused before anything is timed.
   r = run_cli_split(args + " --json " + (dir / "no/such/folder/s.json"));
   expect_one_line_error(r, 2, "cannot write --json file", "unwritable --json");

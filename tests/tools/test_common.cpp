@@ -1,4 +1,4 @@
-// The CLI's problem specs, parsed without running the binary.
+// The CLI's problem specs and --distributions lists, parsed without running the binary.
 #include <gtest/gtest.h>
 
 #include "common.hpp"
@@ -37,4 +37,27 @@ TEST(ProblemSpec, RangeSpansTheTypeCannotHoldAreUsageErrors) {
     EXPECT_NE(std::string(e.what()).find("num_bins"), std::string::npos) << e.what();
   }
   EXPECT_THROW(cli::parse_problem("u8:ranged:100:100"), Error);
+}
+
+// tune and stability read --distributions alike.
+TEST(Distributions, NamesInTheirOrderRepeatsDroppedNoneIsTheTunersFour) {
+  using tuner::Distribution;
+  EXPECT_EQ(cli::parse_distributions({"constant", "uniform", "constant"}),
+            (std::vector<Distribution>{Distribution::constant, Distribution::uniform}));
+  const std::vector<Distribution> four = {Distribution::uniform, Distribution::skewed,
+                                          Distribution::constant, Distribution::runs};
+  EXPECT_EQ(cli::parse_distributions({}), four);
+  EXPECT_EQ(cli::distribution_list(four), "uniform,skewed,constant,runs");
+  EXPECT_EQ(cli::distribution_list(four, ", "), "uniform, skewed, constant, runs");
+  for (const char* bad : {"mixed", "gaussian", ""}) {
+    try {
+      cli::parse_distributions({"uniform", bad});
+      FAIL() << "'" << bad << "' is not a distribution a winner is chosen on";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), StatusCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find(std::string("--distributions: '") + bad + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }

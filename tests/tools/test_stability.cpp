@@ -1,7 +1,8 @@
 // What `histtune stability` does without a GPU: it pairs two databases' winners by problem,
-// picks the device that stands for this GPU, and shows the side-by-side times (taken here through
-// tuner::side_by_side on a fake bench) beside the recorded ones, in the table, its summary line
-// and the JSON.
+// picks the device that stands for this GPU, judges the side-by-side times of every distribution
+// (taken here through tuner::side_by_side on a fake bench) on the tuner's objective, the worst
+// case, and shows them beside the first distribution's and the recorded ones, in the table, its
+// summary line and the JSON.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -42,22 +43,38 @@ tuner::Point point_of(const std::string& label) {
   return p;
 }
 
-// Point {I, 0} takes 1 ms + 1% per unit of I; I = 9 gives a wrong result.
-std::optional<double> cost(const tuner::Point& p, tuner::Distribution) {
-  if (p[0] == 9) return std::nullopt;
-  return 1.0 + 0.01 * p[0];
+using tuner::Distribution;
+const std::vector<Distribution> kFour = {Distribution::uniform, Distribution::skewed,
+                                         Distribution::constant, Distribution::runs};
+
+// Point {I, J} takes 1 ms + 1% per unit of I on every distribution; I = 9 gives a wrong result,
+// I = 8 one on constant data only. J = 7 trades: 3% slower than {I, 0} on uniform data, 3% faster
+// on constant data, as two winners with equal worst cases can be.
+std::optional<double> cost(const tuner::Point& p, Distribution d) {
+  if (p[0] == 9 || (p[0] == 8 && d == Distribution::constant)) return std::nullopt;
+  const double base = 1.0 + 0.01 * p[0];
+  if (p[1] != 7) return base;
+  return d == Distribution::uniform ? base * 1.03 : d == Distribution::constant ? base / 1.03
+                                                                                : base;
 }
 
-std::vector<StabilityRow> measured(const Matched& m, int rounds = 3) {
+std::vector<StabilityRow> measured(const Matched& m, int rounds = 3,
+                                   const std::vector<Distribution>& dists = kFour) {
   std::vector<StabilityRow> rows;
   tuner::SideBySideOptions opt;
   opt.rounds = rounds;
+  opt.distributions = dists;
   for (const auto& pair : m.pairs) {
     FakeBench bench(cost);
     rows.push_back({pair, tuner::side_by_side(bench, point_of(pair.a.config_label),
                                               point_of(pair.b.config_label), opt)});
   }
   return rows;
+}
+
+// One problem (u8, 2^20 samples) whose winners are `a` and `b`, recorded at 1.00 and 1.01 ms.
+Matched one_pair(const std::string& a, const std::string& b) {
+  return match_winners({winner(u8(1 << 20), a, 1.00)}, {winner(u8(1 << 20), b, 1.01)});
 }
 
 // Two runs: the same winner at 2^16 (recorded 4% apart: the runs' own noise), winners 1% apart
@@ -95,6 +112,63 @@ TEST(Stability, DifferenceIsRelativeToTheFasterAndSymmetric) {
   EXPECT_TRUE(within_tolerance(1.02, 1.0));
   EXPECT_FALSE(within_tolerance(1.0, 1.0201));
   EXPECT_FALSE(within_tolerance(0, 0));
+}
+
+// A faster on uniform data, B on constant data, both by 3%; equal elsewhere. The best on
+// uniform is A's 1.00, on constant B's 1.00: each winner's worst ratio is 1.03, so their worst
+// cases are equal, although the uniform medians are 3% apart.
+TEST(Stability, TwoWinnersEachFasterOnSomeDataHaveEqualWorstCases) {
+  const std::vector<double> a = {1.00, 2.00, 1.03, 0.50}, b = {1.03, 2.00, 1.00, 0.50};
+  EXPECT_NEAR(*worst_ratio(a, b), 1.03, 1e-12);
+  EXPECT_NEAR(*worst_ratio(b, a), 1.03, 1e-12);
+  EXPECT_NEAR(*worst_case_difference_percent(a, b), 0.0, 1e-9);
+  EXPECT_NEAR(*difference_percent(a[0], b[0]), 3.0, 1e-9) << "outside 2% on uniform data alone";
+  EXPECT_FALSE(within_tolerance(a[0], b[0]));
+
+  // B 3% slower on uniform, 2% on constant, 2% faster on runs. Bests: 1.00, 2.00, 0.50, 0.98;
+  // w_A = 1.00 / 0.98 (runs), w_B = 1.03 / 1.00 (uniform); (w_B - w_A) / w_A = 1.03 x 0.98 - 1.
+  const std::vector<double> a2 = {1.00, 2.00, 0.50, 1.00}, b2 = {1.03, 2.00, 0.51, 0.98};
+  EXPECT_NEAR(*worst_ratio(a2, b2), 1.0 / 0.98, 1e-12);
+  EXPECT_NEAR(*worst_ratio(b2, a2), 1.03, 1e-12);
+  EXPECT_NEAR(*worst_case_difference_percent(a2, b2), 0.94, 1e-9);
+
+  // A at least as fast everywhere: B's worst distribution decides (constant, +5%).
+  const std::vector<double> a3 = {1.00, 2.00, 0.50, 1.00}, b3 = {1.01, 2.00, 0.525, 1.00};
+  EXPECT_DOUBLE_EQ(*worst_ratio(a3, b3), 1.0);
+  EXPECT_NEAR(*worst_case_difference_percent(a3, b3), 5.0, 1e-9);
+}
+
+TEST(Stability, WorstCaseDifferenceFlipsSignWhenAAndBSwap) {
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {{1.00, 2.00, 1.03, 0.50}, {1.03, 2.00, 1.00, 0.50}},
+      {{1.00, 2.00, 0.50, 1.00}, {1.03, 2.00, 0.51, 0.98}},
+      {{1.00, 2.00, 0.50, 1.00}, {1.01, 2.00, 0.525, 1.00}},
+      {{0.0137, 0.0291}, {0.0131, 0.0302}},
+      {{1.0, 1.0}, {1.0, 1.0}}};
+  for (const auto& [a, b] : cases) {
+    const auto ab = worst_case_difference_percent(a, b), ba = worst_case_difference_percent(b, a);
+    ASSERT_TRUE(ab && ba);
+    EXPECT_EQ(*ab, -*ba) << a[0] << " vs " << b[0];
+  }
+  EXPECT_EQ(*worst_case_difference_percent({1.0, 1.0}, {1.0, 1.0}), 0.0) << "identical: 0";
+}
+
+TEST(Stability, WithOneDistributionTheWorstCaseIsTheDifferenceBitForBit) {
+  for (const auto& [a, b] : std::vector<std::pair<double, double>>{
+           {1.0, 1.05}, {1.05, 1.0}, {1.0, 1.0201}, {0.0137, 0.0133}, {0.0208, 0.0214},
+           {0.1068, 0.1061}, {2.5, 2.5}}) {
+    const auto worst = worst_case_difference_percent({a}, {b});
+    ASSERT_TRUE(worst);
+    EXPECT_EQ(*worst, *difference_percent(a, b)) << a << " vs " << b;
+  }
+}
+
+TEST(Stability, WorstCaseNeedsATimeOfBothOnEveryDistribution) {
+  EXPECT_FALSE(worst_case_difference_percent({1.0, 0.0}, {1.0, 1.0})) << "A failed on one";
+  EXPECT_FALSE(worst_case_difference_percent({1.0, 1.0}, {1.0, -1.0}));
+  EXPECT_FALSE(worst_case_difference_percent({1.0, 1.0}, {1.0})) << "lists of one length";
+  EXPECT_FALSE(worst_case_difference_percent({}, {}));
+  EXPECT_FALSE(worst_ratio({1.0}, {0.0}));
 }
 
 TEST(Stability, PlanProblemsAreTimedOverThePlansBoundsOthersOverTheDefaults) {
@@ -141,51 +215,149 @@ TEST(Stability, TheDeviceIsThisGpuElseTheOnlyOtherBoardOfItsModel) {
 TEST(Stability, SummaryCountsSideBySideAndRecordedAgreementApart) {
   const std::vector<StabilityRow> rows = measured(two_runs());
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_DOUBLE_EQ(rows[1].now.a.timing.median_ms, 1.00);
-  EXPECT_DOUBLE_EQ(rows[1].now.b.timing.median_ms, 1.01);
+  ASSERT_EQ(rows[1].now.size(), 4u) << "one side-by-side timing per distribution";
+  EXPECT_DOUBLE_EQ(rows[1].now[0].a.timing.median_ms, 1.00);
+  EXPECT_DOUBLE_EQ(rows[1].now[0].b.timing.median_ms, 1.01);
   const StabilitySummary s = stability_summary(rows);
   EXPECT_EQ(s.compared, 4u);
-  EXPECT_EQ(s.within, 2u) << "same and 1% apart; not 5% apart, not the wrong result";
+  EXPECT_EQ(s.worst_case_within, 2u) << "same and 1% apart; not 5% apart, not the wrong result";
+  EXPECT_EQ(s.first_within, 2u) << "these winners are as far apart on every distribution";
   EXPECT_EQ(s.recorded_within, 3u) << "2^16 recorded 4% apart; 2^20 0.5%, 2^24 1%, RGBA 0%";
   EXPECT_EQ(s.failed, 1u);
   EXPECT_EQ(s.same, 1u);
-  EXPECT_EQ(stability_summary_line(s),
-            "2 of 4 problems within 2% (side by side, measured now); recorded times: 3 of 4 "
+  EXPECT_EQ(stability_summary_line(s, kFour),
+            "2 of 4 problems within 2% on the worst case over uniform, skewed, constant, runs "
+            "(the tuner's objective); 2 of 4 on uniform data alone; recorded times: 3 of 4 "
             "within; same configuration: 1; 1 FAILED\n");
+  EXPECT_EQ(stability_summary_line(stability_summary(measured(two_runs(), 3,
+                                                              {Distribution::uniform})),
+                                   {Distribution::uniform}),
+            "2 of 4 problems within 2% on uniform data (side by side, measured now); recorded "
+            "times: 3 of 4 within; same configuration: 1; 1 FAILED\n");
 }
 
-TEST(Stability, TableShowsBothTimesTheirDifferenceAndTheRecordedOnes) {
+// The H100 case: the winners trade 3% on uniform data for 3% on constant data.
+TEST(Stability, WinnersEachFasterOnSomeDataAreWithinOnTheWorstCaseNotOnUniform) {
+  const Matched m = one_pair("cfg.0.0", "cfg.0.7");
+  const std::vector<StabilityRow> rows = measured(m);
+  const StabilitySummary s = stability_summary(rows);
+  EXPECT_EQ(s.worst_case_within, 1u);
+  EXPECT_EQ(s.first_within, 0u);
+  EXPECT_EQ(s.failed, 0u);
+  const std::string line = stability_line(rows[0]);
+  EXPECT_NE(line.find("1.0000    1.0300    +3.0%    +0.0%    -3.0%    +0.0%   +0.0% yes "),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(stability_summary_line(s, kFour).rfind(
+                "1 of 1 problems within 2% on the worst case over uniform, skewed, constant, "
+                "runs (the tuner's objective); 0 of 1 on uniform data alone;",
+                0),
+            0u);
+  const nlohmann::json j = stability_json(rows, m);
+  EXPECT_EQ(j["worst_case_within"], 1);
+  EXPECT_EQ(j["worst_case_all_within"], true);
+  EXPECT_EQ(j["within"], 0) << "the first distribution alone, as the key always meant";
+  EXPECT_EQ(j["all_within"], false);
+  const auto& row = j["rows"][0];
+  EXPECT_NEAR(row["worst_case_difference_percent"].get<double>(), 0.0, 1e-9);
+  EXPECT_EQ(row["worst_case_within_tolerance"], true);
+  EXPECT_NEAR(row["worst_ratio_a"].get<double>(), 1.03, 1e-9) << "A's worst: constant";
+  EXPECT_NEAR(row["worst_ratio_b"].get<double>(), 1.03, 1e-9) << "B's worst: uniform";
+  EXPECT_NEAR(row["difference_percent"].get<double>(), 3.0, 1e-9);
+  EXPECT_EQ(row["within_tolerance"], false);
+  // Swapped, only the signs change.
+  const Matched swapped = one_pair("cfg.0.7", "cfg.0.0");
+  const nlohmann::json k = stability_row_json(measured(swapped)[0]);
+  EXPECT_NEAR(k["difference_percent"].get<double>(), -3.0, 1e-9);
+  EXPECT_EQ(k["worst_case_within_tolerance"], true);
+}
+
+TEST(Stability, OnUniformDataAloneTheVerdictIsTheUniformDifference) {
+  const std::vector<StabilityRow> rows =
+      measured(one_pair("cfg.0.0", "cfg.0.7"), 3, {Distribution::uniform});
+  ASSERT_EQ(rows[0].now.size(), 1u);
+  const nlohmann::json row = stability_row_json(rows[0]);
+  EXPECT_EQ(row["worst_case_difference_percent"], row["difference_percent"]);
+  EXPECT_EQ(row["worst_case_within_tolerance"], false);
+  EXPECT_EQ(stability_summary(rows).worst_case_within, 0u);
+}
+
+TEST(Stability, AWinnerThatFailsOnOneDistributionIsFailed) {
+  const Matched m = one_pair("cfg.0.0", "cfg.8.0");  // B: wrong on constant data only
+  const std::vector<StabilityRow> rows = measured(m);
+  const StabilitySummary s = stability_summary(rows);
+  EXPECT_EQ(s.failed, 1u);
+  EXPECT_EQ(s.worst_case_within, 0u);
+  const std::string line = stability_line(rows[0]);
+  EXPECT_NE(line.find("1.0000    1.0800    +8.0%    +8.0%        -    +8.0%       - FAILED"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("\n    B (constant): output differs from the host reference\n"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("\n    A"), std::string::npos) << "A had no error: " << line;
+  const nlohmann::json row = stability_row_json(rows[0]);
+  EXPECT_EQ(row["failed"], true);
+  EXPECT_TRUE(row["worst_case_difference_percent"].is_null());
+  EXPECT_TRUE(row["worst_ratio_b"].is_null());
+  EXPECT_EQ(row["worst_case_within_tolerance"], false);
+  EXPECT_EQ(row["b"]["verified"], true) << "on uniform data it verified";
+  EXPECT_EQ(row["distributions"][2]["b"]["verified"], false);
+  EXPECT_EQ(row["distributions"][2]["b"]["error"], "output differs from the host reference");
+}
+
+TEST(Stability, TableShowsBothTimesEachDistributionsDifferenceTheWorstAndTheRecordedOnes) {
   const std::vector<StabilityRow> rows = measured(two_runs());
-  const std::string header = stability_table_header();
-  for (const char* col : {"problem", "A ms", "B ms", "diff", "within", "recorded A",
-                          "recorded B", "rec. diff", "A configuration | B configuration"})
+  const std::string header = stability_table_header(kFour);
+  for (const char* col : {"problem", "A ms", "B ms", " uniform", "  skewed", "constant", "    runs",
+                          "worst", "within", "recorded A", "recorded B", "rec. diff",
+                          "A configuration | B configuration"})
     EXPECT_NE(header.find(col), std::string::npos) << col << "\n" << header;
   const std::string same = stability_line(rows[0]);
   EXPECT_EQ(same,
-            "u8:direct:256:2^16                1.0000    1.0000   +0.0% yes        0.0050     "
-            "0.0052     +4.0%  cfg.0.0 | same\n");
+            "u8:direct:256:2^16                1.0000    1.0000    +0.0%    +0.0%    +0.0%    "
+            "+0.0%   +0.0% yes        0.0050     0.0052     +4.0%  cfg.0.0 | same\n");
+  EXPECT_EQ(same.find("+0.0% yes"), header.find("worst")) << "columns line up\n"
+                                                               << header << same;
   const std::string apart = stability_line(rows[2]);
-  EXPECT_NE(apart.find("1.0000    1.0500   +5.0% NO "), std::string::npos) << apart;
+  EXPECT_NE(apart.find("1.0000    1.0500    +5.0%    +5.0%    +5.0%    +5.0%   +5.0% NO "),
+            std::string::npos)
+      << apart;
   EXPECT_NE(apart.find("cfg.0.2 | cfg.5.2"), std::string::npos) << apart;
   const std::string wrong = stability_line(rows[3]);
   EXPECT_NE(wrong.find("mc:3/4:u8:direct:256:33177600"), std::string::npos) << wrong;
-  EXPECT_NE(wrong.find("1.0100     WRONG       - FAILED"), std::string::npos) << wrong;
-  EXPECT_NE(wrong.find("\n    B: output differs from the host reference\n"), std::string::npos)
+  EXPECT_NE(wrong.find("1.0100     WRONG        -        -        -        -       - FAILED"),
+            std::string::npos)
       << wrong;
-  const std::string legend = stability_legend(3);
-  EXPECT_NE(legend.find("3 rounds alternating A B / B A"), std::string::npos) << legend;
-  EXPECT_NE(legend.find("|diff| <= 2%"), std::string::npos) << legend;
+  EXPECT_NE(wrong.find("\n    B: output differs from the host reference\n"), std::string::npos)
+      << "one line for the same error on every distribution\n"
+      << wrong;
+  const std::string legend = stability_legend(3, kFour);
+  EXPECT_NE(legend.find("3 rounds alternating A B / B A per distribution"), std::string::npos)
+      << legend;
+  EXPECT_NE(legend.find("data: uniform, skewed, constant, runs."), std::string::npos) << legend;
+  EXPECT_NE(legend.find("within: |worst| <= 2%"), std::string::npos) << legend;
 }
 
 TEST(Stability, AnUnrunnableWinnerIsNamedAndItsPartnerMarkedNotTimed) {
   StabilityRow r{two_runs().pairs[1], {}};
-  r.now.a.label = r.pair.a.config_label;
-  r.now.b.label = r.pair.b.config_label;
-  r.now.b.error = "not a valid configuration of this problem on NVIDIA H100";
+  for (const Distribution d : kFour) {
+    tuner::SideBySide t;
+    t.dist = d;
+    t.a.label = r.pair.a.config_label;
+    t.b.label = r.pair.b.config_label;
+    t.b.error = "not a valid configuration of this problem on NVIDIA H100";
+    r.now.push_back(t);
+  }
   const std::string s = stability_line(r);
-  EXPECT_NE(s.find("        -         -       - FAILED"), std::string::npos) << s;
-  EXPECT_NE(s.find("    B: not a valid configuration"), std::string::npos) << s;
-  EXPECT_NE(s.find("    A: not timed"), std::string::npos) << s;
+  EXPECT_NE(s.find("        -         -        -        -        -        -       - FAILED"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("\n    B: not a valid configuration"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n    A: not timed"), std::string::npos) << s;
+  EXPECT_EQ(stability_summary({r}).failed, 1u);
+  EXPECT_EQ(stability_summary({StabilityRow{two_runs().pairs[1], {}}}).failed, 1u)
+      << "nothing timed at all";
 }
 
 TEST(Stability, JsonCarriesEveryRowTheUnmatchedProblemsAndTheCounts) {
@@ -193,15 +365,19 @@ TEST(Stability, JsonCarriesEveryRowTheUnmatchedProblemsAndTheCounts) {
   const nlohmann::json j = stability_json(measured(m, 2), m);
   EXPECT_DOUBLE_EQ(j["tolerance"].get<double>(), 0.02);
   EXPECT_EQ(j["compared"], 4);
+  EXPECT_EQ(j["worst_case_within"], 2);
+  EXPECT_EQ(j["worst_case_all_within"], false);
   EXPECT_EQ(j["within"], 2);
   EXPECT_EQ(j["recorded_within"], 3);
   EXPECT_EQ(j["failed"], 1);
+  EXPECT_EQ(j["same_configuration"], 1);
   EXPECT_EQ(j["all_within"], false);
   EXPECT_EQ(j["only_in_a"], nlohmann::json::array({"u8:direct:256:2^28"}));
   EXPECT_EQ(j["only_in_b"], nlohmann::json::array({"u8:direct:256:2^30"}));
   const auto& same = j["rows"][0];
   EXPECT_EQ(same["problem"]["spec"], "u8:direct:256:2^16");
   EXPECT_EQ(same["same_configuration"], true);
+  EXPECT_EQ(same["failed"], false);
   EXPECT_EQ(same["rounds"], 2);
   EXPECT_EQ(same["a"]["configuration"], "cfg.0.0");
   EXPECT_DOUBLE_EQ(same["b"]["recorded_ms"].get<double>(), 0.0052);
@@ -210,13 +386,41 @@ TEST(Stability, JsonCarriesEveryRowTheUnmatchedProblemsAndTheCounts) {
   EXPECT_FALSE(same["a"].contains("error"));
   EXPECT_DOUBLE_EQ(same["difference_percent"].get<double>(), 0.0);
   EXPECT_EQ(same["within_tolerance"], true);
+  EXPECT_DOUBLE_EQ(same["worst_case_difference_percent"].get<double>(), 0.0);
+  EXPECT_EQ(same["worst_case_within_tolerance"], true);
+  EXPECT_DOUBLE_EQ(same["worst_ratio_a"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(same["worst_ratio_b"].get<double>(), 1.0);
   EXPECT_NEAR(same["recorded_difference_percent"].get<double>(), 4.0, 1e-9);
   EXPECT_EQ(same["recorded_within_tolerance"], false);
+  // Per distribution, in order: both timings (each its own rounds pooled) and the difference.
+  ASSERT_EQ(same["distributions"].size(), 4u);
+  const char* names[] = {"uniform", "skewed", "constant", "runs"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& d = same["distributions"][i];
+    EXPECT_EQ(d["distribution"], names[i]);
+    EXPECT_EQ(d["rounds"], 2);
+    for (const char* side : {"a", "b"}) {
+      EXPECT_EQ(d[side]["samples"], 20) << names[i] << " " << side;
+      EXPECT_EQ(d[side]["verified"], true);
+      EXPECT_DOUBLE_EQ(d[side]["median_ms"].get<double>(), 1.0);
+      for (const char* key : {"min_ms", "max_ms"}) EXPECT_TRUE(d[side].contains(key)) << key;
+    }
+    EXPECT_DOUBLE_EQ(d["difference_percent"].get<double>(), 0.0);
+    EXPECT_EQ(d["within_tolerance"], true);
+  }
+  const auto& apart = j["rows"][2];
+  EXPECT_NEAR(apart["worst_case_difference_percent"].get<double>(), 5.0, 1e-9);
+  EXPECT_NEAR(apart["worst_ratio_b"].get<double>(), 1.05, 1e-9);
+  EXPECT_EQ(apart["worst_case_within_tolerance"], false);
   const auto& wrong = j["rows"][3];
+  EXPECT_EQ(wrong["failed"], true);
   EXPECT_TRUE(wrong["difference_percent"].is_null()) << wrong;
+  EXPECT_TRUE(wrong["worst_case_difference_percent"].is_null()) << wrong;
   EXPECT_EQ(wrong["within_tolerance"], false);
+  EXPECT_EQ(wrong["worst_case_within_tolerance"], false);
   EXPECT_EQ(wrong["b"]["verified"], false);
   EXPECT_EQ(wrong["b"]["error"], "output differs from the host reference");
+  EXPECT_EQ(wrong["distributions"][3]["b"]["error"], "output differs from the host reference");
   EXPECT_EQ(wrong["problem"]["active_channels"], 3);
 }
 

@@ -343,7 +343,12 @@ class GpuBench : public Bench {
   Data& data(Distribution dist) {
     auto it = data_.find(dist);
     if (it != data_.end()) return it->second;
-    Host h = pending_.at(dist).get();  // rethrows a failure to draw them
+    const auto pending = pending_.find(dist);
+    if (pending == pending_.end())  // a failure of this measurement, not of the device
+      throw Error(StatusCode::invalid_argument,
+                  std::string("no ") + to_string(dist) +
+                      " inputs: this bench draws only its TuneOptions::distributions");
+    Host h = pending->second.get();  // rethrows a failure to draw them
     Data fresh;
     Problem sized = input_problem(p_);  // the pool's counts buffer holds every counter
     sized.num_bins = counters(p_);

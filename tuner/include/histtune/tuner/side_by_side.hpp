@@ -3,11 +3,15 @@
 // (each run saw its own clocks and launch jitter). Rounds alternate the order (A B, B A, ...) so
 // that neither always runs in the other's wake; each round is a full time_calls (warm-up, stable
 // median, input rotation) and is verified, and the rounds' samples are pooled as the tuner's
-// decision phase pools them. Over the Bench interface, so it is tested on CPU with a fake bench.
+// decision phase pools them. Each distribution asked for is timed so, one after the other, through
+// one bench: the tuner chooses its winner by the worst case over its distributions, so a fair
+// comparison of two winners times both on each of them. Over the Bench interface, so it is
+// tested on CPU with a fake bench.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
@@ -19,8 +23,10 @@
 namespace histtune::tuner {
 
 struct SideBySideOptions {
-  int rounds = 5;  // rounds of A and B (>= 1)
-  Distribution dist = Distribution::uniform;  // the data the tuner's recorded winner time is on
+  int rounds = 5;  // rounds of A and B per distribution (>= 1)
+  // The data timed, in this order; empty: uniform. By default the tuner's own (TuneOptions), the
+  // first of which its recorded winner times are on.
+  std::vector<Distribution> distributions = TuneOptions{}.distributions;
   TimingOptions timing;  // of each round (the GPU bench's; a given Bench keeps its own)
 };
 
@@ -32,22 +38,26 @@ struct SideTiming {
   std::string error;       // the first failure (compile error, wrong result, not runnable here)
 };
 
+// Both configurations on one distribution.
 struct SideBySide {
+  Distribution dist = Distribution::uniform;
   SideTiming a, b;
   int rounds = 0;  // rounds timed
 };
 
-// A dropped warm-up round, then `rounds` rounds of a and b through `bench`; a configuration that
-// fails stops being timed (its error is kept), the other goes on. a == b is allowed: the spread
-// is then the method's own noise.
-SideBySide side_by_side(Bench& bench, const Point& a, const Point& b,
-                        const SideBySideOptions& opt = {});
+// Per distribution of opt.distributions, in order (one SideBySide each): a dropped warm-up round,
+// then `rounds` rounds of a and b through `bench`; a configuration that fails stops being timed
+// on that distribution (its error is kept), the other goes on, and each distribution starts
+// afresh. a == b is allowed: the spread is then the method's own noise.
+std::vector<SideBySide> side_by_side(Bench& bench, const Point& a, const Point& b,
+                                     const SideBySideOptions& opt = {});
 
-// The same on the GPU for two stored labels of p's family: the family's GPU bench (the tuner's
-// own: its inputs, launch and verification), both kernels compiled ahead through `cache`. A label
-// that does not parse or is not valid for p on d is an error of its side, not an exception.
-SideBySide side_by_side(const DeviceInfo& d, const Problem& p, const std::string& label_a,
-                        const std::string& label_b, KernelCache& cache,
-                        const SideBySideOptions& opt = {});
+// The same on the GPU for two stored labels of p's family: one GPU bench of the family (the
+// tuner's own: its inputs, launch and verification) with the inputs of every distribution drawn,
+// both kernels compiled ahead through `cache`. A label that does not parse or is not valid for p
+// on d is an error of its side on every distribution, not an exception; nothing is timed then.
+std::vector<SideBySide> side_by_side(const DeviceInfo& d, const Problem& p,
+                                     const std::string& label_a, const std::string& label_b,
+                                     KernelCache& cache, const SideBySideOptions& opt = {});
 
 }  // namespace histtune::tuner

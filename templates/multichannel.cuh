@@ -261,18 +261,20 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
         if (in[k]) count_vec(x[k], c0[k]);
     }
   }
-  // The flat stream's edges, an image row per thread.
+  // The flat stream's edges (each image row's head and rest, < 2 kE samples), one sample per
+  // thread over the grid: a thread per row read its edge's samples one after another, a chain of
+  // dependent loads (H100, RGBA 7680x4320: 75 us a call against 50 us packed).
   const unsigned int edge = (unsigned int)(len - per_row * kE);  // < 2 kE
   if (kCpb == kC && edge != 0) {
-    for (unsigned long long r = (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
-         r < image_rows; r += (unsigned long long)gridDim.y * kThreads) {
+    const unsigned long long items = image_rows * edge;
+    for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
+         i += (unsigned long long)gridDim.y * kThreads) {
+      const unsigned long long r = i / edge;
+      const unsigned int q = (unsigned int)(i - r * edge);
       const SampleT* row = samples + r * row_pitch;
       const unsigned int head = head_of(row);
-#pragma unroll 1
-      for (unsigned int q = 0; q < edge; ++q) {
-        const unsigned long long f = q < head ? q : q + per_row * kE;
-        count(row[f], (unsigned int)(f % kC));
-      }
+      const unsigned long long f = q < head ? q : q + per_row * kE;
+      count(row[f], (unsigned int)(f % kC));
     }
   }
 #else

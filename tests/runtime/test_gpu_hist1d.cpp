@@ -7,6 +7,7 @@
 #include <random>
 
 #include "gpu.hpp"
+#include "sampled_kernels.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/histtune.hpp"
@@ -61,24 +62,9 @@ TEST_P(EveryConfiguration, BitExactOnOddSizes) {
   // compile per distinct kernel. Compiles dominate (the space has up to ~6,900 kernels per case), so
   // the test runs every configuration of every HT_GPU_STRIDE-th kernel (default 13, coprime with
   // every parameter's value count so every value is reached; 1 runs them all).
-  const char* env = std::getenv("HT_GPU_STRIDE");
-  const std::size_t stride = env && std::atoi(env) > 0 ? static_cast<std::size_t>(std::atoi(env)) : 13;
-  std::vector<Hist1DConfig> configs;
-  std::vector<std::size_t> req_of;  // config -> index into reqs
-  std::vector<CompileRequest> reqs;
-  std::map<std::string, std::size_t> kernel_number;  // cache key -> number, enumeration order
-  std::map<std::string, std::size_t> req_index;      // cache key -> index into reqs
-  for (const auto& c : hist1d::space()) {
-    if (!hist1d::check(c, problem_of(k, 1u << 20), d).empty()) continue;
-    const CompileRequest req = hist1d_request(c, problem_of(k, 1), d.arch());
-    const std::string key = cache_key(req);
-    const std::size_t number = kernel_number.emplace(key, kernel_number.size()).first->second;
-    if (number % stride != 0) continue;
-    auto [it, fresh] = req_index.emplace(key, reqs.size());
-    if (fresh) reqs.push_back(req);
-    configs.push_back(c);
-    req_of.push_back(it->second);
-  }
+  const auto sample = test::sample_kernels<Hist1DFamily>(
+      hist1d::space(), problem_of(k, 1u << 20), problem_of(k, 1), d, test::gpu_stride(13));
+  const auto& [configs, req_of, reqs] = sample;
   tuner::CompilePool pool(reqs, 0);
   KernelCache cache;
 

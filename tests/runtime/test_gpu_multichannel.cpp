@@ -8,6 +8,7 @@
 #include <random>
 
 #include "gpu.hpp"
+#include "sampled_kernels.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
@@ -66,23 +67,10 @@ TEST_P(MultiChannelEveryConfiguration, BitExact) {
   HT_REQUIRE_GPU();
   const Shape s = GetParam();
   const DeviceInfo d = query_device(current_device());
-  const char* env = std::getenv("HT_GPU_STRIDE");
-  const std::size_t stride = env && std::atoi(env) > 0 ? static_cast<std::size_t>(std::atoi(env)) : 7;
   // Every configuration of every stride-th distinct kernel.
-  std::vector<MultiChannelConfig> configs;
-  std::vector<std::size_t> req_of;
-  std::vector<CompileRequest> reqs;
-  std::map<std::string, std::size_t> number, index;
-  for (const auto& c : multichannel::space()) {
-    if (!multichannel::check(c, problem_of(s, 4097), d).empty()) continue;
-    const CompileRequest req = multichannel::request(c, problem_of(s, 1), d.arch());
-    const std::string key = cache_key(req);
-    if (number.emplace(key, number.size()).first->second % stride != 0) continue;
-    auto [it, fresh] = index.emplace(key, reqs.size());
-    if (fresh) reqs.push_back(req);
-    configs.push_back(c);
-    req_of.push_back(it->second);
-  }
+  const auto sample = test::sample_kernels<MultiChannelFamily>(
+      multichannel::space(), problem_of(s, 4097), problem_of(s, 1), d, test::gpu_stride(7));
+  const auto& [configs, req_of, reqs] = sample;
   ASSERT_FALSE(configs.empty());
   tuner::CompilePool pool(reqs, 0);
   KernelCache cache;

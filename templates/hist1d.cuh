@@ -39,17 +39,16 @@
 // of ht_common.cuh (sample type, binning; range binning's levels come after the counts), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
-//   HT_CLUSTER, HT_PREFETCH; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
+//   HT_CLUSTER, HT_PREFETCH, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
 
 #include "ht_common.cuh"
 
-// Storage 0 counts samples that fall in no bin in a sink bin (word num_bins of every copy, never
-// flushed) rather than behind a branch: then every count is an unconditional +1, which compiles
-// to ATOMS.POPC.INC (the predicated add does not, and was 35% slower on u8; docs/kernels.md).
-#if HT_STORAGE == 0 && !HT_EVERY_VALUE_A_BIN
-#define HT_SINK 1
-#else
-#define HT_SINK 0
+// HT_SINK (hist1d::has_sink: storage 0 unless every value is a bin): samples that fall in no bin
+// count in a sink bin (word num_bins of every copy, never flushed) rather than behind a branch:
+// then every count is an unconditional +1, which compiles to ATOMS.POPC.INC (the predicated add
+// does not, and was 35% slower on u8; docs/kernels.md). The host's geometry sizes the rows by it.
+#ifndef HT_SINK
+#error "HT_SINK must be defined (hist1d::defines)"
 #endif
 
 #if HT_STORAGE == 3

@@ -142,8 +142,7 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
-  // Storage 0 keeps a sink bin after the bins when a sample can fall in none (hist1d.cuh).
-  const unsigned sink = c.storage == 0 && !every_value_a_bin(p) ? 1u : 0u;
+  const unsigned sink = has_sink(c, p) ? 1u : 0u;
   g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
   if (c.storage == 2) {
     g.smem_bytes = 0;
@@ -178,9 +177,14 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   return g;
 }
 
+bool has_sink(const Hist1DConfig& c, const Problem& p) {
+  return c.storage == 0 && !every_value_a_bin(p);
+}
+
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
+  out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   return out;
 }
 

@@ -106,7 +106,12 @@ std::vector<Hist1DConfig> space();
 // Empty when `c` may run `p` on `d`; otherwise why not (a restriction, named).
 std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
-// All -D options for one kernel: the configuration's plus the problem's sample type and binning.
+// Whether the kernel keeps a sink bin (word num_bins of every copy, never flushed) for samples in
+// no bin: storage 0 unless every value is a bin. The one rule behind the kernel's HT_SINK and
+// the geometry's row stride.
+bool has_sink(const Hist1DConfig& c, const Problem& p);
+// All -D options for one kernel: the configuration's, the problem's sample type and binning, and
+// HT_SINK.
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 
 }  // namespace hist1d

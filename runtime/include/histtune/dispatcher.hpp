@@ -196,8 +196,8 @@ class Hist1DLaunch {
 };
 
 // Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one
-// call (no lookup). The tuner times this, and the dispatcher launches the same Hist1DLaunch, so
-// that what is timed is exactly what users get.
+// call (no lookup), for one-off launches (the GPU tests). The tuner, `compare` and the dispatcher
+// each prepare a Hist1DLaunch once per shape and call it, so what is timed is what users get.
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
                    const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
                    cudaStream_t stream);

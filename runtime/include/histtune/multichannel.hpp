@@ -82,8 +82,8 @@ MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
 // same configuration and key, another kernel; packed problems' requests are those of before.
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
 // MultiChannelLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches
-// in one call (no lookup). The tuner times this, and the public API launches the same
-// MultiChannelLaunch, so that what is timed is exactly what users get.
+// in one call (no lookup), for one-off launches (the GPU tests). The tuner, `compare` and the
+// public API each prepare a MultiChannelLaunch once per shape and call it.
 void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, const Problem& p,
             const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
             cudaStream_t stream);

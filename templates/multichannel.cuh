@@ -32,9 +32,10 @@
 //
 // Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
 // channels, come after the counts), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides HT_CHANNELS),
+// HT_ROW_STRIDE (words per channel histogram: bins, the sink unless every value is a bin, padding),
 // HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per load),
-// HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (packed flat
-// stream only), HT_PITCHED (0 when not defined).
+// HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (packed
+// input only), HT_PITCHED (0 when not defined).
 #include "ht_common.cuh"
 
 #ifndef HT_PITCHED
@@ -121,10 +122,14 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   // Histograms a copy holds: layout 1 keeps only the active ones when the block owns every
   // channel (then lc < kA for every counted sample).
   constexpr unsigned int kH = HT_LAYOUT == 1 && kCpb == kC ? kA : kCpb;
+  // Words per channel histogram, known at compile time (the launch's row_stride is the same
+  // value), so a sample's channel offset is an immediate of its atomic's address.
+  constexpr unsigned int kRowStride = HT_ROW_STRIDE;
+  (void)row_stride;
   constexpr unsigned int kLanes = HT_LAYOUT == 1 ? 32 : 1;
   const unsigned int lane = threadIdx.x % 32u;
   extern __shared__ unsigned int hist[];  // [copy][kH channels, laid out by HT_LAYOUT]
-  const unsigned int copy_words = kH * row_stride * kLanes;
+  constexpr unsigned int copy_words = kH * kRowStride * kLanes;
   const unsigned int words = kCopies * copy_words;
   for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
   // Range binning: levels or the u8 table after the histograms, shared by every channel.
@@ -132,12 +137,17 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   __syncthreads();
   unsigned int* const mine =
       hist + ((threadIdx.x / 32u) % kCopies) * copy_words + (HT_LAYOUT == 1 ? lane : 0u);
-  const unsigned int first = blockIdx.x * kCpb;  // this block's first channel
+  // This block's first channel: 0 when one block owns every channel (grid x is 1), so the
+  // activity of a vector's samples is known at compile time.
+  const unsigned int first = kCpb == kC ? 0u : blockIdx.x * kCpb;
+  // Grid x covers the groups holding an active channel; only when kA is not a multiple of kCpb
+  // can a block own an inactive channel.
+  constexpr bool kCheckActive = kA % kCpb != 0;
 
   // lc: the channel among this block's; inactive channels are read (they share the vector)
   // but not counted.
   auto count = [&](SampleT s, unsigned int lc) {
-    if (first + lc >= kA) return;
+    if (kCheckActive && first + lc >= kA) return;
     unsigned int bin;
     const bool ok =
         ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range, bin);
@@ -149,11 +159,11 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     (void)ok;
 #endif
 #if HT_LAYOUT == 0
-    atomicAdd(mine + lc * row_stride + bin, 1u);
+    atomicAdd(mine + lc * kRowStride + bin, 1u);
 #elif HT_LAYOUT == 1
-    atomicAdd(mine + (lc * row_stride + bin) * 32u, 1u);
+    atomicAdd(mine + (lc * kRowStride + bin) * 32u, 1u);
 #else
-    atomicAdd(mine + (lc / 32u) * row_stride * 32u + bin * 32u + lc % 32u, 1u);
+    atomicAdd(mine + (lc / 32u) * kRowStride * 32u + bin * 32u + lc % 32u, 1u);
 #endif
   };
   // The samples of vector x, the first of which is in channel c0 (of the block's channels).
@@ -171,8 +181,10 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     auto word_of = [&](unsigned int w) { return rotated[w]; };
     auto at = [&](unsigned int j) { return (c0 + ((j + rot) & (kE - 1u))) % kCpb; };
 #else
+    // Only the flat stream (kCpb == kC) wraps: a channel group's vector starts at a multiple of
+    // kE below kCpb, a multiple of kE.
     auto word_of = [&](unsigned int w) { return ht_word(x, w); };
-    auto at = [&](unsigned int j) { return (c0 + j) % kCpb; };
+    auto at = [&](unsigned int j) { return kCpb == kC ? (c0 + j) % kCpb : c0 + j; };
 #endif
 #pragma unroll
     for (unsigned int w = 0; w < kWords; ++w) {
@@ -278,90 +290,79 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     }
   }
 #else
+  // The packed input as a stream of vectors: vector i of the flat stream (kCpb == kC) holds
+  // samples i*kE .. i*kE + kE - 1, sample f in channel f % kC; in rows, vector i is row i / kSeg's
+  // (i % kSeg)-th vector of this block's channels (kCpb and kC are multiples of kE, so they stay
+  // aligned). Unaligned input has no vectors and is read one sample at a time below.
   const bool aligned = (unsigned long long)samples % kVecBytes == 0;
-  const unsigned long long step = (unsigned long long)gridDim.y * kThreads * kVecs;
-  if (kCpb == kC) {
-    // One flat stream: vector i holds samples i*kE .. i*kE + kE - 1, sample f in channel f % kC.
-    const unsigned long long total = rows * kC;
-    const unsigned long long vecs = aligned ? total / kE : 0;
-    const VecT* v = reinterpret_cast<const VecT*>(samples);
-    constexpr unsigned long long kTile = (unsigned long long)kThreads * kVecs;
-    unsigned long long first_base = (unsigned long long)blockIdx.y * kTile;
+  constexpr unsigned int kSeg = kCpb >= kE ? kCpb / kE : 1u;
+  const unsigned long long vecs = !aligned ? 0 : kCpb == kC ? rows * kC / kE : rows * kSeg;
+  auto load_vec = [&](unsigned long long i) {
+    return kCpb == kC ? reinterpret_cast<const VecT*>(samples)[i]
+                      : *reinterpret_cast<const VecT*>(samples + (i / kSeg) * kC + first +
+                                                       (i % kSeg) * kE);
+  };
+  // In rows, i % kSeg is threadIdx.x % kSeg (tiles and kThreads are multiples of kSeg): a
+  // thread's channels are the same in every row, so their offsets are loop invariants.
+  static_assert(kCpb == kC || kThreads % kSeg == 0, "a thread's channels must not move");
+  auto channel_of = [&](unsigned long long i) {
+    return kCpb == kC ? (kE % kC == 0 ? 0u : (unsigned int)(i * kE % kC))
+                      : (threadIdx.x % kSeg) * kE;
+  };
+  constexpr unsigned long long kTile = (unsigned long long)kThreads * kVecs;
+  const unsigned long long step = gridDim.y * kTile;
+  unsigned long long first_base = blockIdx.y * kTile;
 #if HT_PREFETCH
-    // Whole tiles with the next tile's loads in flight while this one is counted (as hist1d's
-    // pf1); the partial last tile is left to the loop below.
-    const unsigned long long full = vecs / kTile;
-    VecT next[kVecs];
-    if (blockIdx.y < full) {
+  // Whole tiles with the next tile's loads in flight while this one is counted (as hist1d's
+  // pf1); the partial last tile is left to the loop below.
+  const unsigned long long full = vecs / kTile;
+  VecT next[kVecs];
+  if (blockIdx.y < full) {
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) next[k] = v[blockIdx.y * kTile + k * kThreads + threadIdx.x];
+    for (unsigned int k = 0; k < kVecs; ++k) next[k] = load_vec(blockIdx.y * kTile + k * kThreads + threadIdx.x);
+  }
+  for (unsigned long long t = blockIdx.y; t < full; t += gridDim.y) {
+    VecT x[kVecs];
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) x[k] = next[k];
+    if (t + gridDim.y < full) {
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k)
+        next[k] = load_vec((t + gridDim.y) * kTile + k * kThreads + threadIdx.x);
     }
-    for (unsigned long long t = blockIdx.y; t < full; t += gridDim.y) {
-      VecT x[kVecs];
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) x[k] = next[k];
-      if (t + gridDim.y < full) {
-#pragma unroll
-        for (unsigned int k = 0; k < kVecs; ++k)
-          next[k] = v[(t + gridDim.y) * kTile + k * kThreads + threadIdx.x];
-      }
-#pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) {
-        const unsigned long long i = t * kTile + k * kThreads + threadIdx.x;
-        count_vec(x[k], kE % kC == 0 ? 0u : (unsigned int)(i * kE % kC));
-      }
-    }
-    first_base = (full + blockIdx.y) * kTile;
+    for (unsigned int k = 0; k < kVecs; ++k)
+      count_vec(x[k], channel_of(t * kTile + k * kThreads + threadIdx.x));
+  }
+  first_base = (full + blockIdx.y) * kTile;
 #endif
 #if HT_UNROLL > 0
-    HT_UNROLL_LOOP(HT_UNROLL)
+  HT_UNROLL_LOOP(HT_UNROLL)
 #endif
-    for (unsigned long long base = first_base; base < vecs; base += step) {
-      VecT x[kVecs];
+  for (unsigned long long base = first_base; base < vecs; base += step) {
+    VecT x[kVecs];
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) {
-        const unsigned long long i = base + k * kThreads + threadIdx.x;
-        if (i < vecs) x[k] = v[i];
-      }
-#pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) {
-        const unsigned long long i = base + k * kThreads + threadIdx.x;
-        if (i < vecs) count_vec(x[k], kE % kC == 0 ? 0u : (unsigned int)(i * kE % kC));
-      }
+    for (unsigned int k = 0; k < kVecs; ++k) {
+      const unsigned long long i = base + k * kThreads + threadIdx.x;
+      if (i < vecs) x[k] = load_vec(i);
     }
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) {
+      const unsigned long long i = base + k * kThreads + threadIdx.x;
+      if (i < vecs) count_vec(x[k], channel_of(i));
+    }
+  }
+  // What no vector holds: the flat stream's tail (all of it when unaligned), or unaligned rows.
+  if (kCpb == kC) {
+    const unsigned long long total = rows * kC;
     for (unsigned long long f = vecs * kE + (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
          f < total; f += (unsigned long long)gridDim.y * kThreads)
       count(samples[f], (unsigned int)(f % kC));
-  } else {
-    // Row by row: this block's kCpb samples of a row are kCpb / kE vectors (kCpb % kE == 0 and
-    // kC % kE == 0, so they stay aligned); unaligned input is read one sample at a time.
-    constexpr unsigned int kSeg = kCpb / kE;
-    if (aligned) {
-      const unsigned long long items = rows * kSeg;
-#if HT_UNROLL > 0
-      HT_UNROLL_LOOP(HT_UNROLL)
-#endif
-      for (unsigned long long base = (unsigned long long)blockIdx.y * kThreads * kVecs;
-           base < items; base += step) {
-        VecT x[kVecs];
-#pragma unroll
-        for (unsigned int k = 0; k < kVecs; ++k) {
-          const unsigned long long i = base + k * kThreads + threadIdx.x;
-          if (i < items)
-            x[k] = *reinterpret_cast<const VecT*>(samples + (i / kSeg) * kC + first + (i % kSeg) * kE);
-        }
-#pragma unroll
-        for (unsigned int k = 0; k < kVecs; ++k) {
-          const unsigned long long i = base + k * kThreads + threadIdx.x;
-          if (i < items) count_vec(x[k], (unsigned int)(i % kSeg) * kE);
-        }
-      }
-    } else {
-      const unsigned long long items = rows * kCpb;
-      for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
-           i += (unsigned long long)gridDim.y * kThreads)
-        count(samples[(i / kCpb) * kC + first + i % kCpb], (unsigned int)(i % kCpb));
-    }
+  } else if (!aligned) {
+    const unsigned long long items = rows * kCpb;
+    for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
+         i += (unsigned long long)gridDim.y * kThreads)
+      count(samples[(i / kCpb) * kC + first + i % kCpb], (unsigned int)(i % kCpb));
   }
 #endif  // HT_PITCHED
   __syncthreads();
@@ -374,19 +375,19 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
 #else
     const unsigned int lc = i / num_bins, b = i % num_bins;
 #endif
-    if (first + lc >= kA) continue;
+    if (kCheckActive && first + lc >= kA) continue;
     unsigned int sum = 0;
 #pragma unroll
     for (unsigned int c = 0; c < kCopies; ++c) {
       const unsigned int* h = hist + c * copy_words;
 #if HT_LAYOUT == 0
-      sum += h[lc * row_stride + b];
+      sum += h[lc * kRowStride + b];
 #elif HT_LAYOUT == 1
-      const unsigned int* row = h + (lc * row_stride + b) * 32u;
+      const unsigned int* row = h + (lc * kRowStride + b) * 32u;
 #pragma unroll 8
       for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
 #else
-      sum += h[(lc / 32u) * row_stride * 32u + b * 32u + lc % 32u];
+      sum += h[(lc / 32u) * kRowStride * 32u + b * 32u + lc % 32u];
 #endif
     }
     if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);

@@ -28,6 +28,12 @@ const std::vector<Param<MultiChannelConfig>>& params() {
 std::vector<MultiChannelConfig> space() { return params::space(params()); }
 
 namespace {
+unsigned int row_stride(const MultiChannelConfig& c, const Problem& p) {
+  // A sink word after the bins takes samples in no bin (multichannel.cuh).
+  const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
+  return p.num_bins + sink + static_cast<unsigned>(c.padding);
+}
+
 unsigned int owned_channels(const MultiChannelConfig& c, const Problem& p) {
   return c.channels_per_block == 0 ? p.channels : static_cast<unsigned>(c.channels_per_block);
 }
@@ -51,9 +57,6 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
   if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
   if (c.layout != 0 && c.padding != 0)
     return "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel";
-  if (c.prefetch != 0 && cpb != p.channels)
-    return "prefetch pipelines the flat stream of a block owning every channel "
-           "(channels_per_block 0)";
   if (c.layout == 2 && cpb % 32 != 0)
     return "channel-interleaved layout (2) needs the block's channels (" + std::to_string(cpb) +
            ") in whole groups of 32, one per bank";
@@ -73,9 +76,7 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   MultiChannelGeometry g;
   g.channels_per_block = owned_channels(c, p);
   g.block = static_cast<unsigned>(c.block_threads);
-  // A sink word after the bins takes samples in no bin (multichannel.cuh).
-  const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
-  g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
+  g.row_stride = row_stride(c, p);
   // Layout 1 keeps 32 lane copies of each histogram, and only of the active channels when the
   // block owns every channel (multichannel.cuh).
   const std::size_t hists = c.layout == 1 && g.channels_per_block == p.channels
@@ -100,11 +101,14 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
 
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
   // H100 bests of a probe (docs/results/h100/session2/probe-multichannel.log): pixels with the
-  // whole pixel in one block and 4 copies; many channels in groups of 64.
+  // whole pixel in one block and 4 copies; many channels in groups of 64. Session 6: groups of
+  // 32 channels, channel-interleaved and prefetching, 0.240 against 0.273 ms for groups of 64 on
+  // [1048576, 512] (docs/results/h100/session6/probe-mc-1Mx512-*.log).
   // Lane-striped, prefetching pixels came out 3-5% ahead of 4 row copies (RGBA 3 of 4 on the
   // H100: 0.0505-0.0512 against 0.0529-0.0535 ms, docs/results/h100/session4/probe-*-layouts.log).
   const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc1.pad0.bps2.u0.lay1.pf1",
                               "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0",
+                              "mc.tpb1024.vpt2.vec16.cpb32.pc1.pad0.bps2.u0.lay2.pf1",
                               "mc.tpb1024.vpt2.vec16.cpb64.pc1.pad1.bps2.u0",
                               "mc.tpb512.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",
                               "mc.tpb256.vpt2.vec16.cpb32.pc1.pad1.bps4.u0",
@@ -123,6 +127,8 @@ CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch) 
   defs.push_back("-DHT_CPB=" + std::to_string(owned_channels(c, p)));
   defs.push_back("-DHT_CHANNELS=" + std::to_string(p.channels));
   defs.push_back("-DHT_ACTIVE=" + std::to_string(p.active_channels));
+  // A compile-time stride folds each sample's channel offset into its atomic's address.
+  defs.push_back("-DHT_ROW_STRIDE=" + std::to_string(row_stride(c, p)));
   for (auto& s : sample_defines(p)) defs.push_back(std::move(s));
   if (p.pitched()) defs.push_back("-DHT_PITCHED=1");
   return CompileRequest{kTemplate, defs, arch, c.label()};

@@ -181,7 +181,7 @@ TEST_P(MultiChannelCompile, SampledVariantsCompileToACubin) {
 INSTANTIATE_TEST_SUITE_P(
     MultiChannel, MultiChannelCompile,
     ::testing::Values(McCase{SampleType::u8, Binning::direct, 4, 3, 256, 7},
-                      McCase{SampleType::u8, Binning::direct, 512, 512, 256, 11},
+                      McCase{SampleType::u8, Binning::direct, 512, 512, 256, 23},
                       McCase{SampleType::u16, Binning::even, 3, 3, 1000, 13},
                       // Range binning: the u8 table, and u16 levels staged in shared memory.
                       McCase{SampleType::u8, Binning::range, 4, 3, 200, 29},

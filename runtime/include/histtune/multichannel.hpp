@@ -44,8 +44,8 @@ struct MultiChannelConfig {
   // samples in rotated order so a warp's 32 adds hit 32 channels mod 32: no conflict, for 32
   // channels per block or more).
   int layout = 0;
-  // Software pipelining {0, 1} of the flat stream (channels_per_block 0): the next tile's loads
-  // are issued before this tile is counted.
+  // Software pipelining {0, 1} of the packed input's whole tiles: the next tile's loads are
+  // issued before this tile is counted.
   int prefetch = 0;
 
   bool operator==(const MultiChannelConfig& o) const;

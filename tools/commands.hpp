@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "histtune/tuner/tuner.hpp"
 
 namespace histtune::cli {
 
@@ -15,7 +16,7 @@ struct TuneFlags {
   std::optional<std::size_t> budget;  // unset: the plan's budget for annealing, none otherwise
   double time_limit_s = 0;
   std::vector<std::string> distributions;  // empty: uniform, skewed, constant, runs
-  std::size_t finalists = 5;
+  std::size_t finalists = tuner::TuneOptions{}.finalists;
   std::uint64_t seed = 1;
   bool fresh = false;  // measure again what the database already holds
   bool compare_strategies = false;

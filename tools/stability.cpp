@@ -197,8 +197,10 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
   s.compared = rows.size();
   for (const auto& r : rows) {
     if (failed(r)) ++s.failed;
-    if (r.pair.a.config_label == r.pair.b.config_label) ++s.same;
+    const bool same = r.pair.a.config_label == r.pair.b.config_label;
+    if (same) ++s.same;
     if (within(worst_difference(r))) ++s.worst_case_within;
+    if (within(worst_difference(r)) || (same && !failed(r))) ++s.within_or_same;
     if (within(first_difference(r))) ++s.first_within;
     if (within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)) ++s.recorded_within;
   }
@@ -283,6 +285,10 @@ std::string stability_summary_line(const StabilitySummary& s,
         s.first_within, s.compared, dists.empty() ? "uniform" : tuner::to_string(dists.front()));
   line += printf_text("; recorded times: %zu of %zu within; same configuration: %zu",
                       s.recorded_within, s.compared, s.same);
+  line += printf_text(
+      "; within or the same configuration (one kernel: equal times, the rest is timing noise): "
+      "%zu of %zu",
+      s.within_or_same, s.compared);
   if (s.failed) line += printf_text("; %zu FAILED", s.failed);
   return line + "\n";
 }
@@ -338,7 +344,8 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
           {"all_within", s.compared > 0 && s.first_within == s.compared},
           {"recorded_within", s.recorded_within},
           {"failed", s.failed},
-          {"same_configuration", s.same}};
+          {"same_configuration", s.same},
+          {"within_or_same_configuration", s.within_or_same}};
 }
 
 }  // namespace histtune::cli

@@ -81,6 +81,9 @@ struct StabilitySummary {
   std::size_t recorded_within = 0;    // ... whose recorded times are
   std::size_t failed = 0;  // ... where a winner failed on some distribution (wrong, not runnable)
   std::size_t same = 0;    // ... where both runs chose the same configuration
+  // ... within the tolerance or (not failed) the same configuration: one kernel, so the two
+  // winners' times are equal and what side-by-side timing finds between them is its own noise.
+  std::size_t within_or_same = 0;
 };
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows);
 
@@ -109,7 +112,8 @@ std::string stability_summary_line(const StabilitySummary& s,
 nlohmann::json stability_row_json(const StabilityRow& r);
 // {"tolerance", "rows", "only_in_a", "only_in_b" (problem specs), "compared",
 //  "worst_case_within", "worst_case_all_within" (the verdict), "within" and "all_within" (on the
-//  first distribution alone), "recorded_within", "failed", "same_configuration"}
+//  first distribution alone), "recorded_within", "failed", "same_configuration",
+//  "within_or_same_configuration" (within, or one configuration in both and not failed)}
 nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Matched& matched);
 
 }  // namespace histtune::cli

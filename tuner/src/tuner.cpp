@@ -60,7 +60,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   r.strategy = strategy->name();
 
   // Progress over the three phases: the estimate of what is left is refined as phases end.
-  const std::size_t rounds = static_cast<std::size_t>(std::max(opt.remeasure_rounds, 1));
+  std::size_t rounds = static_cast<std::size_t>(std::max(opt.remeasure_rounds, 1));
   const std::size_t others = dists.size() - 1;
   const std::size_t per_other = opt.finalists + opt.distribution_budget;
   const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
@@ -159,6 +159,9 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   // 3. Decide: the candidates re-timed on every distribution, interleaved, then the rules of
   //    tuner/decide.hpp.
   std::vector<Point> candidates = finalists;
+  if (const std::vector<Point> top = fastest(seen[0], 1);
+      !top.empty() && seen[0][top.front()] && *seen[0][top.front()] < opt.short_problem_ms)
+    rounds *= 2;
   for (std::size_t di = 1; di < dists.size(); ++di)
     for (const Point& pt : fastest(seen[di], 1))
       if (std::find(candidates.begin(), candidates.end(), pt) == candidates.end())

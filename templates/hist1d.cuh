@@ -31,6 +31,9 @@
 //    so none passes 2^16 before its harvest (the argument is at ht_packed_add).
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
+//  - Two-phase flush (HT_TWO_PHASE, storage 0 and 1): block b stores its whole histogram as row b
+//    of `counts`, which is then a temporary buffer of grid x num_bins words; reduce.cuh sums the
+//    rows into the output. No zeroing of the output and no global atomics.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
 // deep; with HT_PREFETCH it loads the next tile before it counts this one. A misaligned head
 // and the tail that fills no whole tile are handled by all blocks.
@@ -39,7 +42,7 @@
 // of ht_common.cuh (sample type, binning; range binning's levels come after the counts), and
 //   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
 //   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
-//   HT_CLUSTER, HT_PREFETCH, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
+//   HT_CLUSTER, HT_PREFETCH, HT_TWO_PHASE, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
 
 #include "ht_common.cuh"
 
@@ -47,6 +50,9 @@
 // count in a sink bin (word num_bins of every copy, never flushed) rather than behind a branch:
 // then every count is an unconditional +1, which compiles to ATOMS.POPC.INC (the predicated add
 // does not, and was 35% slower on u8; docs/kernels.md). The host's geometry sizes the rows by it.
+#ifndef HT_TWO_PHASE
+#define HT_TWO_PHASE 0
+#endif
 #ifndef HT_SINK
 #error "HT_SINK must be defined (hist1d::defines)"
 #endif
@@ -455,6 +461,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     }
 #if HT_SINGLE_BLOCK
     counts[b] = sum;  // the only block: every count is stored, zeros too
+#elif HT_TWO_PHASE
+    counts[(unsigned long long)blockIdx.x * num_bins + b] = sum;  // this block's row, zeros too
 #else
     if (sum) atomicAdd(&counts[b], sum);
 #endif

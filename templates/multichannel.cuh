@@ -35,11 +35,16 @@
 // HT_ROW_STRIDE (words per channel histogram: bins, the sink unless every value is a bin, padding),
 // HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0: one sample per load),
 // HT_PRIVATE_COPIES, HT_UNROLL (0: the compiler's choice), HT_LAYOUT, HT_PREFETCH (packed
-// input only), HT_PITCHED (0 when not defined).
+// input only), HT_TWO_PHASE (counts is then the partials: grid row y's blocks store every count
+// of their channels in row y of gridDim.y x HT_ACTIVE x num_bins words; reduce.cuh sums the rows
+// into the output), HT_PITCHED (0 when not defined).
 #include "ht_common.cuh"
 
 #ifndef HT_PITCHED
 #define HT_PITCHED 0
+#endif
+#ifndef HT_TWO_PHASE
+#define HT_TWO_PHASE 0
 #endif
 
 // The kWords words of x rotated by rot samples (kPerWord to a word): sample m of `out` is
@@ -390,6 +395,11 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
       sum += h[(lc / 32u) * kRowStride * 32u + b * 32u + lc % 32u];
 #endif
     }
+#if HT_TWO_PHASE
+    // Grid row y's blocks own disjoint channels: together they store row y of the partials.
+    counts[((unsigned long long)blockIdx.y * kA + first + lc) * num_bins + b] = sum;
+#else
     if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);
+#endif
   }
 }

@@ -14,6 +14,7 @@ void link_ht_common_cuh();
 void link_hist1d_cuh();
 void link_multichannel_cuh();
 void link_read_floor_cuh();
+void link_reduce_cuh();
 
 namespace {
 
@@ -44,6 +45,7 @@ void ensure_linked() {
     link_hist1d_cuh();
     link_multichannel_cuh();
     link_read_floor_cuh();
+    link_reduce_cuh();
     std::string shared;
     for (const auto& [k, v] : table())
       if (is_header(k)) shared += std::string(v.source);

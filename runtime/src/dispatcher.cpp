@@ -176,8 +176,11 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
                            const Problem& p, const DeviceInfo& d)
     : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster) {
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
-  // A single block stores every count itself; everything else adds to zeroed counts.
-  zero_counts_ = !c.single_block || p.n == 0;
+  // A single block stores every count itself, a two-phase reduction stores them too; everything
+  // else adds to zeroed counts. An empty input launches nothing: its counts are zeroed.
+  two_phase_ = c.two_phase == 1 && p.n > 0;
+  zero_counts_ = (!c.single_block && !two_phase_) || p.n == 0;
+  if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
 }
 
 Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
@@ -190,6 +193,16 @@ void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint
   if (zero_counts_)
     HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
   if (p.n == 0) return;
+  if (two_phase_) {
+    reducer_(geometry_.grid, p.num_bins, d_counts, stream,
+             [&](std::uint32_t* partials) { launch_kernel(p, d_samples, partials, stream); });
+    return;
+  }
+  launch_kernel(p, d_samples, d_counts, stream);
+}
+
+void Hist1DLaunch::launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                                 cudaStream_t stream) const {
   Hist1DArgs a = args(p, d_samples, d_counts);
   auto ptrs = a.pointers();
   if (cluster_ > 1) {

@@ -1,5 +1,7 @@
 #include "histtune/hist1d.hpp"
 
+#include "histtune/two_phase.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -24,6 +26,7 @@ const std::vector<Hist1DParam>& params() {
       {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
       {"cluster", "cl", &Hist1DConfig::cluster, {1, 2, 4, 8}, true},
       {"prefetch", "pf", &Hist1DConfig::prefetch, {0, 1}, true},
+      {"two_phase", "tp", &Hist1DConfig::two_phase, {0, 1}, true},
   };
   return table;
 }
@@ -125,7 +128,15 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
     return "blocks_per_sm x block_threads (" + std::to_string(c.block_threads * c.blocks_per_sm) +
            ") > threads per SM (" + std::to_string(d.max_threads_per_sm) + ")";
+  if (c.two_phase == 1 && (c.storage > 1 || c.single_block == 1))
+    return "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
+           "or 1, not a single block)";
   const LaunchGeometry g = geometry(c, p, d);
+  if (c.two_phase == 1 &&
+      static_cast<std::uint64_t>(g.grid) * p.num_bins * 4 > two_phase::max_bytes(d))
+    return "two-phase partials (" + std::to_string(static_cast<std::uint64_t>(g.grid) * p.num_bins * 4) +
+           " B: blocks x bins) > the temporary memory limit (" +
+           std::to_string(two_phase::max_bytes(d)) + " B)";
   if (g.smem_bytes > d.smem_per_block_optin)
     return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
            std::to_string(d.smem_per_block_optin) + " B";

@@ -21,6 +21,7 @@ const std::vector<Param<MultiChannelConfig>>& params() {
       {"unroll", "u", &C::unroll, {0, 2}, true},
       {"layout", "lay", &C::layout, {0, 1, 2}, true},
       {"prefetch", "pf", &C::prefetch, {0, 1}, true},
+      {"two_phase", "tp", &C::two_phase, {0, 1}, true},
   };
   return table;
 }
@@ -36,6 +37,11 @@ unsigned int row_stride(const MultiChannelConfig& c, const Problem& p) {
 
 unsigned int owned_channels(const MultiChannelConfig& c, const Problem& p) {
   return c.channels_per_block == 0 ? p.channels : static_cast<unsigned>(c.channels_per_block);
+}
+
+// A two-phase call's partials: a row of every active channel's bins per grid row.
+std::uint64_t two_phase_bytes(const MultiChannelGeometry& g, const Problem& p) {
+  return std::uint64_t{g.grid.y} * p.active_channels * p.num_bins * sizeof(std::uint32_t);
 }
 }  // namespace
 
@@ -63,6 +69,11 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
   if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
     return "blocks_per_sm x block_threads > threads per SM";
   const MultiChannelGeometry g = geometry(c, p, d);
+  if (const std::uint64_t partials = two_phase_bytes(g, p);
+      c.two_phase == 1 && partials > two_phase::max_bytes(d))
+    return "two-phase partials (" + std::to_string(partials) +
+           " B: grid rows x active channels x bins) > the temporary memory limit (" +
+           std::to_string(two_phase::max_bytes(d)) + " B)";
   if (g.smem_bytes > d.smem_per_block_optin)
     return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
            std::to_string(d.smem_per_block_optin) + " B";
@@ -147,8 +158,12 @@ void launch(KernelCache& cache, const Kernel& k, const MultiChannelConfig& c, co
 MultiChannelLaunch::MultiChannelLaunch(KernelCache& cache, const Kernel& k,
                                        const MultiChannelConfig& c, const Problem& p,
                                        const DeviceInfo& d)
-    : kernel_(k), geometry_(multichannel::geometry(c, p, d)), pitched_(p.pitched()) {
+    : kernel_(k),
+      geometry_(multichannel::geometry(c, p, d)),
+      pitched_(p.pitched()),
+      two_phase_(c.two_phase == 1) {
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
+  if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
 }
 
 MultiChannelArgs MultiChannelLaunch::args(const Problem& p, const void* d_samples,
@@ -163,13 +178,20 @@ void MultiChannelLaunch::operator()(const Problem& p, const void* d_samples,
                 "histtune: " + p.describe() + ": a launch prepared for " +
                     (pitched_ ? "pitched" : "packed") + " rows called with " +
                     (p.pitched() ? "pitched" : "packed") + " ones (the kernel is the other variant)");
-  HT_CUDA(cudaMemsetAsync(d_counts, 0,
-                          sizeof(std::uint32_t) * p.num_bins * p.active_channels, stream));
+  const std::uint64_t width = std::uint64_t{p.num_bins} * p.active_channels;
+  auto launch = [&](std::uint32_t* counts) {
+    MultiChannelArgs a = args(p, d_samples, counts);
+    auto ptrs = a.pointers();
+    HT_CUDA(cudaLaunchKernel(kernel_.func(), geometry_.grid, dim3(geometry_.block), ptrs.data(),
+                             geometry_.smem_bytes, stream));
+  };
+  if (two_phase_ && p.n > 0) {  // the blocks store every count: no zeroing
+    reducer_(geometry_.grid.y, width, d_counts, stream, launch);
+    return;
+  }
+  HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * width, stream));
   if (p.n == 0) return;
-  MultiChannelArgs a = args(p, d_samples, d_counts);
-  auto ptrs = a.pointers();
-  HT_CUDA(cudaLaunchKernel(kernel_.func(), geometry_.grid, dim3(geometry_.block), ptrs.data(),
-                           geometry_.smem_bytes, stream));
+  launch(d_counts);
 }
 
 bool MultiChannelConfig::operator==(const MultiChannelConfig& o) const {

@@ -65,7 +65,7 @@ TEST_F(DispatcherLookup, ExactMatchWins) {
   Dispatcher disp(path_);
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
   EXPECT_EQ(c.level, LookupLevel::exact);
-  EXPECT_EQ(c.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1.pf0");
+  EXPECT_EQ(c.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1.pf0.tp0");
 }
 
 TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
@@ -73,9 +73,9 @@ TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
   // 2^26 is nearer 2^28 than 2^20 in log2 n.
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 26));
   EXPECT_EQ(c.level, LookupLevel::nearest_shape);
-  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1.pf0");
+  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1.pf0.tp0");
   Choice d = disp.explain(device("GPU-h100"), u8(1 << 22));
-  EXPECT_EQ(d.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1.pf0");
+  EXPECT_EQ(d.config.label(), "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4.st0.b1.sb0.cl1.pf0.tp0");
 }
 
 TEST_F(DispatcherLookup, SameArchitectureFromAnotherDevice) {
@@ -149,7 +149,7 @@ TEST_F(DispatcherLookup, OtherTemplateHashIsSkippedAsStale) {
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 20));
   // Skipped; the next level answers: the nearest current row on this device (2^28).
   EXPECT_EQ(c.level, LookupLevel::nearest_shape);
-  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1.pf0");
+  EXPECT_EQ(c.config.label(), "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2.st0.b1.sb0.cl1.pf0.tp0");
   EXPECT_FALSE(c.unverified);
   EXPECT_NE(c.detail.find("skipped stale tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps4"),
             std::string::npos) << c.detail;

@@ -42,9 +42,9 @@ Problem pixels(std::uint64_t rows, std::uint32_t channels = 4, std::uint32_t act
 }
 
 // Valid for 4-channel u8 rows of 256 bins on the fixture device.
-constexpr const char* kSmall = "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0";
-constexpr const char* kLarge = "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0.lay0.pf0";
-constexpr const char* kOther = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0.lay0.pf0";
+constexpr const char* kSmall = "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0.tp0";
+constexpr const char* kLarge = "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0.lay0.pf0.tp0";
+constexpr const char* kOther = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps4.u0.lay0.pf0.tp0";
 
 class MultiChannelLookup : public ::testing::Test {
  protected:

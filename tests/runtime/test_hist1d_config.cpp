@@ -2,6 +2,7 @@
 
 #include "fake_device.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "histtune/hist1d.hpp"
@@ -32,12 +33,38 @@ TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
   EXPECT_EQ(hist1d::default_config().label(),
-            "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1.pf0");
-  // A label written before storage, batch, single_block, cluster and prefetch existed means their first
-  // values.
+            "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1.pf0.tp0");
+  // A label written before storage, batch, single_block, cluster, prefetch and two_phase existed
+  // means their first values.
   auto legacy = Hist1DConfig::parse("tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8");
   ASSERT_TRUE(legacy);
-  EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1.pf0");
+  EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1.pf0.tp0");
+}
+
+TEST(Hist1DConfig, TwoPhaseStoresSharedCopiesWithinTheTemporaryMemoryLimit) {
+  Problem p;
+  p.sample_type = SampleType::u32;
+  p.num_bins = 4096;
+  p.n = 1u << 26;
+  DeviceInfo d = h100_like();
+  auto c = *Hist1DConfig::parse("tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf0.tp1");
+  EXPECT_EQ(hist1d::check(c, p, d), "");
+  const auto defs = c.defines();
+  EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_TWO_PHASE=1"), defs.end());
+  Hist1DConfig single = c;
+  single.single_block = 1;
+  single.blocks_per_sm = 1;
+  p.n = 1u << 20;
+  EXPECT_NE(hist1d::check(single, p, d).find("two-phase"), std::string::npos);
+  p.num_bins = 65536;
+  p.n = 1u << 26;
+  auto packed = *Hist1DConfig::parse("tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1.tp1");
+  EXPECT_NE(hist1d::check(packed, p, d).find("two-phase"), std::string::npos) << "harvests add";
+  // 264 blocks x 4096 bins x 4 B = 4.3 MB: over the limit of a device with 128 MiB.
+  p.num_bins = 4096;
+  d.memory_bytes = std::int64_t{128} << 20;
+  EXPECT_NE(hist1d::check(c, p, d).find("temporary memory limit (2097152 B)"), std::string::npos)
+      << hist1d::check(c, p, d);
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
@@ -53,7 +80,7 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   c.padding = 1;
   c.blocks_per_sm = 4;
   auto d = c.defines();
-  EXPECT_EQ(d.size(), 12u);
+  EXPECT_EQ(d.size(), 13u);
   EXPECT_EQ(d[0], "-DHT_BLOCK_THREADS=512");
   for (const auto& s : d) {
     EXPECT_EQ(s.find("PADDING"), std::string::npos);

@@ -39,7 +39,7 @@ TEST(MultiChannelConfig, LabelRoundTripsForEveryPointOfTheSpace) {
     labels.insert(c.label());
   }
   EXPECT_EQ(labels.size(), multichannel::space().size());
-  EXPECT_EQ(MultiChannelConfig{}.label(), "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0.pf0");
+  EXPECT_EQ(MultiChannelConfig{}.label(), "mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0.lay0.pf0.tp0");
   // Labels written before the layout existed mean layout 0.
   EXPECT_EQ(MultiChannelConfig::parse("mc.tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"),
             MultiChannelConfig{});

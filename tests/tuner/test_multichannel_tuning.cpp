@@ -170,7 +170,7 @@ TEST(MultiChannelTuning, WinnersOfSimilarProblemsStartTheSearch) {
   const DeviceInfo d = histtune::test::h100_like();
   db::Database database(tmp.path);
   const std::string hash = templates::get(multichannel::kTemplate).hash;
-  const std::string label = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps2.u0.lay0.pf0";
+  const std::string label = "mc.tpb512.vpt2.vec16.cpb0.pc2.pad1.bps2.u0.lay0.pf0.tp0";
   database.set_winner(d.row(), rgba(1 << 20).key(), label, 0.1, hash);
   Problem four = rgba(1 << 20);
   four.active_channels = 4;

@@ -209,7 +209,7 @@ TEST(SearchStrategy, InvalidPointsAreNeverEvaluated) {
     };
     SearchResult r = make_strategy(name)->run(s, f, {500, 0}, 2);
     EXPECT_EQ(bad, 0u) << name << " evaluated a point the restrictions remove";
-    EXPECT_EQ(r.invalid_skipped + r.valid_points, 4u * 4 * 4 * 6 * 2 * 3 * 2 * 2 * 5 * 5 * 3 * 2 * 4 * 2) << name;
+    EXPECT_EQ(r.invalid_skipped + r.valid_points, 4u * 4 * 4 * 6 * 2 * 3 * 2 * 2 * 5 * 5 * 3 * 2 * 4 * 2 * 2) << name;
     EXPECT_GT(r.invalid_skipped, 0u) << name;
   }
 }

@@ -21,6 +21,7 @@
 #include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
+#include "histtune/two_phase.hpp"
 
 namespace histtune {
 
@@ -174,7 +175,8 @@ using Hist1DArgs = KernelArgs;  // kernel_args.hpp: both families take the same 
 // geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
 // during capture, hence here). Calling it with a problem of that shape (same sample type,
 // binning, bins and n; the even bounds may differ) zeroes the counts when the kernel adds to them
-// and launches; both are legal under stream capture.
+// and launches (a two-phase configuration: its partials' buffer, the kernel, the reduction, the
+// buffer freed, all stream-ordered); all legal under stream capture.
 class Hist1DLaunch {
  public:
   Hist1DLaunch() = default;
@@ -187,12 +189,18 @@ class Hist1DLaunch {
   const Kernel& kernel() const { return kernel_; }
   const LaunchGeometry& geometry() const { return geometry_; }
   bool zeroes_counts() const { return zero_counts_; }
+  // Two-phase: a call is more than one kernel (args() alone does not make one).
+  bool two_phase() const { return two_phase_; }
 
  private:
+  void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                     cudaStream_t stream) const;
   Kernel kernel_;
   LaunchGeometry geometry_;
   int cluster_ = 1;
   bool zero_counts_ = true;
+  bool two_phase_ = false;
+  two_phase::Reducer reducer_;
 };
 
 // Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one

@@ -60,6 +60,11 @@ struct Hist1DConfig {
   // Software pipelining {0, 1}: 1 issues the next tile's loads before counting the current
   // one, so a warp keeps bytes in flight while it counts (twice the load registers).
   int prefetch = 0;
+  // Flush {0, 1}: 0 each block adds its non-zero bins to the zeroed output with global atomics;
+  // 1 two-phase: each block stores its whole histogram as a row of a temporary buffer and a
+  // second kernel sums the rows into the output (no zeroing, no atomics; grid x bins words of
+  // temporary memory, bounded by two_phase::max_bytes). Shared-memory copies (storage 0, 1).
+  int two_phase = 0;
 
   bool operator==(const Hist1DConfig& o) const;
   bool operator!=(const Hist1DConfig& o) const { return !(*this == o); }

@@ -16,6 +16,7 @@
 #include "histtune/kernel_args.hpp"
 #include "histtune/params.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/two_phase.hpp"
 
 namespace histtune {
 
@@ -47,6 +48,11 @@ struct MultiChannelConfig {
   // Software pipelining {0, 1} of the packed input's whole tiles: the next tile's loads are
   // issued before this tile is counted.
   int prefetch = 0;
+  // Flush {0, 1}: 0 each block adds its non-zero bins to the zeroed output with global atomics;
+  // 1 two-phase: the blocks of grid row y store their channels' histograms as row y of a
+  // temporary buffer (grid y x active channels x bins words, bounded by two_phase::max_bytes)
+  // and a second kernel sums the rows into the output: no zeroing, no atomics.
+  int two_phase = 0;
 
   bool operator==(const MultiChannelConfig& o) const;
   bool operator!=(const MultiChannelConfig& o) const { return !(*this == o); }
@@ -110,11 +116,15 @@ class MultiChannelLaunch {
   MultiChannelArgs args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) const;
   const Kernel& kernel() const { return kernel_; }
   const MultiChannelGeometry& geometry() const { return geometry_; }
+  // Two-phase: a call is more than one kernel (args() alone does not make one).
+  bool two_phase() const { return two_phase_; }
 
  private:
   Kernel kernel_;
   MultiChannelGeometry geometry_;
   bool pitched_ = false;  // built for pitched problems (HT_PITCHED)
+  bool two_phase_ = false;
+  two_phase::Reducer reducer_;
 };
 
 }  // namespace histtune

@@ -299,10 +299,11 @@ int main(int argc, char** argv) {
       stability_band +
       " on the worst case, and\n"
       "how many on the first distribution alone (uniform: the check before the worst case;\n"
-      "--distributions uniform gives it alone). A database made on another board of the same\n"
-      "model stands for this GPU (a note says so). Exit 1 when a winner fails on any\n"
-      "distribution or nothing is tuned in both; the verdict does not change the exit code;\n"
-      "the databases are only read."));
+      "--distributions uniform gives it alone), then how many are within or chose the same\n"
+      "configuration (one kernel: equal times; the measured count stays the verdict). A\n"
+      "database made on another board of the same model stands for this GPU (a note says\n"
+      "so). Exit 1 when a winner fails on any distribution or nothing is tuned in both; the\n"
+      "verdict does not change the exit code; the databases are only read."));
 
   std::string show_problem;
   std::size_t show_top = 0;

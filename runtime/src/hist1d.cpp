@@ -132,9 +132,9 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
     return "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
            "or 1, not a single block)";
   const LaunchGeometry g = geometry(c, p, d);
-  if (c.two_phase == 1 &&
-      static_cast<std::uint64_t>(g.grid) * p.num_bins * 4 > two_phase::max_bytes(d))
-    return "two-phase partials (" + std::to_string(static_cast<std::uint64_t>(g.grid) * p.num_bins * 4) +
+  if (const std::uint64_t partials = std::uint64_t{g.grid} * p.num_bins * sizeof(std::uint32_t);
+      c.two_phase == 1 && partials > two_phase::max_bytes(d))
+    return "two-phase partials (" + std::to_string(partials) +
            " B: blocks x bins) > the temporary memory limit (" +
            std::to_string(two_phase::max_bytes(d)) + " B)";
   if (g.smem_bytes > d.smem_per_block_optin)

@@ -149,12 +149,21 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     if (dists.size() > 1 && !r.winner.empty())
       std::snprintf(worst, sizeof worst, ", worst case %.2fx over %zu distributions",
                     r.winner_worst_ratio, dists.size());
+    // A budgeted annealing search draws valid points without counting the space (valid 0).
+    char searched[96];
+    if (r.valid)
+      std::snprintf(searched, sizeof searched, "%zu of %zu valid searched", r.search_evaluations,
+                    r.valid);
+    else
+      std::snprintf(searched, sizeof searched, "%zu searched", r.search_evaluations);
+    char pruned[48] = "";
+    if (r.valid) std::snprintf(pruned, sizeof pruned, "%zu pruned, ", r.pruned);
     std::snprintf(line, sizeof line,
-                  "  winner %s  %s ms%s  (%s: %zu of %zu valid searched; %zu measured, %zu reused "
-                  "from the database, %zu pruned, %zu failed, %.1f s)",
+                  "  winner %s  %s ms%s  (%s: %s; %zu measured, %zu reused from the database, "
+                  "%s%zu failed, %.1f s)",
                   r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
-                  worst, r.strategy.c_str(), r.search_evaluations, r.valid, r.measurements.size(),
-                  r.reused, r.pruned, r.failed, seconds);
+                  worst, r.strategy.c_str(), searched, r.measurements.size(), r.reused, pruned,
+                  r.failed, seconds);
     if (!c.quiet && !c.verbose)
       progress.finish(line);  // replaces the bar
     else if (!(c.quiet && c.json))
@@ -207,11 +216,11 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                        {"distributions", r.distributions},
                        {"strategy", r.strategy},
                        {"budget", budget},
-                       {"valid", r.valid},
+                       {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
                        {"searched", r.search_evaluations},
                        {"measured", r.measurements.size()},
                        {"reused", r.reused},
-                       {"pruned", r.pruned},
+                       {"pruned", r.valid ? nlohmann::json(r.pruned) : nlohmann::json()},
                        {"failed", r.failed},
                        {"stopped_early", r.stopped_early},
                        {"errors", r.errors},

@@ -68,7 +68,7 @@ struct TuneOptions {
   std::size_t finalists = 8;
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists
   // there; 0 times only the finalists.
-  std::size_t distribution_budget = 8;
+  std::size_t distribution_budget = 16;
   // Candidates within this fraction of the best are tied; the simplest of them wins.
   double tie_tolerance = 0.015;
   // Interleaved rounds of timing every candidate on every distribution before deciding; twice as
@@ -127,9 +127,9 @@ struct TuneResult {
   Problem problem;
   std::vector<db::MeasurementRow> measurements;  // every configuration timed by the phases
   std::size_t reused = 0;                        // taken from TuneOptions::known instead
-  std::size_t pruned = 0;                        // points the restrictions skipped
+  std::size_t pruned = 0;                        // points the restrictions skipped (0 when not counted)
   std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
-  std::size_t valid = 0;                         // points of the space that pass the restrictions
+  std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::size_t polish_evaluations = 0;            // new points the polish climb timed
   std::string strategy;
@@ -202,6 +202,6 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
 // The default plan of `histtune --gpu auto`, and the search budget (evaluations per problem,
 // annealing) it is tuned with unless --budget says otherwise.
 std::vector<Problem> default_plan();
-constexpr std::size_t kPlanBudget = 100;
+constexpr std::size_t kPlanBudget = 160;
 
 }  // namespace histtune::tuner

@@ -97,6 +97,19 @@ class Listed : public Strategy {
   bool shuffle_;
 };
 
+// The points one parameter one step away from centre, on the grid, that `keep` accepts.
+template <class Keep>
+std::vector<Point> one_step(const SearchSpace& space, const Point& centre, const Keep& keep) {
+  std::vector<Point> out;
+  for (std::size_t k = 0; k < centre.size() && k < space.sizes.size(); ++k)
+    for (int step : {-1, 1}) {
+      Point q = centre;
+      q[k] += step;
+      if (q[k] >= 0 && q[k] < space.sizes[k] && keep(q)) out.push_back(q);
+    }
+  return out;
+}
+
 // First-improvement hill climb over the untried neighbours (one parameter one step away) of the
 // best point, announced to `plan` before they are timed; stops at a local optimum or when done().
 void climb(const SearchSpace& space, const std::function<bool(const Point&)>& valid, Run& run,
@@ -107,13 +120,9 @@ void climb(const SearchSpace& space, const std::function<bool(const Point&)>& va
   while (improved && !done() && !r.best.empty()) {
     improved = false;
     const Point centre = r.best;
-    std::vector<Point> around;
-    for (std::size_t k = 0; k < centre.size(); ++k)
-      for (int step : {-1, 1}) {
-        Point q = centre;
-        q[k] += step;
-        if (q[k] >= 0 && q[k] < space.sizes[k] && !run.seen(q) && valid(q)) around.push_back(q);
-      }
+    std::vector<Point> around = one_step(space, centre, [&](const Point& q) {
+      return !run.seen(q) && valid(q);
+    });
     std::shuffle(around.begin(), around.end(), rng);
     if (plan && !around.empty()) plan(around);
     for (const auto& q : around) {
@@ -374,6 +383,10 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name) {
   if (name == "annealing") return std::make_unique<Annealing>();
   throw std::invalid_argument("unknown search strategy '" + name +
                               "' (valid: exhaustive, random, annealing)");
+}
+
+std::vector<Point> neighbours(const SearchSpace& space, const Point& centre) {
+  return one_step(space, centre, [&space](const Point& q) { return !space.valid || space.valid(q); });
 }
 
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) {

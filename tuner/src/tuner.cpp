@@ -62,7 +62,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   // Progress over the three phases: the estimate of what is left is refined as phases end.
   std::size_t rounds = static_cast<std::size_t>(std::max(opt.remeasure_rounds, 1));
   const std::size_t others = dists.size() - 1;
-  const std::size_t per_other = opt.finalists + opt.distribution_budget;
+  // finalists, a neighbourhood (at most two points per parameter), the climb
+  const std::size_t per_other = opt.finalists + 2 * space.sizes.size() + opt.distribution_budget;
   const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
   std::size_t done = 0;
   std::size_t total = search_estimate(r.strategy, opt.budget, space) + opt.polish_budget +
@@ -141,7 +142,12 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   }
   total = done + others * per_other + deciding;
 
-  // 2. Each other distribution: its finalists, then a short climb to its own best.
+  // 2. Each other distribution: its finalists, every one-step neighbour of the best of them
+  //    there, then a short climb. A distribution's own best is often one switch away from the
+  //    first distribution's (run merging on image-like data); a first-improvement climb wanders
+  //    the plateau on timing noise and can miss it (H100 plans kept winners 40-54% apart on runs
+  //    or skewed data), and a short annealing search from the finalists (tried: 40 evaluations)
+  //    did not find it reliably either.
   std::vector<Point> finalists = fastest(seen[0], opt.finalists);
   // The always-measured points are finalists too: a default just behind the fastest on the
   // first distribution may have the best worst case (H100, u32 65536 bins: 0.1% slower on
@@ -151,8 +157,16 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
         std::find(finalists.begin(), finalists.end(), pt) == finalists.end())
       finalists.push_back(pt);
   for (std::size_t di = 1; di < dists.size() && !finalists.empty(); ++di) {
-    hill_climb(space, [&](const Point& pt) { return evaluate(di, pt); }, finalists,
-               SearchBudget{finalists.size() + opt.distribution_budget, 0}, opt.seed + di, plan);
+    const auto on_di = [&](const Point& pt) { return evaluate(di, pt); };
+    plan(finalists);
+    for (const Point& pt : finalists) on_di(pt);
+    if (const std::vector<Point> top = fastest(seen[di], 1); !top.empty()) {
+      const std::vector<Point> around = neighbours(space, top.front());
+      plan(around);
+      for (const Point& pt : around) on_di(pt);
+    }
+    hill_climb(space, on_di, fastest(seen[di], 1), SearchBudget{1 + opt.distribution_budget, 0},
+               opt.seed + di, plan);
     total = done + (dists.size() - 1 - di) * per_other + deciding;
   }
 

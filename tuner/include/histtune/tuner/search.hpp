@@ -77,6 +77,10 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
                         std::uint64_t seed,
                         const std::function<void(const std::vector<Point>&)>& plan = {});
 
+// The valid points one parameter one step away from `centre`, in parameter order (lower value
+// first): the neighbourhood the climbs search.
+std::vector<Point> neighbours(const SearchSpace& space, const Point& centre);
+
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);
 

@@ -4,7 +4,8 @@
 //      timed until its median is stable and verified exactly against the host reference, then a
 //      hill climb from the fastest point found to a local optimum (the polish);
 //   2. per distribution: on each other distribution (skewed, constant, runs) the finalists of
-//      the search are timed, then a short hill climb looks for that distribution's own best;
+//      the search are timed, then every one-step neighbour of the best of them there, then a
+//      short hill climb looks for that distribution's own best;
 //   3. decision: the finalists of every phase are timed again on every distribution, interleaved
 //      (round-robin over the candidates, several rounds), and tuner/decide.hpp chooses: the robust
 //      winner is the best worst case over the distributions, each distribution keeps its own
@@ -66,11 +67,13 @@ struct TuneOptions {
   // the best worst case over the distributions is not always among the 5 fastest on the first
   // (two H100 plans stored winners 4-17% apart on the worst case where one run's was 6th).
   std::size_t finalists = 8;
-  // Evaluations of the hill climb on each other distribution, beyond timing the finalists
-  // there; 0 times only the finalists.
+  // Evaluations of the hill climb on each other distribution, beyond timing the finalists and
+  // the neighbourhood of the best of them there; 0: no climb.
   std::size_t distribution_budget = 16;
-  // Candidates within this fraction of the best are tied; the simplest of them wins.
-  double tie_tolerance = 0.015;
+  // Candidates within this fraction of the best are tied; the simplest of them wins. Well inside
+  // the 2% within which two runs' winners should agree: at 1.5% the band alone let two H100 plans
+  // keep winners 2-3% apart (each picked a simpler point near the top of its own band).
+  double tie_tolerance = 0.005;
   // Interleaved rounds of timing every candidate on every distribution before deciding; twice as
   // many where the first distribution's fastest call is under short_problem_ms, whose medians
   // move most between runs (H100: 2-4% at 5-20 us) and whose rounds cost least.

@@ -3,7 +3,8 @@
 #include "fake_device.hpp"
 
 #include <algorithm>
-#include <set>
+#include <map>
+#include <random>
 
 #include "histtune/hist1d.hpp"
 
@@ -19,16 +20,37 @@ Problem u8_256(std::uint64_t n) {
 }
 }  // namespace
 
-TEST(Hist1DConfig, LabelRoundTripsForEveryPointOfTheSpace) {
-  std::set<std::string> labels;
-  for (const auto& c : hist1d::space()) {
+// The grid has ~22 M points (enumerating it took 76 s of CI): every value of every parameter,
+// each beside random values of the others, and 50,000 random points. Every label parses back to
+// its configuration, and no two distinct configurations share a label.
+TEST(Hist1DConfig, LabelRoundTripsOverTheSpace) {
+  const auto& table = hist1d::params();
+  std::mt19937_64 rng(7);
+  auto random_config = [&] {
+    Hist1DConfig c;
+    for (const auto& prm : table) c.*prm.member = prm.values[rng() % prm.values.size()];
+    return c;
+  };
+  std::map<std::string, Hist1DConfig> seen;
+  auto check = [&](const Hist1DConfig& c) {
     const std::string l = c.label();
-    auto back = Hist1DConfig::parse(l);
+    const auto back = Hist1DConfig::parse(l);
     ASSERT_TRUE(back) << l;
     EXPECT_EQ(*back, c) << l;
-    labels.insert(l);
-  }
-  EXPECT_EQ(labels.size(), hist1d::space().size()) << "labels must be unique keys";
+    const auto [it, fresh] = seen.emplace(l, c);
+    if (!fresh) {
+      EXPECT_EQ(it->second, c) << "two configurations share the label " << l;
+    }
+  };
+  for (const auto& prm : table)
+    for (int v : prm.values)
+      for (int k = 0; k < 20; ++k) {
+        Hist1DConfig c = random_config();
+        c.*prm.member = v;
+        check(c);
+      }
+  for (int i = 0; i < 50000; ++i) check(random_config());
+  EXPECT_GT(seen.size(), 40000u);
 }
 
 TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {

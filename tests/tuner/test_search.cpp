@@ -236,6 +236,11 @@ TEST(SearchStrategy, BudgetedAnnealingNeverEnumeratesTheGrid) {
   EXPECT_EQ(r.evaluations, 100u);
   EXPECT_TRUE(r.stopped_by_budget);
   EXPECT_LT(asked, grid / 20) << "asked about " << asked << " of " << grid << " grid points";
+  // An empty grid has nothing to draw.
+  const SearchResult none = make_strategy("annealing")->run(SearchSpace{{3, 0, 2}, nullptr}, f,
+                                                            {10, 0}, 1);
+  EXPECT_EQ(none.evaluations, 0u);
+  EXPECT_TRUE(none.best.empty());
   // Without a budget it counts the space (it anneals over a tenth of it).
   std::size_t invalid = 0;
   const std::size_t valid = valid_points(separable_grid(), &invalid).size();

@@ -159,6 +159,9 @@ class LazyValid {
   template <class Take>
   std::optional<Point> random(std::mt19937_64& rng, const Take& take) {
     // Expected tries: grid / valid (~820 for the 1D family); 100x that before enumerating.
+    if (space_.sizes.empty() ||
+        std::any_of(space_.sizes.begin(), space_.sizes.end(), [](int n) { return n <= 0; }))
+      return std::nullopt;  // an empty grid
     if (!all_) {
       Point q(space_.sizes.size());
       for (int t = 0; t < kTries; ++t) {
@@ -178,8 +181,10 @@ class LazyValid {
     return std::nullopt;
   }
 
-  const std::vector<Point>& all() {
-    if (!all_) all_ = valid_points(space_);
+  // Every valid point, enumerated once; `invalid` (when given) gets the grid points removed.
+  const std::vector<Point>& all(std::size_t* invalid = nullptr) {
+    if (!all_) all_ = valid_points(space_, &invalid_);
+    if (invalid) *invalid = invalid_;
     return *all_;
   }
 
@@ -188,6 +193,7 @@ class LazyValid {
   const SearchSpace& space_;
   std::map<Point, bool> memo_;
   std::optional<std::vector<Point>> all_;
+  std::size_t invalid_ = 0;
 };
 
 // Simulated annealing on log(cost), neighbourhood = one parameter moved to an adjacent value
@@ -211,9 +217,7 @@ class Annealing : public Strategy {
     // Without a budget, anneal over a tenth of the space (the time limit may stop it sooner).
     std::size_t budget = b.max_evaluations;
     if (!budget) {
-      std::size_t invalid = 0;
-      r.valid_points = valid_points(space, &invalid).size();
-      r.invalid_skipped = invalid;
+      r.valid_points = valid.all(&r.invalid_skipped).size();
       budget = std::max<std::size_t>(r.valid_points / 10, 1);
     }
     std::uniform_real_distribution<double> unit(0.0, 1.0);

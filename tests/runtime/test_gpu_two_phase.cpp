@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "gpu.hpp"
+#include "problems.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
@@ -21,25 +22,11 @@ std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + st
 
 Problem flat(SampleType t, Binning b, std::uint32_t bins, double lower, double upper,
              std::uint64_t n) {
-  Problem p;
-  p.sample_type = t;
-  p.binning = b;
-  p.num_bins = bins;
-  p.lower = lower;
-  p.upper = upper;
-  p.n = n;
-  return p;
+  return test::flat_problem(t, b, bins, n, lower, upper);
 }
 
 Problem channels(std::uint32_t c, std::uint32_t a, std::uint64_t rows) {
-  Problem p;
-  p.family = multichannel::kFamily;
-  p.sample_type = SampleType::u8;
-  p.num_bins = 256;
-  p.channels = c;
-  p.active_channels = a;
-  p.n = rows;
-  return p;
+  return test::multichannel_problem(SampleType::u8, c, a, rows);
 }
 
 std::vector<std::uint8_t> samples_for(const Problem& p, tuner::Distribution d) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "fake_device.hpp"
+#include "problems.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -18,14 +19,7 @@ namespace {
 
 Problem shape(SampleType t, std::uint32_t channels, std::uint32_t active, std::uint64_t rows,
               std::uint32_t bins = 256) {
-  Problem p;
-  p.family = multichannel::kFamily;
-  p.sample_type = t;
-  p.channels = channels;
-  p.active_channels = active;
-  p.n = rows;
-  p.num_bins = bins;
-  return p;
+  return test::multichannel_problem(t, channels, active, rows, bins);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "fake_device.hpp"
+#include "problems.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -20,13 +21,7 @@ namespace {
 
 Problem image(SampleType t, std::uint32_t channels, std::uint32_t active, std::uint64_t row_pixels,
               std::uint64_t num_rows, std::uint64_t pitch_bytes, std::uint32_t bins = 256) {
-  Problem p;
-  p.family = multichannel::kFamily;
-  p.sample_type = t;
-  p.channels = channels;
-  p.active_channels = active;
-  p.num_bins = bins;
-  p.n = row_pixels * num_rows;
+  Problem p = test::multichannel_problem(t, channels, active, row_pixels * num_rows, bins);
   p.row_pixels = row_pixels;
   p.row_pitch_bytes = pitch_bytes;
   return p;

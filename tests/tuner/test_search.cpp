@@ -307,6 +307,60 @@ TEST(SearchSpaceHist1D, PointsMapToConfigurationsAndBack) {
       << "the default is the simplest value of every parameter";
 }
 
+// Blocks per SM are listed {8, 1, 2, 4, 16} (simplest first): a step goes to the next value by
+// size, 8 -> 4 or 16, not to the next index; threads per block and blocks per SM also move
+// together, keeping the threads per SM.
+TEST(SearchSpaceHist1D, OneStepIsOneRungOfTheSortedValuesAndCoupledPairsMoveTogether) {
+  const SearchSpace s = hist1d_search_space(u8_256(), h100_like());
+  const Hist1DConfig c = hist1d::default_config();
+  ASSERT_EQ(c.block_threads, 256);
+  ASSERT_EQ(c.blocks_per_sm, 8);
+  std::set<std::string> around;
+  for (const Point& q : neighbours(s, hist1d_point_of(c))) around.insert(hist1d_config_of(q).label());
+  auto with = [&c](int tpb, int bps) {
+    Hist1DConfig x = c;
+    x.block_threads = tpb;
+    x.blocks_per_sm = bps;
+    return x.label();
+  };
+  EXPECT_EQ(around.count(with(256, 4)), 1u) << "8 -> 4 is one rung";
+  EXPECT_EQ(around.count(with(256, 1)), 0u) << "8 -> 1 is the next index, three rungs away";
+  EXPECT_EQ(around.count(with(128, 8)), 1u);
+  EXPECT_EQ(around.count(with(512, 8)), 0u) << "512 x 8 threads do not fit an SM";
+  EXPECT_EQ(around.count(with(512, 4)), 1u) << "coupled: 2048 threads per SM either way";
+  EXPECT_EQ(around.count(with(128, 16)), 1u) << "coupled: 2048 threads per SM either way";
+}
+
+TEST(SearchClimb, StepsFollowTheRungsNotTheIndices) {
+  const int value[] = {8, 1, 2, 4, 16};  // a table's order; the best value is 16
+  auto f = [&value](const Point& p) -> std::optional<double> {
+    return 1.0 + std::abs(value[p[0]] - 16);
+  };
+  const SearchSpace by_index{{5}, nullptr};
+  const SearchSpace by_value{{5}, nullptr, {{1, 2, 3, 0, 4}}, {}};
+  EXPECT_EQ(rung_step(by_value, 0, 0, -1), 3);
+  EXPECT_EQ(rung_step(by_value, 0, 0, 1), 4);
+  EXPECT_EQ(rung_step(by_value, 0, 4, 1), -1);
+  EXPECT_EQ(rung_step(by_value, 0, 1, -1), -1);
+  EXPECT_EQ(rung_step(by_index, 0, 0, 1), 1);
+  EXPECT_EQ(hill_climb(by_value, f, {{0}}, {}, 1).best, Point{4}) << "8 -> 16: one rung";
+  EXPECT_EQ(hill_climb(by_index, f, {{0}}, {}, 1).best, Point{0}) << "index 1 (value 1) is worse";
+}
+
+// A ridge only a coupled move follows: the cost falls along a + b == 3 and is high off it.
+TEST(SearchClimb, CoupledMovesFollowARidgeThatSingleStepsCannotCross) {
+  auto f = [](const Point& p) -> std::optional<double> {
+    return p[0] + p[1] == 3 ? 5.0 - p[0] : 10.0;
+  };
+  const SearchSpace plain{{4, 4}, nullptr};
+  SearchSpace paired = plain;
+  paired.coupled = {{0, 1}};
+  EXPECT_EQ(hill_climb(plain, f, {{0, 3}}, {}, 1).best, (Point{0, 3}));
+  EXPECT_EQ(hill_climb(paired, f, {{0, 3}}, {}, 1).best, (Point{3, 0}));
+  EXPECT_EQ(neighbours(paired, {1, 2}),
+            (std::vector<Point>{{0, 2}, {2, 2}, {1, 1}, {1, 3}, {2, 1}, {0, 3}}));
+}
+
 // The guided strategy's target: within 3% of the exhaustive optimum with at most 15% of the
 // evaluations, on a space shaped like the real one, with and without 1% measurement noise.
 struct HistogramCase {

@@ -97,16 +97,26 @@ class Listed : public Strategy {
   bool shuffle_;
 };
 
-// The points one parameter one step away from centre, on the grid, that `keep` accepts.
+// The points one step away from centre (one_step's moves: neighbours() in search.hpp), on the
+// grid, that `keep` accepts.
 template <class Keep>
 std::vector<Point> one_step(const SearchSpace& space, const Point& centre, const Keep& keep) {
   std::vector<Point> out;
   for (std::size_t k = 0; k < centre.size() && k < space.sizes.size(); ++k)
-    for (int step : {-1, 1}) {
+    for (int dir : {-1, 1}) {
       Point q = centre;
-      q[k] += step;
-      if (q[k] >= 0 && q[k] < space.sizes[k] && keep(q)) out.push_back(q);
+      q[k] = rung_step(space, k, centre[k], dir);
+      if (q[k] >= 0 && keep(q)) out.push_back(q);
     }
+  for (const auto& [a, b] : space.coupled) {
+    if (a >= centre.size() || b >= centre.size()) continue;
+    for (int dir : {1, -1}) {
+      Point q = centre;
+      q[a] = rung_step(space, a, centre[a], dir);
+      q[b] = rung_step(space, b, centre[b], -dir);
+      if (q[a] >= 0 && q[b] >= 0 && keep(q)) out.push_back(q);
+    }
+  }
   return out;
 }
 
@@ -270,17 +280,26 @@ class Annealing : public Strategy {
     auto propose = [&](const Point& from, const std::set<Point>& taken) -> std::optional<Point> {
       for (int attempt = 0; attempt < 64; ++attempt) {
         Point q = from;
+        if (!space.coupled.empty() && unit(rng) < 0.1) {  // a coupled pair, one rung each way
+          const auto [a, b] = space.coupled[rng() % space.coupled.size()];
+          const int dir = (rng() % 2) ? 1 : -1;
+          q[a] = rung_step(space, a, from[a], dir);
+          q[b] = rung_step(space, b, from[b], -dir);
+          if (q[a] < 0 || q[b] < 0) continue;
+          if (!run.seen(q) && !taken.count(q) && valid(q)) return q;
+          continue;
+        }
         const std::size_t k = rng() % q.size();
         if (space.sizes[k] <= 1) continue;
         if (unit(rng) < 0.8) {
-          q[k] += (rng() % 2) ? 1 : -1;
-          if (q[k] < 0 || q[k] >= space.sizes[k]) continue;
+          q[k] = rung_step(space, k, q[k], (rng() % 2) ? 1 : -1);
+          if (q[k] < 0) continue;
         } else {
           q[k] = static_cast<int>(rng() % space.sizes[k]);
         }
         if (unit(rng) < 0.3) {  // sometimes move a second parameter: escapes restriction walls
           const std::size_t k2 = rng() % q.size();
-          q[k2] = std::clamp(q[k2] + ((rng() % 2) ? 1 : -1), 0, space.sizes[k2] - 1);
+          if (const int j = rung_step(space, k2, q[k2], (rng() % 2) ? 1 : -1); j >= 0) q[k2] = j;
         }
         if (!run.seen(q) && !taken.count(q) && valid(q)) return q;
       }
@@ -389,6 +408,19 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name) {
                               "' (valid: exhaustive, random, annealing)");
 }
 
+int rung_step(const SearchSpace& space, std::size_t k, int index, int dir) {
+  if (k >= space.sizes.size() || index < 0 || index >= space.sizes[k]) return -1;
+  if (k >= space.rungs.size() || space.rungs[k].empty()) {
+    const int j = index + dir;
+    return j >= 0 && j < space.sizes[k] ? j : -1;
+  }
+  const std::vector<int>& order = space.rungs[k];
+  const auto at = std::find(order.begin(), order.end(), index);
+  if (at == order.end()) return -1;
+  const auto pos = (at - order.begin()) + dir;
+  return pos >= 0 && pos < static_cast<std::ptrdiff_t>(order.size()) ? order[pos] : -1;
+}
+
 std::vector<Point> neighbours(const SearchSpace& space, const Point& centre) {
   return one_step(space, centre, [&space](const Point& q) { return !space.valid || space.valid(q); });
 }
@@ -437,18 +469,32 @@ Point point_of(const std::vector<Param<C>>& prms, const C& c) {
   return p;
 }
 
+// A family's grid: the sizes, each parameter's rungs (value indices by value), and the coupled
+// pairs among threads per block / blocks per SM and vectors per thread / vector bytes.
 template <class C>
-std::vector<int> sizes_of(const std::vector<Param<C>>& prms) {
-  std::vector<int> sizes;
-  for (const auto& prm : prms) sizes.push_back(static_cast<int>(prm.values.size()));
-  return sizes;
+void grid_of(const std::vector<Param<C>>& prms, SearchSpace& s) {
+  for (const auto& prm : prms) {
+    s.sizes.push_back(static_cast<int>(prm.values.size()));
+    std::vector<int> order(prm.values.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return prm.values[a] < prm.values[b]; });
+    s.rungs.push_back(order);
+  }
+  auto index = [&](const std::string& key) -> std::optional<std::size_t> {
+    for (std::size_t k = 0; k < prms.size(); ++k)
+      if (key == prms[k].key) return k;
+    return std::nullopt;
+  };
+  for (const auto& [a, b] : {std::pair{"tpb", "bps"}, std::pair{"vpt", "vec"}})
+    if (const auto ia = index(a), ib = index(b); ia && ib) s.coupled.emplace_back(*ia, *ib);
 }
 
 }  // namespace
 
 SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
   SearchSpace s;
-  s.sizes = sizes_of(hist1d::params());
+  grid_of(hist1d::params(), s);
   s.valid = [p, d](const Point& pt) { return hist1d::check(hist1d_config_of(pt), p, d).empty(); };
   return s;
 }
@@ -459,7 +505,7 @@ Point hist1d_point_of(const Hist1DConfig& c) { return point_of(hist1d::params(),
 
 SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d) {
   SearchSpace s;
-  s.sizes = sizes_of(multichannel::params());
+  grid_of(multichannel::params(), s);
   s.valid = [p, d](const Point& pt) {
     return multichannel::check(multichannel_config_of(pt), p, d).empty();
   };

@@ -63,7 +63,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   std::size_t rounds = static_cast<std::size_t>(std::max(opt.remeasure_rounds, 1));
   const std::size_t others = dists.size() - 1;
   // finalists, a neighbourhood (at most two points per parameter), the climb
-  const std::size_t per_other = opt.finalists + 2 * space.sizes.size() + opt.distribution_budget;
+  const std::size_t per_other =
+      opt.finalists + 2 * (space.sizes.size() + space.coupled.size()) + opt.distribution_budget;
   const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
   std::size_t done = 0;
   std::size_t total = search_estimate(r.strategy, opt.budget, space) + opt.polish_budget +

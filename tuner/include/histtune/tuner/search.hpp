@@ -23,9 +23,32 @@ namespace histtune::tuner {
 using Point = std::vector<int>;
 
 struct SearchSpace {
+  SearchSpace() = default;
+  SearchSpace(std::vector<int> sizes_, std::function<bool(const Point&)> valid_,
+              std::vector<std::vector<int>> rungs_ = {},
+              std::vector<std::pair<std::size_t, std::size_t>> coupled_ = {})
+      : sizes(std::move(sizes_)),
+        valid(std::move(valid_)),
+        rungs(std::move(rungs_)),
+        coupled(std::move(coupled_)) {}
+
   std::vector<int> sizes;                    // number of values of each parameter
   std::function<bool(const Point&)> valid;  // the restrictions
+  // Per parameter, its value indices from the smallest value up; a one-step move goes one rung.
+  // Empty (or empty for a parameter): index order. The families' tables list values simplest
+  // first (blocks per SM {8, 1, 2, 4, 16}), and in index order 8 -> 4 was three steps through
+  // worse points that a climb does not cross.
+  std::vector<std::vector<int>> rungs;
+  // Pairs of parameters that also move together, one rung each in opposite directions: threads
+  // per block against blocks per SM keeps the threads per SM, vectors per thread against vector
+  // bytes the bytes each thread has in flight. Either move alone passes a worse point (half the
+  // occupancy, half the loads in flight) between two good ones.
+  std::vector<std::pair<std::size_t, std::size_t>> coupled;
 };
+
+// The value index one rung below (dir -1) or above (dir +1) index `index` of parameter k, or -1
+// past either end.
+int rung_step(const SearchSpace& space, std::size_t k, int index, int dir);
 
 // A point's cost (lower is better; a median time), or nullopt when it failed (did not compile,
 // gave a wrong result): a failure counts as an evaluation and never wins.
@@ -77,8 +100,9 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
                         std::uint64_t seed,
                         const std::function<void(const std::vector<Point>&)>& plan = {});
 
-// The valid points one parameter one step away from `centre`, in parameter order (lower value
-// first): the neighbourhood the climbs search.
+// The valid points one step away from `centre`: each parameter one rung down and up, in
+// parameter order, then each coupled pair moved together (first up, second down; then the
+// reverse): the neighbourhood the climbs search.
 std::vector<Point> neighbours(const SearchSpace& space, const Point& centre);
 
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).

@@ -46,27 +46,31 @@ Reducer::Reducer(KernelCache& cache, const DeviceInfo& d)
       device_(d.ordinal),
       sm_count_(std::max(d.sm_count, 1)) {}
 
-void Reducer::operator()(std::uint64_t rows, std::uint64_t width, std::uint32_t* counts,
-                         cudaStream_t stream,
-                         const std::function<void(std::uint32_t* partials)>& first) const {
+std::uint32_t* Reducer::allocate(std::uint64_t rows, std::uint64_t width,
+                                 cudaStream_t stream) const {
   void* buf = nullptr;
   const std::size_t bytes = static_cast<std::size_t>(rows * width) * sizeof(std::uint32_t);
   HT_CUDA(cudaMallocFromPoolAsync(&buf, bytes, pool(device_), stream));
-  auto* partials = static_cast<std::uint32_t*>(buf);
-  try {
-    first(partials);
-    unsigned int r = static_cast<unsigned int>(rows);
-    unsigned long long w = width;
-    void* args[] = {&partials, &r, &w, &counts};
-    const std::uint64_t tiles = (width + 31) / 32;
-    const unsigned int grid = static_cast<unsigned int>(
-        std::max<std::uint64_t>(1, std::min<std::uint64_t>(tiles, 4ull * sm_count_)));
-    HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(grid), dim3(1024), args, 0, stream));
-  } catch (...) {
-    (void)cudaFreeAsync(buf, stream);
-    throw;
+  return static_cast<std::uint32_t*>(buf);
+}
+
+void Reducer::reduce(std::uint32_t* partials, std::uint64_t rows, std::uint64_t width,
+                     std::uint32_t* counts, cudaStream_t stream) const {
+  unsigned int r = static_cast<unsigned int>(rows);
+  unsigned long long w = width;
+  void* args[] = {&partials, &r, &w, &counts};
+  const std::uint64_t tiles = (width + 31) / 32;
+  const unsigned int grid = static_cast<unsigned int>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(tiles, 4ull * sm_count_)));
+  HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(grid), dim3(1024), args, 0, stream));
+}
+
+void Reducer::release(std::uint32_t* partials, cudaStream_t stream, bool quiet) const {
+  if (quiet) {
+    (void)cudaFreeAsync(partials, stream);
+    return;
   }
-  HT_CUDA(cudaFreeAsync(buf, stream));
+  HT_CUDA(cudaFreeAsync(partials, stream));
 }
 
 }  // namespace histtune::two_phase

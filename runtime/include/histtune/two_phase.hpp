@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
@@ -31,13 +30,30 @@ class Reducer {
   Reducer(KernelCache& cache, const DeviceInfo& d);
   // Allocates rows x width counters from the device's workspace pool (stream-ordered, so
   // concurrent calls on other streams and graph capture are safe), runs first(partials), sums
-  // the rows into counts and frees the buffer on the stream.
+  // the rows into counts and frees the buffer on the stream, also when either step throws.
+  // A template, not a std::function: the callers' capturing lambdas would allocate per call.
+  template <class First>
   void operator()(std::uint64_t rows, std::uint64_t width, std::uint32_t* counts,
-                  cudaStream_t stream,
-                  const std::function<void(std::uint32_t* partials)>& first) const;
+                  cudaStream_t stream, First&& first) const {
+    std::uint32_t* partials = allocate(rows, width, stream);
+    try {
+      first(partials);
+      reduce(partials, rows, width, counts, stream);
+    } catch (...) {
+      release(partials, stream, /*quiet=*/true);
+      throw;
+    }
+    release(partials, stream, /*quiet=*/false);
+  }
   const Kernel& kernel() const { return kernel_; }
 
  private:
+  std::uint32_t* allocate(std::uint64_t rows, std::uint64_t width, cudaStream_t stream) const;
+  void reduce(std::uint32_t* partials, std::uint64_t rows, std::uint64_t width,
+              std::uint32_t* counts, cudaStream_t stream) const;
+  // quiet: while another error propagates, a failing free is not reported over it.
+  void release(std::uint32_t* partials, cudaStream_t stream, bool quiet) const;
+
   Kernel kernel_;
   int device_ = -1;
   int sm_count_ = 1;

@@ -40,6 +40,24 @@ TEST(MultiChannelConfig, LabelRoundTripsForEveryPointOfTheSpace) {
   EXPECT_FALSE(MultiChannelConfig::parse("tpb256.vpt1.vec16.cpb0.pc1.pad1.bps4.u0"));  // no prefix
 }
 
+// The grid walked without building it (params::for_each, which the 1D tests use on its ~22 M
+// points): the same configurations in the same order as space(), and a stop when asked.
+TEST(MultiChannelConfig, ForEachWalksTheGridInSpaceOrderAndStopsWhenAsked) {
+  const std::vector<MultiChannelConfig> all = multichannel::space();
+  std::size_t i = 0, mismatches = 0;
+  EXPECT_TRUE(params::for_each(multichannel::params(), [&](const MultiChannelConfig& c) {
+    if (i >= all.size() || c != all[i]) ++mismatches;
+    ++i;
+    return true;
+  }));
+  EXPECT_EQ(i, all.size());
+  EXPECT_EQ(mismatches, 0u);
+  std::size_t seen = 0;
+  EXPECT_FALSE(params::for_each(multichannel::params(),
+                                [&](const MultiChannelConfig&) { return ++seen < 10; }));
+  EXPECT_EQ(seen, 10u);
+}
+
 TEST(MultiChannelRestrictions, GroupsMustDivideTheChannelsAndKeepLoadsInside) {
   const Problem cols = shape(SampleType::u8, 512, 512, 1 << 20);
   MultiChannelConfig c;

@@ -50,12 +50,15 @@ void PrintTo(const Case& c, std::ostream* os) { *os << name_of(c); }
 std::vector<Hist1DConfig> compile_variants(const Problem& p, int arch) {
   std::map<std::string, Hist1DConfig> seen;
   std::vector<Hist1DConfig> out;
-  for (const auto& c : hist1d::space()) {
-    if (!hist1d::check(c, p, device_for(arch)).empty()) continue;
-    std::string key;
-    for (const auto& d : c.defines()) key += d;
-    if (seen.emplace(key, c).second) out.push_back(c);
-  }
+  const DeviceInfo d = device_for(arch);
+  params::for_each(hist1d::params(), [&](const Hist1DConfig& c) {
+    if (hist1d::check(c, p, d).empty()) {
+      std::string key;
+      for (const auto& def : c.defines()) key += def;
+      if (seen.emplace(key, c).second) out.push_back(c);
+    }
+    return true;
+  });
   return out;
 }
 

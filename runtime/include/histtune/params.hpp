@@ -114,5 +114,23 @@ std::vector<C> space(const std::vector<Param<C>>& t) {
   return out;
 }
 
+// Calls keep_going(config) for every point of the grid, in space()'s order (the last parameter
+// varies fastest), until it returns false, without building the grid: the 1D family's has ~22 M
+// points, 1.3 GB as a vector. Returns false when stopped early.
+template <class C, class F>
+bool for_each(const std::vector<Param<C>>& t, F&& keep_going) {
+  for (const auto& p : t)
+    if (p.values.empty()) return true;
+  std::vector<std::size_t> at(t.size(), 0);
+  while (true) {
+    C c;
+    for (std::size_t k = 0; k < t.size(); ++k) c.*t[k].member = t[k].values[at[k]];
+    if (!keep_going(c)) return false;
+    std::size_t k = t.size();
+    while (k > 0 && ++at[k - 1] == t[k - 1].values.size()) at[--k] = 0;
+    if (k == 0) return true;
+  }
+}
+
 }  // namespace params
 }  // namespace histtune

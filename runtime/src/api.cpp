@@ -15,13 +15,7 @@ bool exact_in_double(float) { return true; }
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
            double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream,
            const void* d_levels = nullptr) {
-  Problem p;
-  p.sample_type = t;
-  p.binning = b;
-  p.num_bins = num_bins;
-  p.n = n;
-  p.lower = lower;
-  p.upper = upper;
+  Problem p = flat_problem(t, b, num_bins, n, lower, upper);
   p.d_levels = d_levels;
   return default_dispatcher().run(p, d_samples, d_counts, stream, &t_last_choice);
 }

@@ -121,16 +121,11 @@ Status run(SampleType t, Binning b, const void* d_samples, const Rows& rows,
                       std::to_string(rows.num_rows) +
                       " exceeds 2^32 - 1, the most samples uint32 counters can count without "
                       "overflow");
-  Problem p;
-  p.family = multichannel::kFamily;
-  p.sample_type = t;
-  p.binning = b;
-  p.num_bins = num_bins;
-  p.n = rows.row_pixels ? rows.row_pixels * rows.num_rows : rows.rows;
+  Problem p = multichannel_problem(t, channels, active,
+                                   rows.row_pixels ? rows.row_pixels * rows.num_rows : rows.rows,
+                                   num_bins, b);
   p.row_pixels = rows.row_pixels;
   p.row_pitch_bytes = rows.row_pitch_bytes;
-  p.channels = channels;
-  p.active_channels = active;
   p.lower = lower;
   p.upper = upper;
   p.d_levels = d_levels;

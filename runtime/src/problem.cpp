@@ -3,7 +3,30 @@
 #include <cmath>
 #include <sstream>
 
+#include "histtune/multichannel.hpp"
+
 namespace histtune {
+
+Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t n,
+                     double lower, double upper) {
+  Problem p;
+  p.sample_type = t;
+  p.binning = b;
+  p.num_bins = num_bins;
+  p.n = n;
+  p.lower = lower;
+  p.upper = upper;
+  return p;
+}
+
+Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t active,
+                             std::uint64_t rows, std::uint32_t num_bins, Binning b) {
+  Problem p = flat_problem(t, b, num_bins, rows);
+  p.family = multichannel::kFamily;
+  p.channels = channels;
+  p.active_channels = active;
+  return p;
+}
 
 const char* to_string(SampleType t) {
   switch (t) {

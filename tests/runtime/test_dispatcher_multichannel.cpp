@@ -7,7 +7,6 @@
 #include <string>
 
 #include "histtune/dispatcher.hpp"
-#include "problems.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/version.hpp"
@@ -33,7 +32,7 @@ DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
 // RGBA-like u8 rows: `channels` interleaved, the first `active` counted.
 Problem pixels(std::uint64_t rows, std::uint32_t channels = 4, std::uint32_t active = 3,
                std::uint32_t bins = 256) {
-  return test::multichannel_problem(SampleType::u8, channels, active, rows, bins);
+  return multichannel_problem(SampleType::u8, channels, active, rows, bins);
 }
 
 // Valid for 4-channel u8 rows of 256 bins on the fixture device.

@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "gpu.hpp"
-#include "problems.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
@@ -22,11 +21,11 @@ std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + st
 
 Problem flat(SampleType t, Binning b, std::uint32_t bins, double lower, double upper,
              std::uint64_t n) {
-  return test::flat_problem(t, b, bins, n, lower, upper);
+  return flat_problem(t, b, bins, n, lower, upper);
 }
 
 Problem channels(std::uint32_t c, std::uint32_t a, std::uint64_t rows) {
-  return test::multichannel_problem(SampleType::u8, c, a, rows);
+  return multichannel_problem(SampleType::u8, c, a, rows);
 }
 
 std::vector<std::uint8_t> samples_for(const Problem& p, tuner::Distribution d) {

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "fake_device.hpp"
-#include "problems.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -19,7 +18,7 @@ namespace {
 
 Problem shape(SampleType t, std::uint32_t channels, std::uint32_t active, std::uint64_t rows,
               std::uint32_t bins = 256) {
-  return test::multichannel_problem(t, channels, active, rows, bins);
+  return multichannel_problem(t, channels, active, rows, bins);
 }
 
 }  // namespace

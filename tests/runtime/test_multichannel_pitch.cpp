@@ -9,7 +9,6 @@
 #include <set>
 
 #include "fake_device.hpp"
-#include "problems.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -21,7 +20,7 @@ namespace {
 
 Problem image(SampleType t, std::uint32_t channels, std::uint32_t active, std::uint64_t row_pixels,
               std::uint64_t num_rows, std::uint64_t pitch_bytes, std::uint32_t bins = 256) {
-  Problem p = test::multichannel_problem(t, channels, active, row_pixels * num_rows, bins);
+  Problem p = multichannel_problem(t, channels, active, row_pixels * num_rows, bins);
   p.row_pixels = row_pixels;
   p.row_pitch_bytes = pitch_bytes;
   return p;

@@ -585,16 +585,11 @@ std::vector<Problem> default_plan() {
   };
   std::vector<Problem> plan;
   for (const Row& row : rows) {
-    Problem p;
-    p.sample_type = row.type;
-    p.binning = row.binning;
-    p.n = std::uint64_t{1} << row.log2_n;
-    p.num_bins = row.bins ? row.bins : static_cast<std::uint32_t>(p.n / 16);
-    if (row.binning != Binning::direct) {
-      p.lower = row.lower;
-      p.upper = row.upper;
-    }
-    plan.push_back(p);
+    const std::uint64_t n = std::uint64_t{1} << row.log2_n;
+    const bool bounded = row.binning != Binning::direct;
+    plan.push_back(flat_problem(row.type, row.binning,
+                                row.bins ? row.bins : static_cast<std::uint32_t>(n / 16), n,
+                                bounded ? row.lower : 0, bounded ? row.upper : 0));
   }
   // Multi-channel rows (searched with the same strategy and budget): RGBA 8K frames with the
   // three colour channels counted, [1048576, 512] u8 columns, 12-bit RGBA 4K frames.
@@ -610,15 +605,7 @@ std::vector<Problem> default_plan() {
       {SampleType::u16, 4096, 3840ull * 2160, 4, 4},
   };
   for (const ChannelRow& row : channel_rows) {
-    Problem p;
-    p.family = multichannel::kFamily;
-    p.sample_type = row.type;
-    p.binning = Binning::direct;
-    p.num_bins = row.bins;
-    p.n = row.rows;
-    p.channels = row.channels;
-    p.active_channels = row.active;
-    plan.push_back(p);
+    plan.push_back(multichannel_problem(row.type, row.channels, row.active, row.rows, row.bins));
   }
   return plan;
 }

@@ -72,6 +72,17 @@ struct Problem {
   std::string describe() const;  // "hist1d u8 direct bins=256 n=2^24"
 };
 
+// A 1D problem: n samples of type t into num_bins bins (lower and upper bound even and range
+// binning). The public API, the default plan and the tests build problems through these two.
+Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t n,
+                     double lower = 0, double upper = 0);
+// A multi-channel problem: `rows` rows of `channels` interleaved samples, the first `active` of
+// them counted ("value is bin" unless b says otherwise; even bounds, pitch and levels are set by
+// the caller where it needs them).
+Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t active,
+                             std::uint64_t rows, std::uint32_t num_bins = 256,
+                             Binning b = Binning::direct);
+
 // How a range-binning kernel reads the levels (HT_RANGE_MODE), derived from the problem alone so
 // that the kernel source of a problem does not depend on the device:
 //   0: binary search in global memory (levels beyond kRangeStageMaxBytes);

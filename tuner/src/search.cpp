@@ -97,6 +97,19 @@ class Listed : public Strategy {
   bool shuffle_;
 };
 
+// The coupled pair's first parameter one rung in direction dir and its second one rung the other
+// way, or nullopt past either end.
+std::optional<Point> coupled_step(const SearchSpace& space, const Point& from,
+                                  const std::pair<std::size_t, std::size_t>& pair, int dir) {
+  const auto [a, b] = pair;
+  if (a >= from.size() || b >= from.size()) return std::nullopt;
+  Point q = from;
+  q[a] = rung_step(space, a, from[a], dir);
+  q[b] = rung_step(space, b, from[b], -dir);
+  if (q[a] < 0 || q[b] < 0) return std::nullopt;
+  return q;
+}
+
 // The points one step away from centre (one_step's moves: neighbours() in search.hpp), on the
 // grid, that `keep` accepts.
 template <class Keep>
@@ -108,15 +121,9 @@ std::vector<Point> one_step(const SearchSpace& space, const Point& centre, const
       q[k] = rung_step(space, k, centre[k], dir);
       if (q[k] >= 0 && keep(q)) out.push_back(q);
     }
-  for (const auto& [a, b] : space.coupled) {
-    if (a >= centre.size() || b >= centre.size()) continue;
-    for (int dir : {1, -1}) {
-      Point q = centre;
-      q[a] = rung_step(space, a, centre[a], dir);
-      q[b] = rung_step(space, b, centre[b], -dir);
-      if (q[a] >= 0 && q[b] >= 0 && keep(q)) out.push_back(q);
-    }
-  }
+  for (const auto& pair : space.coupled)
+    for (int dir : {1, -1})
+      if (const auto q = coupled_step(space, centre, pair, dir); q && keep(*q)) out.push_back(*q);
   return out;
 }
 
@@ -281,12 +288,9 @@ class Annealing : public Strategy {
       for (int attempt = 0; attempt < 64; ++attempt) {
         Point q = from;
         if (!space.coupled.empty() && unit(rng) < 0.1) {  // a coupled pair, one rung each way
-          const auto [a, b] = space.coupled[rng() % space.coupled.size()];
-          const int dir = (rng() % 2) ? 1 : -1;
-          q[a] = rung_step(space, a, from[a], dir);
-          q[b] = rung_step(space, b, from[b], -dir);
-          if (q[a] < 0 || q[b] < 0) continue;
-          if (!run.seen(q) && !taken.count(q) && valid(q)) return q;
+          const auto& pair = space.coupled[rng() % space.coupled.size()];
+          const auto c = coupled_step(space, from, pair, (rng() % 2) ? 1 : -1);
+          if (c && !run.seen(*c) && !taken.count(*c) && valid(*c)) return c;
           continue;
         }
         const std::size_t k = rng() % q.size();
@@ -371,15 +375,10 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& f,
                         const std::vector<Point>& starts, const SearchBudget& b,
                         std::uint64_t seed,
                         const std::function<void(const std::vector<Point>&)>& plan) {
-  // The restrictions are asked point by point: a short climb should not pay for enumerating the
-  // grid (valid_points and invalid_skipped stay 0).
+  // The restrictions are asked point by point (LazyValid, never its all()): a short climb should
+  // not pay for enumerating the grid (valid_points and invalid_skipped stay 0).
   SearchResult r;
-  const auto valid = [&space](const Point& q) {
-    if (q.size() != space.sizes.size()) return false;
-    for (std::size_t k = 0; k < q.size(); ++k)
-      if (q[k] < 0 || q[k] >= space.sizes[k]) return false;
-    return !space.valid || space.valid(q);
-  };
+  LazyValid valid(space);
   std::mt19937_64 rng(seed);
   Run run(f, b, r);
   std::vector<Point> first;
@@ -390,7 +389,8 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& f,
     if (run.exhausted()) break;
     run.evaluate(p);
   }
-  climb(space, valid, run, r, rng, plan, [&] { return run.exhausted(); });
+  climb(space, [&valid](const Point& q) { return valid(q); }, run, r, rng, plan,
+        [&] { return run.exhausted(); });
   return r;
 }
 

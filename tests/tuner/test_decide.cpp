@@ -95,3 +95,35 @@ TEST(DecideRobust, ACandidateThatFailsOnOneDistributionIsNeverTheRobustWinner) {
   EXPECT_EQ(c.per_distribution, (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(choose_robust(pts, {{kFailed}, {kFailed}}, 0.015).robust, kNone);
 }
+
+// Two calls 3% apart whose medians are each known to +-2% are not measurably different: the
+// simpler one is chosen. Known to +-1% each, the gap is measured and the faster one wins.
+TEST(DecideNoise, AGapWithinBothIntervalsIsATie) {
+  const std::vector<Point> pts = {{2, 1}, {0, 1}};
+  const std::vector<double> cost = {1.00, 1.03};
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {}, kNone), 0u);
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {0.02, 0.02}, kNone), 1u);
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {0.01, 0.01}, kNone), 0u) << "3% > 1% + 1%";
+}
+
+TEST(DecideNoise, ThePreferredPointWinsItsBandBeforeTheSimplest) {
+  const std::vector<Point> pts = {{0, 1}, {3, 2}, {1, 0}};
+  const std::vector<double> cost = {1.00, 1.004, 1.10};
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {}, 1), 1u) << "preferred, 0.4% behind";
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {}, 2), 0u) << "preferred, but 10% behind";
+  EXPECT_EQ(pick_within(pts, cost, 0.005, {}, kNone), 0u);
+}
+
+TEST(DecideNoise, AWorstRatioIsAsUncertainAsTheNoisiestDistribution) {
+  const std::vector<Point> pts = {{2, 2}, {0, 0}};
+  const std::vector<std::vector<double>> ms = {{1.00, 1.00}, {1.03, 1.00}};
+  EXPECT_EQ(choose_robust(pts, ms, 0.005).robust, 0u);
+  DecisionNoise noise;
+  noise.noise = {{0.001, 0.02}, {0.001, 0.02}};
+  const RobustChoice c = choose_robust(pts, ms, 0.005, noise);
+  EXPECT_EQ(c.robust, 1u) << "worst ratios 1.00 and 1.03, each +-2%: tied, {0, 0} is simpler";
+  EXPECT_EQ(c.per_distribution[0], 0u) << "on the first distribution each median is +-0.1%";
+  EXPECT_EQ(c.per_distribution[1], 1u) << "equal times: the simpler";
+  noise.preferred = 0;
+  EXPECT_EQ(choose_robust(pts, ms, 0.005, noise).robust, 0u) << "the preferred point is tied";
+}

@@ -19,24 +19,37 @@ bool simpler(const Point& a, const Point& b) {
   return a < b;
 }
 
-std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
-                                 double tolerance) {
+std::size_t pick_within(const std::vector<Point>& points, const std::vector<double>& cost,
+                        double tolerance, const std::vector<double>& noise, std::size_t preferred) {
   const std::size_t n = std::min(points.size(), cost.size());
-  double best = kFailed;
+  std::size_t best = kNone;
   for (std::size_t i = 0; i < n; ++i)
-    if (std::isfinite(cost[i])) best = std::min(best, cost[i]);
-  if (!std::isfinite(best)) return kNone;
-  const double band = best * (1.0 + std::max(tolerance, 0.0));
+    if (std::isfinite(cost[i]) && (best == kNone || cost[i] < cost[best])) best = i;
+  if (best == kNone) return kNone;
+  const auto noise_of = [&](std::size_t i) {
+    return i < noise.size() && std::isfinite(noise[i]) ? std::max(noise[i], 0.0) : 0.0;
+  };
+  const auto within = [&](std::size_t i) {
+    const double band = std::max(std::max(tolerance, 0.0), noise_of(i) + noise_of(best));
+    return std::isfinite(cost[i]) && cost[i] <= cost[best] * (1.0 + band);
+  };
+  if (preferred < n && within(preferred)) return preferred;
   std::size_t pick = kNone;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(cost[i]) || cost[i] > band) continue;
+    if (!within(i)) continue;
     if (pick == kNone || simpler(points[i], points[pick])) pick = i;
   }
   return pick;
 }
 
+std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
+                                 double tolerance) {
+  return pick_within(points, cost, tolerance, {}, kNone);
+}
+
 RobustChoice choose_robust(const std::vector<Point>& points,
-                           const std::vector<std::vector<double>>& cost, double tolerance) {
+                           const std::vector<std::vector<double>>& cost, double tolerance,
+                           const DecisionNoise& noise) {
   RobustChoice out;
   const std::size_t n = points.size();
   std::size_t dists = 0;
@@ -46,13 +59,17 @@ RobustChoice choose_robust(const std::vector<Point>& points,
   };
   out.best.assign(dists, kFailed);
   out.per_distribution.assign(dists, kNone);
+  const auto noise_at = [&](std::size_t c, std::size_t d) {
+    return c < noise.noise.size() && d < noise.noise[c].size() ? noise.noise[c][d] : 0.0;
+  };
   for (std::size_t d = 0; d < dists; ++d) {
-    std::vector<double> column(n);
+    std::vector<double> column(n), column_noise(n);
     for (std::size_t c = 0; c < n; ++c) {
       column[c] = std::isfinite(at(c, d)) ? at(c, d) : kFailed;
+      column_noise[c] = noise_at(c, d);
       out.best[d] = std::min(out.best[d], column[c]);
     }
-    out.per_distribution[d] = pick_simplest_within(points, column, tolerance);
+    out.per_distribution[d] = pick_within(points, column, tolerance, column_noise, noise.preferred);
   }
   out.worst_ratio.assign(n, kFailed);
   for (std::size_t c = 0; c < n && dists > 0; ++c) {
@@ -69,7 +86,11 @@ RobustChoice choose_robust(const std::vector<Point>& points,
     }
     out.worst_ratio[c] = worst;
   }
-  out.robust = pick_simplest_within(points, out.worst_ratio, tolerance);
+  // A worst ratio is as uncertain as the noisiest of the medians it divides.
+  std::vector<double> worst_noise(n, 0.0);
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t d = 0; d < dists; ++d) worst_noise[c] = std::max(worst_noise[c], noise_at(c, d));
+  out.robust = pick_within(points, out.worst_ratio, tolerance, worst_noise, noise.preferred);
   return out;
 }
 

@@ -188,6 +188,8 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   total = done + candidates.size() * dists.size() * rounds;
   std::vector<std::vector<double>> cost(candidates.size(),
                                         std::vector<double>(dists.size(), kFailed));
+  DecisionNoise noise;  // each pooled median's relative 95% CI half-width
+  noise.noise.assign(eligible, std::vector<double>(dists.size(), 0.0));
   for (std::size_t di = 0; di < dists.size(); ++di) {
     std::vector<std::vector<double>> pooled(candidates.size());
     std::vector<bool> failed(candidates.size(), false);
@@ -210,12 +212,21 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
       }
     }
     for (std::size_t c = 0; c < candidates.size(); ++c)
-      if (!failed[c] && !pooled[c].empty()) cost[c][di] = summarize(pooled[c]).median_ms;
+      if (!failed[c] && !pooled[c].empty()) {
+        cost[c][di] = summarize(pooled[c]).median_ms;
+        if (c < eligible && cost[c][di] > 0)
+          noise.noise[c][di] = median_ci_half_width(pooled[c]) / cost[c][di];
+      }
+  }
+  // The first always-measured point (the built-in default) wins a tie: every run measures it.
+  if (!opt.always.empty()) {
+    const auto it = std::find(candidates.begin(), candidates.begin() + eligible, opt.always.front());
+    if (it != candidates.begin() + eligible) noise.preferred = it - candidates.begin();
   }
   const RobustChoice choice =
       choose_robust(std::vector<Point>(candidates.begin(), candidates.begin() + eligible),
                     std::vector<std::vector<double>>(cost.begin(), cost.begin() + eligible),
-                    opt.tie_tolerance);
+                    opt.tie_tolerance, noise);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     Finalist f;
     f.label = bench.label(candidates[c]);

@@ -34,6 +34,19 @@ std::size_t pick_simplest_within(const std::vector<Point>& points, const std::ve
 // robust winner). Each distribution's best is min over c of cost[c][d]; a candidate's worst
 // ratio is max over d of cost[c][d] / best[d]; the robust winner is pick_simplest_within over
 // worst ratios, each distribution's winner pick_simplest_within over that distribution's costs.
+// What a decision knows beyond the medians. Empty members: the fixed band alone, the simplest.
+struct DecisionNoise {
+  // noise[c][d]: the relative half-width of candidate c's median's 95% confidence interval on
+  // distribution d. Two candidates are then tied where their gap is within the fixed tolerance
+  // or within both intervals (the sum of their half-widths): a 3% gap between two 6 us calls
+  // each known to +-2% is not a measured difference.
+  std::vector<std::vector<double>> noise;
+  // A candidate chosen before the simplest when it is within the band: the built-in default,
+  // which every run measures, so that runs whose noise puts different points at the top of one
+  // plateau still store the same one. kNone: none.
+  std::size_t preferred = kNone;
+};
+
 struct RobustChoice {
   std::size_t robust = kNone;
   std::vector<std::size_t> per_distribution;  // kNone where every candidate failed
@@ -41,6 +54,13 @@ struct RobustChoice {
   std::vector<double> worst_ratio;             // per candidate; kFailed where it failed
 };
 RobustChoice choose_robust(const std::vector<Point>& points,
-                           const std::vector<std::vector<double>>& cost, double tolerance);
+                           const std::vector<std::vector<double>>& cost, double tolerance,
+                           const DecisionNoise& noise = {});
+
+// pick_simplest_within with a band widened by each candidate's noise (relative CI half-widths,
+// one per candidate; empty: none) and a preferred candidate (kNone: none): candidate i is within
+// when cost[i] <= best * (1 + max(tolerance, noise[i] + noise[best])).
+std::size_t pick_within(const std::vector<Point>& points, const std::vector<double>& cost,
+                        double tolerance, const std::vector<double>& noise, std::size_t preferred);
 
 }  // namespace histtune::tuner

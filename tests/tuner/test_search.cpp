@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -359,6 +360,41 @@ TEST(SearchClimb, CoupledMovesFollowARidgeThatSingleStepsCannotCross) {
   EXPECT_EQ(hill_climb(paired, f, {{0, 3}}, {}, 1).best, (Point{3, 0}));
   EXPECT_EQ(neighbours(paired, {1, 2}),
             (std::vector<Point>{{0, 2}, {2, 2}, {1, 1}, {1, 3}, {2, 1}, {0, 3}}));
+}
+
+// Two distributions on a line of 9 values: the first wants x = 8, the second x = 0, each 10%
+// slower per step away. From the first's best, the climb on the worst ratio walks to the middle,
+// where both are 1.4 times their best; it never times a neighbour on the first distribution that
+// is slower than the centre on the second (the centre's worst).
+TEST(SearchWorstCaseClimb, WalksToTheBalanceAndTimesOnlyNeighboursThatCanWin) {
+  const SearchSpace line{{9}, nullptr};
+  std::map<std::size_t, int> calls;
+  const DistributionObjective cost = [&](std::size_t d, const Point& p) -> std::optional<double> {
+    ++calls[d];
+    return 1.0 + 0.1 * (d == 0 ? 8 - p[0] : p[0]);
+  };
+  const auto best_on = [](std::size_t) { return 1.0; };
+  const std::vector<Point> path = worst_case_climb(line, 2, cost, best_on, {8}, 0.005, 16);
+  EXPECT_EQ(path, (std::vector<Point>{{8}, {7}, {6}, {5}, {4}}));
+  // From x = 5 on, the centre's worst is the first distribution: x + 1 is slower there and is
+  // never timed on the second. From 8, 7, 6, the second: x + 1 is never timed on the first.
+  calls.clear();
+  worst_case_climb(line, 2, cost, best_on, {6}, 0.005, 16);  // 6 -> 5 -> 4
+  // Centre 6 (worst: d1): 5 on d1, faster, then on d0; 7 on d1, slower: stop. Centre 5 (d1):
+  // same. Centre 4 (tie: d0 first, stable order): 3 on d0 is slower; 5 on d0 faster, on d1 not.
+  EXPECT_LE(calls[0], 3 * 3 + 3 * 2 + 3);
+  EXPECT_EQ(worst_case_climb(line, 2, cost, best_on, {8}, 0.2, 16), (std::vector<Point>{{8}}))
+      << "each step gains 1/18 - 1/17 < 20%: none is taken";
+  EXPECT_EQ(worst_case_climb(line, 2, cost, best_on, {8}, 0.005, 2),
+            (std::vector<Point>{{8}, {7}, {6}}))
+      << "at most two steps";
+  const DistributionObjective fails_on_1 = [](std::size_t d, const Point& p) -> std::optional<double> {
+    if (d == 1 && p[0] < 8) return std::nullopt;
+    return 1.0 + 0.1 * (d == 0 ? 8 - p[0] : p[0]);
+  };
+  EXPECT_EQ(worst_case_climb(line, 2, fails_on_1, best_on, {8}, 0.005, 16),
+            (std::vector<Point>{{8}}))
+      << "a neighbour that fails (or is past the budget) on a distribution never wins";
 }
 
 // The guided strategy's target: within 3% of the exhaustive optimum with at most 15% of the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -423,6 +424,60 @@ int rung_step(const SearchSpace& space, std::size_t k, int index, int dir) {
 
 std::vector<Point> neighbours(const SearchSpace& space, const Point& centre) {
   return one_step(space, centre, [&space](const Point& q) { return !space.valid || space.valid(q); });
+}
+
+std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distributions,
+                                    const DistributionObjective& cost,
+                                    const std::function<double(std::size_t)>& best_on,
+                                    const Point& start, double tolerance, std::size_t max_steps,
+                                    const std::function<void(const std::vector<Point>&)>& plan) {
+  // ratio(d, q): q's cost on d over the best known there; infinite when q failed on d.
+  const auto ratio = [&](std::size_t d, const Point& q) {
+    const std::optional<double> c = cost(d, q);
+    const double b = best_on(d);
+    if (!c || !std::isfinite(*c)) return std::numeric_limits<double>::infinity();
+    return b > 0 ? *c / b : 1.0;  // a zero best (an empty problem): every time ties
+  };
+  const auto worst = [&](const Point& q) {
+    double w = 0;
+    for (std::size_t d = 0; d < distributions && std::isfinite(w); ++d) w = std::max(w, ratio(d, q));
+    return w;
+  };
+  std::vector<Point> path{start};
+  if (distributions == 0) return path;
+  while (path.size() <= max_steps) {
+    const Point& centre = path.back();
+    const double centre_worst = worst(centre);
+    if (!std::isfinite(centre_worst)) break;
+    // The centre's distributions, worst first: a neighbour is judged where it can lose soonest.
+    std::vector<std::size_t> order(distributions);
+    for (std::size_t d = 0; d < distributions; ++d) order[d] = d;
+    std::vector<double> centre_ratio(distributions);
+    for (std::size_t d = 0; d < distributions; ++d) centre_ratio[d] = ratio(d, centre);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return centre_ratio[a] > centre_ratio[b]; });
+    const std::vector<Point> around = neighbours(space, centre);
+    if (plan && !around.empty()) plan(around);
+    std::optional<Point> next;
+    double next_worst = centre_worst;
+    for (const Point& q : around) {
+      const std::optional<double> on_worst = cost(order[0], q);
+      const std::optional<double> centre_on_worst = cost(order[0], centre);
+      if (!on_worst || !centre_on_worst || *on_worst >= *centre_on_worst) continue;
+      bool can_win = true;
+      for (std::size_t i = 1; i < distributions && can_win; ++i)
+        can_win = ratio(order[i], q) < next_worst;
+      if (!can_win) continue;
+      if (const double w = worst(q); w < next_worst) {
+        next = q;
+        next_worst = w;
+      }
+    }
+    // The centre's worst ratio again: the neighbours may have lowered a distribution's best.
+    if (!next || next_worst * (1.0 + std::max(tolerance, 0.0)) >= worst(centre)) break;
+    path.push_back(*next);
+  }
+  return path;
 }
 
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) {

@@ -65,10 +65,11 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   // finalists, a neighbourhood (at most two points per parameter), the climb
   const std::size_t per_other =
       opt.finalists + 2 * (space.sizes.size() + space.coupled.size()) + opt.distribution_budget;
-  const std::size_t deciding = (opt.finalists + others) * dists.size() * rounds;
+  const std::size_t climbing = others > 0 ? opt.worst_case_budget : 0;
+  const std::size_t deciding = (opt.finalists + others + 2) * dists.size() * rounds;
   std::size_t done = 0;
   std::size_t total = search_estimate(r.strategy, opt.budget, space) + opt.polish_budget +
-                      others * per_other + deciding;
+                      others * per_other + climbing + deciding;
   auto progress = [&](const std::string& what) {
     ++done;
     if (opt.on_progress) opt.on_progress(Progress{done, std::max(total, done), what});
@@ -126,7 +127,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   r.valid = sr.valid_points;
   r.search_evaluations = sr.evaluations;
   r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
-  total = done + opt.polish_budget + others * per_other + deciding;
+  total = done + opt.polish_budget + others * per_other + climbing + deciding;
 
   // 1b. Polish: climb from the fastest point found to a local optimum (points already timed cost
   //     nothing), so that where the search's budget ran out does not decide the winner.
@@ -141,7 +142,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     };
     hill_climb(space, capped, top, SearchBudget{}, opt.seed, plan);
   }
-  total = done + others * per_other + deciding;
+  total = done + others * per_other + climbing + deciding;
 
   // 2. Each other distribution: its finalists, every one-step neighbour of the best of them
   //    there, then a short climb. A distribution's own best is often one switch away from the
@@ -168,12 +169,61 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     }
     hill_climb(space, on_di, fastest(seen[di], 1), SearchBudget{1 + opt.distribution_budget, 0},
                opt.seed + di, plan);
-    total = done + (dists.size() - 1 - di) * per_other + deciding;
+    total = done + (dists.size() - 1 - di) * per_other + climbing + deciding;
   }
+
+  // 2b. The compromise: climb on the worst case from the best worst case measured so far. The
+  //     phases above find each distribution's best; the point that is good on all of them can be
+  //     a neighbour of neither.
+  std::vector<Point> compromise;
+  if (opt.worst_case_budget > 0 && dists.size() > 1) {
+    std::vector<Point> everywhere;  // measured and verified on every distribution
+    std::vector<std::vector<double>> costs;
+    for (const auto& [pt, c0] : seen[0]) {
+      std::vector<double> row;
+      for (std::size_t di = 0; di < dists.size(); ++di) {
+        const auto it = seen[di].find(pt);
+        if (it == seen[di].end() || !it->second) break;
+        row.push_back(*it->second);
+      }
+      if (row.size() == dists.size()) {
+        everywhere.push_back(pt);
+        costs.push_back(std::move(row));
+      }
+    }
+    const std::size_t from = choose_robust(everywhere, costs, opt.tie_tolerance).robust;
+    if (from != kNone) {
+      std::size_t spent = 0;
+      // The budget counts new measurements only; past it every untimed point is a dead end.
+      const auto capped = [&](std::size_t di, const Point& pt) -> std::optional<double> {
+        if (!seen[di].count(pt)) {
+          if (spent == opt.worst_case_budget) return std::nullopt;
+          ++spent;
+        }
+        return evaluate(di, pt);
+      };
+      const auto best_on = [&](std::size_t di) {
+        double b = kFailed;
+        for (const auto& [pt, c] : seen[di])
+          if (c) b = std::min(b, *c);
+        return b;
+      };
+      compromise = worst_case_climb(space, dists.size(), capped, best_on, everywhere[from],
+                                    opt.tie_tolerance, opt.worst_case_budget, plan);
+      r.worst_case_evaluations = spent;
+    }
+  }
+  total = done + deciding;
 
   // 3. Decide: the candidates re-timed on every distribution, interleaved, then the rules of
   //    tuner/decide.hpp.
   std::vector<Point> candidates = finalists;
+  const std::vector<Point> ends = compromise.empty()
+                                     ? std::vector<Point>{}
+                                     : std::vector<Point>{compromise.front(), compromise.back()};
+  for (const Point& pt : ends)
+    if (std::find(candidates.begin(), candidates.end(), pt) == candidates.end())
+      candidates.push_back(pt);
   if (const std::vector<Point> top = fastest(seen[0], 1);
       !top.empty() && seen[0][top.front()] && *seen[0][top.front()] < opt.short_problem_ms)
     rounds *= 2;

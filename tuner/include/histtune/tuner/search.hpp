@@ -105,6 +105,24 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
 // reverse): the neighbourhood the climbs search.
 std::vector<Point> neighbours(const SearchSpace& space, const Point& centre);
 
+// A point's cost on input distribution d (lower is better), or nullopt when it failed.
+using DistributionObjective = std::function<std::optional<double>(std::size_t, const Point&)>;
+
+// A climb on the worst case over `distributions` objectives (the tuner's objective): a point's
+// worst ratio is the largest over d of cost(d, point) / best_on(d), the best cost known on d
+// (it falls as the climb finds faster points). From `start`, each step moves to the one-step
+// neighbour with the lowest worst ratio while it beats the centre's by more than `tolerance`,
+// at most `max_steps` times. A neighbour is timed first on the centre's worst distribution and
+// on the others only while it can still win: one no faster there cannot lower the worst ratio.
+// The per-distribution searches find each distribution's best, not the compromise between
+// them (H100, i32 65536 bins: two runs kept the hot-bin-safe configuration with unroll 0 and
+// 2, 4% apart on every distribution). Returns the points it moved through, `start` first.
+std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distributions,
+                                    const DistributionObjective& cost,
+                                    const std::function<double(std::size_t)>& best_on,
+                                    const Point& start, double tolerance, std::size_t max_steps,
+                                    const std::function<void(const std::vector<Point>&)>& plan = {});
+
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);
 

@@ -70,6 +70,10 @@ struct TuneOptions {
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists and
   // the neighbourhood of the best of them there; 0: no climb.
   std::size_t distribution_budget = 16;
+  // New measurements of the climb on the worst case over the distributions (search.hpp's
+  // worst_case_climb) from the best worst case measured so far; its path joins the candidates.
+  // 0: no climb.
+  std::size_t worst_case_budget = 64;
   // Candidates within this fraction of the best are tied; the simplest of them wins. Well inside
   // the 2% within which two runs' winners should agree: at 1.5% the band alone let two H100 plans
   // keep winners 2-3% apart (each picked a simpler point near the top of its own band).
@@ -135,6 +139,7 @@ struct TuneResult {
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::size_t polish_evaluations = 0;            // new points the polish climb timed
+  std::size_t worst_case_evaluations = 0;        // new measurements of the worst-case climb
   std::string strategy;
   bool stopped_early = false;                    // by the evaluation budget or the time limit
   std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)

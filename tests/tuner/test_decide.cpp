@@ -75,13 +75,13 @@ TEST(DecideRobust, TheBestWorstCaseWinsAndEachDistributionKeepsItsOwnWinner) {
   const std::vector<std::vector<double>> ms = {
       {1.00, 1.00, 3.00, 1.00},  // fastest on uniform, collapses on constant data
       {1.10, 1.05, 1.20, 1.05},  // never the best, never bad
-      {1.05, 1.20, 1.00, 1.00},  // good on constant and runs, as bad as {0, 1} at worst
+      {1.05, 1.20, 1.00, 1.00},  // good on constant and runs, as bad as {0, 1} at worst only
   };
   const RobustChoice c = choose_robust(pts, ms, 0.015);
   EXPECT_NEAR(c.worst_ratio[0], 3.0, 1e-12);
   EXPECT_NEAR(c.worst_ratio[1], 1.2, 1e-12);
   EXPECT_NEAR(c.worst_ratio[2], 1.2, 1e-12);
-  EXPECT_EQ(c.robust, 1u) << "worst cases tie at 1.2: {0, 1} (one parameter off) is simpler";
+  EXPECT_EQ(c.robust, 2u) << "worst cases tie at 1.2; the next worst: 1.05 for {1, 1}, 1.10 for {0, 1}";
   EXPECT_EQ(c.per_distribution, (std::vector<std::size_t>{0, 0, 2, 0}))
       << "runs: {2, 0} and {1, 1} tie at 1.00; {2, 0} has one parameter off, {1, 1} two";
   EXPECT_EQ(c.best, (std::vector<double>{1.00, 1.00, 1.00, 1.00}));
@@ -126,4 +126,24 @@ TEST(DecideNoise, AWorstRatioIsAsUncertainAsTheNoisiestDistribution) {
   EXPECT_EQ(c.per_distribution[1], 1u) << "equal times: the simpler";
   noise.preferred = 0;
   EXPECT_EQ(choose_robust(pts, ms, 0.005, noise).robust, 0u) << "the preferred point is tied";
+}
+
+// Every candidate is 17-22% behind the runs specialist; the worst ratio alone ties them all and
+// the simplest would win, 20% behind on constant data. The next worst ratio tells them apart.
+TEST(DecideRobust, ATieOnTheWorstRatioIsDecidedByTheNextWorst) {
+  // uniform, constant, runs
+  const std::vector<Point> pts = {{0, 0}, {1, 0}, {2, 2}};
+  const std::vector<std::vector<double>> ms = {
+      {1.00, 1.20, 1.17},   // simplest: 1.20 on constant, 1.17 on runs
+      {1.02, 1.00, 1.22},   // 1.22 on runs, then 1.02
+      {1.50, 1.00, 1.00}};  // the specialist: 1.50 on uniform
+  const RobustChoice c = choose_robust(pts, ms, 0.005, DecisionNoise{{{0.02, 0.02, 0.02}, {0.02, 0.02, 0.02}, {0.02, 0.02, 0.02}}, kNone});
+  EXPECT_EQ(c.robust, 1u) << "worst 1.20 and 1.22 tie (+-2% each), then 1.17 against 1.02";
+  EXPECT_NEAR(c.worst_ratio[0], 1.20, 1e-12);
+  EXPECT_NEAR(c.worst_ratio[2], 1.50, 1e-12);
+  DecisionNoise preferred_simplest{{{0.02, 0.02, 0.02}, {0.02, 0.02, 0.02}, {0.02, 0.02, 0.02}}, 0};
+  EXPECT_EQ(choose_robust(pts, ms, 0.005, preferred_simplest).robust, 1u)
+      << "the preferred point wins only a tie on every level";
+  EXPECT_EQ(choose_robust(pts, ms, 0.005).robust, 0u)
+      << "known to +-0.5%, 1.20 beats 1.22 outright: the next worst is not asked";
 }

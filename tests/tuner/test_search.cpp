@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -395,6 +396,27 @@ TEST(SearchWorstCaseClimb, WalksToTheBalanceAndTimesOnlyNeighboursThatCanWin) {
   EXPECT_EQ(worst_case_climb(line, 2, fails_on_1, best_on, {8}, 0.005, 16),
             (std::vector<Point>{{8}}))
       << "a neighbour that fails (or is past the budget) on a distribution never wins";
+}
+
+// A neighbour that lowers a distribution's best raises the centre's ratio there: it is judged
+// against the centre's new worst ratio. Centre {1}: 1.0 and 1.1 (the second's best so far is
+// {2}'s 1.0). Neighbour {0}: 1.2 and 0.8, the new best: the centre's worst becomes 1.1 / 0.8 =
+// 1.375, and {0}'s is 1.2: it wins, though 1.2 is more than the centre's worst before it.
+TEST(SearchWorstCaseClimb, ANeighbourThatLowersABestIsJudgedAgainstTheCentresNewRatio) {
+  const SearchSpace line{{3}, nullptr};
+  const double costs[2][3] = {{1.2, 1.0, 2.0}, {0.8, 1.1, 1.0}};
+  std::map<std::size_t, std::map<Point, double>> seen;
+  seen[1][{2}] = 1.0;
+  const DistributionObjective cost = [&](std::size_t d, const Point& p) -> std::optional<double> {
+    return seen[d][p] = costs[d][p[0]];
+  };
+  const auto best_on = [&](std::size_t d) {
+    double b = std::numeric_limits<double>::infinity();
+    for (const auto& [p, c] : seen[d]) b = std::min(b, c);
+    return b;
+  };
+  EXPECT_EQ(worst_case_climb(line, 2, cost, best_on, {1}, 0.005, 4),
+            (std::vector<Point>{{1}, {0}}));
 }
 
 // The guided strategy's target: within 3% of the exhaustive optimum with at most 15% of the

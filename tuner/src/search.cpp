@@ -431,50 +431,57 @@ std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distri
                                     const std::function<double(std::size_t)>& best_on,
                                     const Point& start, double tolerance, std::size_t max_steps,
                                     const std::function<void(const std::vector<Point>&)>& plan) {
-  // ratio(d, q): q's cost on d over the best known there; infinite when q failed on d.
-  const auto ratio = [&](std::size_t d, const Point& q) {
-    const std::optional<double> c = cost(d, q);
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  // Ratios are taken afresh at each comparison: every point timed may lower a distribution's
+  // best, and with it raise every other point's ratio there (a centre that was the best known on
+  // constant data is 20% behind once its neighbour with warp aggregation is timed).
+  const auto ratio = [&](std::size_t d, double c) {
     const double b = best_on(d);
-    if (!c || !std::isfinite(*c)) return std::numeric_limits<double>::infinity();
-    return b > 0 ? *c / b : 1.0;  // a zero best (an empty problem): every time ties
+    return !std::isfinite(c) ? kNever : b > 0 ? c / b : 1.0;  // zero best: an empty problem
   };
-  const auto worst = [&](const Point& q) {
+  const auto at = [&](std::size_t d, const Point& q) {
+    const std::optional<double> c = cost(d, q);
+    return c ? *c : kNever;
+  };
+  const auto worst = [&](const std::vector<double>& c) {
     double w = 0;
-    for (std::size_t d = 0; d < distributions && std::isfinite(w); ++d) w = std::max(w, ratio(d, q));
+    for (std::size_t d = 0; d < c.size(); ++d) w = std::max(w, ratio(d, c[d]));
     return w;
   };
   std::vector<Point> path{start};
   if (distributions == 0) return path;
   while (path.size() <= max_steps) {
     const Point& centre = path.back();
-    const double centre_worst = worst(centre);
-    if (!std::isfinite(centre_worst)) break;
+    std::vector<double> centre_cost(distributions);
+    for (std::size_t d = 0; d < distributions; ++d) centre_cost[d] = at(d, centre);
+    if (!std::isfinite(worst(centre_cost))) break;
     // The centre's distributions, worst first: a neighbour is judged where it can lose soonest.
     std::vector<std::size_t> order(distributions);
     for (std::size_t d = 0; d < distributions; ++d) order[d] = d;
-    std::vector<double> centre_ratio(distributions);
-    for (std::size_t d = 0; d < distributions; ++d) centre_ratio[d] = ratio(d, centre);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return centre_ratio[a] > centre_ratio[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return ratio(a, centre_cost[a]) > ratio(b, centre_cost[b]);
+    });
     const std::vector<Point> around = neighbours(space, centre);
     if (plan && !around.empty()) plan(around);
     std::optional<Point> next;
-    double next_worst = centre_worst;
+    std::vector<double> next_cost;
     for (const Point& q : around) {
-      const std::optional<double> on_worst = cost(order[0], q);
-      const std::optional<double> centre_on_worst = cost(order[0], centre);
-      if (!on_worst || !centre_on_worst || *on_worst >= *centre_on_worst) continue;
+      // No faster on the centre's worst distribution: its worst ratio cannot be lower.
+      std::vector<double> q_cost(distributions, kNever);
+      q_cost[order[0]] = at(order[0], q);
+      if (!(q_cost[order[0]] < centre_cost[order[0]])) continue;
+      const double bound = worst(next ? next_cost : centre_cost);
       bool can_win = true;
-      for (std::size_t i = 1; i < distributions && can_win; ++i)
-        can_win = ratio(order[i], q) < next_worst;
-      if (!can_win) continue;
-      if (const double w = worst(q); w < next_worst) {
+      for (std::size_t i = 1; i < distributions && can_win; ++i) {
+        q_cost[order[i]] = at(order[i], q);
+        can_win = ratio(order[i], q_cost[order[i]]) < bound;
+      }
+      if (can_win && worst(q_cost) < worst(next ? next_cost : centre_cost)) {
         next = q;
-        next_worst = w;
+        next_cost = q_cost;
       }
     }
-    // The centre's worst ratio again: the neighbours may have lowered a distribution's best.
-    if (!next || next_worst * (1.0 + std::max(tolerance, 0.0)) >= worst(centre)) break;
+    if (!next || worst(next_cost) * (1.0 + std::max(tolerance, 0.0)) >= worst(centre_cost)) break;
     path.push_back(*next);
   }
   return path;

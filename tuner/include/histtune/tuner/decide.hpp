@@ -29,11 +29,6 @@ constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
                                  double tolerance);
 
-// The choice over several distributions. cost[c][d] is candidate c's median on distribution d
-// (kFailed where it failed or was not measured; a candidate that failed anywhere is never the
-// robust winner). Each distribution's best is min over c of cost[c][d]; a candidate's worst
-// ratio is max over d of cost[c][d] / best[d]; the robust winner is pick_simplest_within over
-// worst ratios, each distribution's winner pick_simplest_within over that distribution's costs.
 // What a decision knows beyond the medians. Empty members: the fixed band alone, the simplest.
 struct DecisionNoise {
   // noise[c][d]: the relative half-width of candidate c's median's 95% confidence interval on
@@ -53,6 +48,13 @@ struct RobustChoice {
   std::vector<double> best;                    // per distribution
   std::vector<double> worst_ratio;             // per candidate; kFailed where it failed
 };
+// The choice over several distributions. cost[c][d] is candidate c's median on distribution d
+// (kFailed where it failed or was not measured; a candidate that failed anywhere is never the
+// robust winner). Each distribution's best is min over c of cost[c][d]; a candidate's ratios are
+// cost[c][d] / best[d], its worst ratio the largest. The robust winner has the best worst ratio,
+// ties (the band of pick_within) told apart by the next worst ratio, and so on (leximax); among
+// those still tied, the preferred candidate, else the simplest. Each distribution's winner is
+// pick_within over that distribution's costs.
 RobustChoice choose_robust(const std::vector<Point>& points,
                            const std::vector<std::vector<double>>& cost, double tolerance,
                            const DecisionNoise& noise = {});

@@ -129,18 +129,24 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
   total = done + opt.polish_budget + others * per_other + climbing + deciding;
 
-  // 1b. Polish: climb from the fastest point found to a local optimum (points already timed cost
-  //     nothing), so that where the search's budget ran out does not decide the winner.
-  if (const std::vector<Point> top = fastest(seen[0], 1); opt.polish_budget > 0 && !top.empty()) {
-    // The budget counts new measurements only; past it every untimed point is a dead end.
-    auto capped = [&](const Point& pt) -> std::optional<double> {
-      if (!seen[0].count(pt)) {
-        if (r.polish_evaluations == opt.polish_budget) return std::nullopt;
-        ++r.polish_evaluations;
+  // The climbs' objective: at most `limit` new measurements, counted in `spent`; points already
+  // timed cost nothing, and past the limit every untimed point is a dead end.
+  const auto budgeted = [&](std::size_t& spent, std::size_t limit) {
+    return [&, limit](std::size_t di, const Point& pt) -> std::optional<double> {
+      if (!seen[di].count(pt)) {
+        if (spent == limit) return std::nullopt;
+        ++spent;
       }
-      return evaluate(0, pt);
+      return evaluate(di, pt);
     };
-    hill_climb(space, capped, top, SearchBudget{}, opt.seed, plan);
+  };
+
+  // 1b. Polish: climb from the fastest point found to a local optimum, so that where the search's
+  //     budget ran out does not decide the winner.
+  if (const std::vector<Point> top = fastest(seen[0], 1); opt.polish_budget > 0 && !top.empty()) {
+    const auto capped = budgeted(r.polish_evaluations, opt.polish_budget);
+    hill_climb(space, [&](const Point& pt) { return capped(0, pt); }, top, SearchBudget{},
+               opt.seed, plan);
   }
   total = done + others * per_other + climbing + deciding;
 
@@ -193,24 +199,16 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     }
     const std::size_t from = choose_robust(everywhere, costs, opt.tie_tolerance).robust;
     if (from != kNone) {
-      std::size_t spent = 0;
-      // The budget counts new measurements only; past it every untimed point is a dead end.
-      const auto capped = [&](std::size_t di, const Point& pt) -> std::optional<double> {
-        if (!seen[di].count(pt)) {
-          if (spent == opt.worst_case_budget) return std::nullopt;
-          ++spent;
-        }
-        return evaluate(di, pt);
-      };
       const auto best_on = [&](std::size_t di) {
         double b = kFailed;
         for (const auto& [pt, c] : seen[di])
           if (c) b = std::min(b, *c);
         return b;
       };
-      compromise = worst_case_climb(space, dists.size(), capped, best_on, everywhere[from],
-                                    opt.tie_tolerance, opt.worst_case_budget, plan);
-      r.worst_case_evaluations = spent;
+      compromise = worst_case_climb(space, dists.size(),
+                                    budgeted(r.worst_case_evaluations, opt.worst_case_budget),
+                                    best_on, everywhere[from], opt.tie_tolerance,
+                                    opt.worst_case_budget, plan);
     }
   }
   total = done + deciding;

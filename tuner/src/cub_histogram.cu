@@ -1,5 +1,4 @@
-// CUB's DeviceHistogram, the baseline every tuned result is compared with. The only code in
-// histtune that nvcc compiles.
+// CUB's DeviceHistogram, the baseline every tuned result is compared with (compiled by nvcc).
 #include <cub/device/device_histogram.cuh>
 #include <cuda/std/array>
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/tuner/stream_hold.hpp"
 
 namespace histtune::tuner {
 
@@ -76,7 +78,26 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   const int max_samples = std::max(opt.max_samples, 1);
   const int first = std::clamp(opt.min_samples, 1, max_samples);
   const int batch = std::max(opt.batch, 1);
-  Events ev(2 * static_cast<std::size_t>(std::max(first, batch)));
+  const std::size_t slots = static_cast<std::size_t>(std::max(first, batch));
+  Events ev(2 * slots);
+  std::optional<StreamHold> hold;
+  if (opt.hold) hold.emplace(slots, opt.hold_timeout_ms);
+  int hold_timeouts = 0;
+  // Sample s of a batch: its hold, its events around its calls, its release.
+  const auto queue_sample = [&](std::size_t s, int calls) {
+    if (hold) hold->hold(stream, s);
+    HT_CUDA(cudaEventRecord(ev[2 * s], stream));
+    for (int c = 0; c < calls; ++c) launch(stream, call++);
+    HT_CUDA(cudaEventRecord(ev[2 * s + 1], stream));
+    if (hold) hold->release(s);
+  };
+  const auto synchronize = [&] {
+    HT_CUDA(cudaStreamSynchronize(stream));
+    if (hold) {
+      hold_timeouts += hold->timeouts();
+      hold->reset();
+    }
+  };
 
   // One timed call says how many calls a sample needs to last min_sample_ms.
   int per_sample = 1;
@@ -84,10 +105,8 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   double spent = 0;  // ms the timed calls took
   int timed_calls = 1;
   {
-    HT_CUDA(cudaEventRecord(ev[0], stream));
-    launch(stream, call++);
-    HT_CUDA(cudaEventRecord(ev[1], stream));
-    HT_CUDA(cudaEventSynchronize(ev[1]));
+    queue_sample(0, 1);
+    synchronize();
     float t = 0;
     HT_CUDA(cudaEventElapsedTime(&t, ev[0], ev[1]));
     spent += t;
@@ -107,14 +126,10 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
       const double room = std::floor((opt.max_total_ms - spent) / per_sample_ms);
       want = std::min(want, std::max({static_cast<int>(std::max(room, 0.0)), 3 - n, 1}));
     }
-    // A batch is queued before one synchronisation, so the host never starves the GPU.
-    for (int s = 0; s < want; ++s) {
-      HT_CUDA(cudaEventRecord(ev[2 * s], stream));
-      for (int c = 0; c < per_sample; ++c) launch(stream, call++);
-      HT_CUDA(cudaEventRecord(ev[2 * s + 1], stream));
-    }
+    // One synchronisation per batch; each sample runs only once it is queued whole.
+    for (int s = 0; s < want; ++s) queue_sample(static_cast<std::size_t>(s), per_sample);
     timed_calls += want * per_sample;
-    HT_CUDA(cudaStreamSynchronize(stream));
+    synchronize();
     for (int s = 0; s < want; ++s) {
       float t = 0;
       HT_CUDA(cudaEventElapsedTime(&t, ev[2 * s], ev[2 * s + 1]));
@@ -124,6 +139,7 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   }
   Timing out = summarize(ms);
   out.calls_per_sample = per_sample;
+  out.hold_timeouts = hold_timeouts;
   out.stable = out.samples >= std::min(opt.min_samples, max_samples) &&
                out.ci_half_width_ms <= std::max(opt.target_rel * out.median_ms, opt.resolution_ms);
   return out;

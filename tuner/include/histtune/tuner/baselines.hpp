@@ -1,5 +1,5 @@
-// What tuned kernels are held against, measured in the same run: CUB's DeviceHistogram (the
-// one piece of histtune compiled by nvcc) and the device's read bandwidth (the floor).
+// What tuned kernels are held against, measured in the same run: CUB's DeviceHistogram (compiled
+// by nvcc) and the device's read bandwidth (the floor).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,5 +1,6 @@
-// Timing like nvbench: warm-up, CUDA events around every sample, and samples until the median is
-// stable (a noise criterion with a cap). Each call is one full call as users make it (zero the
+// Timing like nvbench: warm-up, CUDA events around every sample, each sample queued whole before
+// the GPU starts it (a held stream), and samples until the median is stable (a noise criterion
+// with a cap). Each call is one full call as users make it (zero the
 // bins, launch); the caller's launch decides which input copy it reads (tuner/inputs.hpp rotates
 // copies so that inputs smaller than L2 are still read from memory).
 #pragma once
@@ -19,6 +20,7 @@ struct Timing {
   int calls_per_sample = 1;   // > 1 for calls shorter than TimingOptions::min_sample_ms
   double ci_half_width_ms = 0;  // of the median, 95%, distribution-free (median_ci_half_width)
   bool stable = false;          // the noise criterion was met (not a cap)
+  int hold_timeouts = 0;        // samples whose hold ended by its timeout (may include host time)
   std::vector<double> sample_ms{};  // every sample, per call, in the order taken
 };
 
@@ -40,6 +42,10 @@ struct TimingOptions {
   // taken side by side differed by 3.5%).
   double min_sample_ms = 0.25;
   int max_calls_per_sample = 64;
+  // Each sample's calls are queued behind a StreamHold (tuner/stream_hold.hpp) and released at
+  // once, so the events time the GPU running them back to back, not the host queuing them.
+  bool hold = true;
+  double hold_timeout_ms = 100;
 };
 
 enum class SamplingState { more, stable, max_samples, time_cap };

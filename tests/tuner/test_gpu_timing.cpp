@@ -1,0 +1,95 @@
+// On the GPU: a held stream times what the GPU does, not how fast the host queues it.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "gpu.hpp"
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/tuner/stream_hold.hpp"
+#include "histtune/tuner/timing.hpp"
+
+using namespace histtune;
+
+namespace {
+
+// A stream and a small buffer to memset: a GPU operation of a microsecond or two.
+struct Scratch {
+  cudaStream_t stream = nullptr;
+  void* buffer = nullptr;
+  Scratch() {
+    HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    HT_CUDA(cudaMalloc(&buffer, 4096));
+  }
+  ~Scratch() {
+    cudaFree(buffer);
+    cudaStreamDestroy(stream);
+  }
+};
+
+// A call whose host side is slower than its GPU side: a sleep, then a 4 KiB memset.
+tuner::Timing time_slow_host(Scratch& s, tuner::TimingOptions o, std::chrono::microseconds sleep) {
+  return tuner::time_calls(
+      [&](cudaStream_t st, int) {
+        std::this_thread::sleep_for(sleep);
+        HT_CUDA(cudaMemsetAsync(s.buffer, 0, 4096, st));
+      },
+      s.stream, o);
+}
+
+}  // namespace
+
+TEST(StreamHoldGpu, TheStreamWaitsForTheRelease) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  tuner::StreamHold hold(2, 5000);
+  hold.hold(s.stream, 0);
+  HT_CUDA(cudaMemsetAsync(s.buffer, 0, 4096, s.stream));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(cudaStreamQuery(s.stream), cudaErrorNotReady);  // still held
+  hold.release(0);
+  HT_CUDA(cudaStreamSynchronize(s.stream));
+  EXPECT_EQ(hold.timeouts(), 0);
+}
+
+TEST(StreamHoldGpu, AHoldNeverReleasedEndsByItsTimeout) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  tuner::StreamHold hold(1, 5);
+  hold.hold(s.stream, 0);
+  HT_CUDA(cudaStreamSynchronize(s.stream));  // returns after about 5 ms, unreleased
+  EXPECT_EQ(hold.timeouts(), 1);
+  hold.reset();
+  EXPECT_EQ(hold.timeouts(), 0);
+}
+
+TEST(TimingGpu, HeldSamplesTimeTheGpuNotTheHost) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  tuner::TimingOptions o;
+  o.max_samples = 20;
+  const auto sleep = std::chrono::microseconds(40);
+  const tuner::Timing held = time_slow_host(s, o, sleep);
+  o.hold = false;
+  const tuner::Timing unheld = time_slow_host(s, o, sleep);
+  // The memset takes a few microseconds on the GPU; queued one per 40+ us, unheld samples
+  // stretch to the host's pace.
+  EXPECT_LT(held.median_ms, 0.015) << "per-call median, held";
+  EXPECT_GT(unheld.median_ms, 0.035) << "per-call median, not held";
+  EXPECT_GT(held.calls_per_sample, 1);
+  EXPECT_EQ(held.hold_timeouts, 0);
+}
+
+TEST(TimingGpu, AHostSlowerThanTheTimeoutIsCountedNotHung) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  tuner::TimingOptions o;
+  o.warmup = 0;
+  o.min_samples = 3;
+  o.max_samples = 3;
+  o.min_sample_ms = 0;  // one call per sample
+  o.hold_timeout_ms = 1;
+  const tuner::Timing t = time_slow_host(s, o, std::chrono::milliseconds(5));
+  EXPECT_EQ(t.samples, 3);
+  EXPECT_GT(t.hold_timeouts, 0);
+}

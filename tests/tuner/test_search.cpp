@@ -398,6 +398,21 @@ TEST(SearchWorstCaseClimb, WalksToTheBalanceAndTimesOnlyNeighboursThatCanWin) {
       << "a neighbour that fails (or is past the budget) on a distribution never wins";
 }
 
+// A climb that steps onto an earlier climb's path stops there: the rest of the way is known.
+TEST(SearchWorstCaseClimb, StopsWhereItJoinsAnEarlierPath) {
+  const SearchSpace line{{9}, nullptr};
+  const DistributionObjective cost = [](std::size_t d, const Point& p) -> std::optional<double> {
+    return 1.0 + 0.1 * (d == 0 ? 8 - p[0] : p[0]);
+  };
+  const auto best_on = [](std::size_t) { return 1.0; };
+  const auto joins = [](const Point& p) { return p[0] == 6; };
+  EXPECT_EQ(worst_case_climb(line, 2, cost, best_on, {8}, 0.005, 16, {}, joins),
+            (std::vector<Point>{{8}, {7}, {6}}));
+  EXPECT_EQ(worst_case_climb(line, 2, cost, best_on, {0}, 0.005, 16, {}, joins),
+            (std::vector<Point>{{0}, {1}, {2}, {3}, {4}}))
+      << "never on the path: it climbs to the balance as before";
+}
+
 // A neighbour that lowers a distribution's best raises the centre's ratio there: it is judged
 // against the centre's new worst ratio. Centre {1}: 1.0 and 1.1 (the second's best so far is
 // {2}'s 1.0). Neighbour {0}: 1.2 and 0.8, the new best: the centre's worst becomes 1.1 / 0.8 =

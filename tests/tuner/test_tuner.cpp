@@ -198,6 +198,7 @@ TEST(TuneWith, EachDistributionTimesTheWholeNeighbourhoodOfItsBestFinalist) {
   TuneOptions o = exhaustive_options();
   o.finalists = 1;
   o.distribution_budget = 0;  // no climb: only the neighbourhood can find it
+  o.worst_case_budget = 0;    // nor the worst-case climbs, whose measurements would add up
   o.distributions = {Distribution::uniform, Distribution::runs};
   const TuneResult r = tune_with(problem(), grid(), bench, o);
   ASSERT_EQ(r.by_distribution.size(), 2u);
@@ -231,8 +232,9 @@ TEST(TuneWith, TheBestWorstCaseJoinsTheCandidatesThoughNoDistributionHasItFirst)
 // Where the compromise is off every path the phases took, the climb walks to it. p[0] = 0 is
 // twice as fast as the rest on uniform data and five times slower on constant data; p[1] = 3 is
 // best on both (2% a step). The search sees only p[0] = 0 and the default {2, 0}; constant data
-// sees the neighbourhood of {2, 0}. Without the climb the best worst case is {2, 1} (2.08 times
-// uniform data's best); the climb walks {2, 0} -> {2, 1} -> {2, 2} -> {2, 3} (2.00).
+// sees the neighbourhood of {2, 0}, and its best, {2, 1}, is timed on uniform data. Without the
+// climbs the best worst case is {2, 1} (2.08 times uniform data's best); the climb from there
+// walks {2, 1} -> {2, 2} -> {2, 3} (2.00).
 TEST(TuneWith, TheWorstCaseClimbWalksToACompromiseNoPhaseMeasured) {
   const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
     const double along = 1 + 0.02 * (3 - p[1]);
@@ -255,10 +257,37 @@ TEST(TuneWith, TheWorstCaseClimbWalksToACompromiseNoPhaseMeasured) {
   const TuneResult r = tune_with(problem(), space, bench, o);
   EXPECT_EQ(r.winner, "cfg.2.3");
   EXPECT_NEAR(r.winner_worst_ratio, 2.0, 1e-9);
-  // Each centre's new neighbours on uniform data (its worst): 3 of {2, 0}, 3 of {2, 1}, 3 of
-  // {2, 2}, 2 of {2, 3}; on constant data only those faster on uniform data: {2, 2}, {2, 3}.
-  // {1, x} and {3, x} tie the centre on uniform data and are never timed on constant data.
-  EXPECT_EQ(r.worst_case_evaluations, 13u);
+  // Constant data's best {2, 1} on uniform data: 1. The first climb, each centre's new
+  // neighbours on uniform data (its worst): 3 of {2, 1}, 3 of {2, 2}, 2 of {2, 3}; on constant
+  // data only those faster on uniform data: {2, 2}, {2, 3}. {1, x} and {3, x} tie the centre on
+  // uniform data and are never timed on constant data. The second climb, from {2, 0}: {1, 0} and
+  // {3, 0} on uniform data, then it steps onto the first path and stops. The third, from {0, 3}
+  // (worst: constant data): {1, 3} and {0, 2} there, neither faster.
+  EXPECT_EQ(r.worst_case_evaluations, 1u + 3 + 1 + 3 + 1 + 2 + 2 + 2);
+}
+
+// The climbs start from each distribution's best too: uniform data's best, x = 8, is 80% behind
+// on constant data, and constant data's best, x = 0, 20% behind on uniform data, next to the
+// compromise x = 1 (7% and 10% behind). A climb from x = 8 (or 7) would need 7 (6) steps, one
+// new measurement each; from x = 0 one step finds it within a budget of 4.
+TEST(TuneWith, TheWorstCaseClimbsStartFromEachDistributionsBest) {
+  FakeBench bench([](const Point& p, Distribution d) -> std::optional<double> {
+    const int x = p[0];
+    if (d == Distribution::uniform) return x == 0 ? 1.2 : 1.0 + 0.01 * (8 - x);
+    return 1.0 + 0.1 * x;
+  });
+  TuneOptions o = exhaustive_options();
+  o.strategy = "annealing";  // from x = 8, one evaluation: uniform data sees x = 8 alone
+  o.starts = {{8}};
+  o.budget.max_evaluations = 1;
+  o.polish_budget = 0;
+  o.finalists = 1;  // constant data sees x = 8, its neighbour 7, and climbs down to 0
+  o.distributions = {Distribution::uniform, Distribution::constant};
+  o.worst_case_budget = 4;
+  const TuneResult r = tune_with(problem(), SearchSpace{{9}, nullptr}, bench, o);
+  EXPECT_EQ(r.winner, "cfg.1");
+  EXPECT_NEAR(r.winner_worst_ratio, 1.1, 1e-9);
+  EXPECT_LE(r.worst_case_evaluations, 4u);
 }
 
 TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {

@@ -430,7 +430,8 @@ std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distri
                                     const DistributionObjective& cost,
                                     const std::function<double(std::size_t)>& best_on,
                                     const Point& start, double tolerance, std::size_t max_steps,
-                                    const std::function<void(const std::vector<Point>&)>& plan) {
+                                    const std::function<void(const std::vector<Point>&)>& plan,
+                                    const std::function<bool(const Point&)>& joins) {
   constexpr double kNever = std::numeric_limits<double>::infinity();
   // Ratios are taken afresh at each comparison: every point timed may lower a distribution's
   // best, and with it raise every other point's ratio there (a centre that was the best known on
@@ -483,6 +484,7 @@ std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distri
     }
     if (!next || worst(next_cost) * (1.0 + std::max(tolerance, 0.0)) >= worst(centre_cost)) break;
     path.push_back(*next);
+    if (joins && joins(path.back())) break;
   }
   return path;
 }

@@ -116,12 +116,14 @@ using DistributionObjective = std::function<std::optional<double>(std::size_t, c
 // on the others only while it can still win: one no faster there cannot lower the worst ratio.
 // The per-distribution searches find each distribution's best, not the compromise between
 // them (H100, i32 65536 bins: two runs kept the hot-bin-safe configuration with unroll 0 and
-// 2, 4% apart on every distribution). Returns the points it moved through, `start` first.
+// 2, 4% apart on every distribution). Returns the points it moved through, `start` first. It
+// stops on a point for which `joins` is true (an earlier climb's path: the rest is known).
 std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distributions,
                                     const DistributionObjective& cost,
                                     const std::function<double(std::size_t)>& best_on,
                                     const Point& start, double tolerance, std::size_t max_steps,
-                                    const std::function<void(const std::vector<Point>&)>& plan = {});
+                                    const std::function<void(const std::vector<Point>&)>& plan = {},
+                                    const std::function<bool(const Point&)>& joins = {});
 
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);

@@ -5,7 +5,9 @@
 //      hill climb from the fastest point found to a local optimum (the polish);
 //   2. per distribution: on each other distribution (skewed, constant, runs) the finalists of
 //      the search are timed, then every one-step neighbour of the best of them there, then a
-//      short hill climb looks for that distribution's own best;
+//      short hill climb looks for that distribution's own best; then each distribution's best is
+//      timed on the others, and climbs on the worst case over the distributions look for the
+//      compromise between them;
 //   3. decision: the finalists of every phase are timed again on every distribution, interleaved
 //      (round-robin over the candidates, several rounds), and tuner/decide.hpp chooses: the robust
 //      winner is the best worst case over the distributions, each distribution keeps its own
@@ -70,10 +72,12 @@ struct TuneOptions {
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists and
   // the neighbourhood of the best of them there; 0: no climb.
   std::size_t distribution_budget = 16;
-  // New measurements of the climb on the worst case over the distributions (search.hpp's
-  // worst_case_climb) from the best worst case measured so far; its path joins the candidates.
-  // 0: no climb.
-  std::size_t worst_case_budget = 64;
+  // New measurements of the climbs on the worst case over the distributions (search.hpp's
+  // worst_case_climb), each distribution's best timed on the others included: at most
+  // worst_case_climbs climbs, each from the best worst case measured that no earlier climb passed
+  // through; the first start and each climb's end join the candidates. 0: no climb.
+  std::size_t worst_case_budget = 96;
+  std::size_t worst_case_climbs = 3;
   // Candidates within this fraction of the best are tied; the simplest of them wins. Well inside
   // the 2% within which two runs' winners should agree: at 1.5% the band alone let two H100 plans
   // keep winners 2-3% apart (each picked a simpler point near the top of its own band).

@@ -44,7 +44,7 @@ nlohmann::json problem_json(const db::ProblemRow& p) {
 
 nlohmann::json timing_json(const tuner::Timing& t) {
   return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
-          {"samples", t.samples}};
+          {"samples", t.samples}, {"hold_timeouts", t.hold_timeouts}};
 }
 
 void print_json(const nlohmann::json& doc) {

@@ -60,12 +60,16 @@ TEST(CompareView, WrongResultsAndMissingCubAreNotJudged) {
 }
 
 TEST(CompareView, JsonCarriesSpreadsSpeedupsAndVerdicts) {
-  const auto j = compare_json(key_2_24(), row_2_24());
+  histtune::tuner::CompareRow r = row_2_24();
+  r.cub.hold_timeouts = 2;
+  const auto j = compare_json(key_2_24(), r);
   EXPECT_EQ(j["problem"]["spec"], "u8:direct:256:2^24");
   EXPECT_EQ(j["configuration"], "tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2");
   EXPECT_DOUBLE_EQ(j["tuned"]["min_ms"].get<double>(), 0.0141);
   EXPECT_DOUBLE_EQ(j["cub"]["max_ms"].get<double>(), 0.0176);
   EXPECT_EQ(j["tuned"]["samples"], 15);
+  EXPECT_EQ(j["tuned"]["hold_timeouts"], 0);
+  EXPECT_EQ(j["cub"]["hold_timeouts"], 2) << "samples that may include host time are named";
   EXPECT_EQ(j["vs_default"]["verdict"], "win");
   EXPECT_EQ(j["vs_cub"]["verdict"], "tie");
   EXPECT_EQ(j["vs_cub"]["ranges_overlap"], true);

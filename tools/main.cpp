@@ -195,11 +195,13 @@ int main(int argc, char** argv) {
           "each compiled by NVRTC (or loaded from the database), timed until its median is\n"
           "stable and verified exactly against a host reference; the fastest are then timed on\n"
           "skewed, constant and run-length data too, with a short climb for each distribution's\n"
-          "own best; finally the candidates are re-timed side by side and the winner is the best\n"
-          "worst case over the distributions (within 1.5% of each other: the simplest\n"
-          "configuration). Each measurement is stored as it is taken, so running the same\n"
-          "command again after an interruption measures only the rest; the robust winner and\n"
-          "each distribution's winner are stored.\n\n") +
+          "own best, and climbs on the worst case over the distributions look for the\n"
+          "compromise; finally the candidates are re-timed side by side and the winner is the\n"
+          "best worst case (a gap within 0.5% or within both medians' confidence intervals is a\n"
+          "tie: the built-in default wins it, else the simplest configuration). Each\n"
+          "measurement is stored as it is taken, so running the same command again after an\n"
+          "interruption measures only the rest; the robust winner and each distribution's\n"
+          "winner are stored.\n\n") +
       kProblemFormat;
   add_tune_options(&app);
 

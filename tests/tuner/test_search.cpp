@@ -398,6 +398,14 @@ TEST(SearchWorstCaseClimb, WalksToTheBalanceAndTimesOnlyNeighboursThatCanWin) {
       << "a neighbour that fails (or is past the budget) on a distribution never wins";
 }
 
+// The worst ratio the climbs and the tuner's choice of their starts share.
+TEST(SearchWorstCaseClimb, WorstRatioIsTheLargestRatioToEachBest) {
+  const auto best_on = [](std::size_t d) { return d == 0 ? 2.0 : d == 1 ? 1.0 : 0.0; };
+  EXPECT_DOUBLE_EQ(worst_ratio({3.0, 1.2, 5.0}, best_on), 1.5) << "a zero best counts 1";
+  EXPECT_TRUE(std::isinf(worst_ratio({3.0, std::numeric_limits<double>::infinity()}, best_on)));
+  EXPECT_DOUBLE_EQ(worst_ratio({}, best_on), 0.0);
+}
+
 // A climb that steps onto an earlier climb's path stops there: the rest of the way is known.
 TEST(SearchWorstCaseClimb, StopsWhereItJoinsAnEarlierPath) {
   const SearchSpace line{{9}, nullptr};

@@ -426,6 +426,17 @@ std::vector<Point> neighbours(const SearchSpace& space, const Point& centre) {
   return one_step(space, centre, [&space](const Point& q) { return !space.valid || space.valid(q); });
 }
 
+double worst_ratio(const std::vector<double>& cost,
+                   const std::function<double(std::size_t)>& best_on) {
+  double w = 0;
+  for (std::size_t d = 0; d < cost.size(); ++d) {
+    if (!std::isfinite(cost[d])) return std::numeric_limits<double>::infinity();
+    const double b = best_on(d);
+    w = std::max(w, b > 0 ? cost[d] / b : 1.0);  // zero best: an empty problem
+  }
+  return w;
+}
+
 std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distributions,
                                     const DistributionObjective& cost,
                                     const std::function<double(std::size_t)>& best_on,
@@ -444,11 +455,7 @@ std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distri
     const std::optional<double> c = cost(d, q);
     return c ? *c : kNever;
   };
-  const auto worst = [&](const std::vector<double>& c) {
-    double w = 0;
-    for (std::size_t d = 0; d < c.size(); ++d) w = std::max(w, ratio(d, c[d]));
-    return w;
-  };
+  const auto worst = [&](const std::vector<double>& c) { return worst_ratio(c, best_on); };
   std::vector<Point> path{start};
   if (distributions == 0) return path;
   while (path.size() <= max_steps) {

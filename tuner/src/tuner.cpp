@@ -198,16 +198,15 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
         if (c) b = std::min(b, *c);
       return b;
     };
+    std::vector<double> bests(dists.size());
+    for (std::size_t di = 0; di < dists.size(); ++di) bests[di] = best_on(di);
     std::vector<std::pair<double, Point>> starts;  // (worst ratio, point), measured everywhere
     for (const auto& [pt, c0] : seen[0]) {
-      double worst = 0;
-      for (std::size_t di = 0; di < dists.size() && std::isfinite(worst); ++di) {
-        const auto it = seen[di].find(pt);
-        const double b = best_on(di);
-        worst = it == seen[di].end() || !it->second ? kFailed
-                : b > 0                             ? std::max(worst, *it->second / b)
-                                                    : std::max(worst, 1.0);  // an empty problem
-      }
+      std::vector<double> row(dists.size(), kFailed);
+      for (std::size_t di = 0; di < dists.size(); ++di)
+        if (const auto it = seen[di].find(pt); it != seen[di].end() && it->second)
+          row[di] = *it->second;
+      const double worst = worst_ratio(row, [&](std::size_t di) { return bests[di]; });
       if (std::isfinite(worst)) starts.emplace_back(worst, pt);
     }
     std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {
@@ -273,9 +272,9 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     }
     for (std::size_t c = 0; c < candidates.size(); ++c)
       if (!failed[c] && !pooled[c].empty()) {
-        cost[c][di] = summarize(pooled[c]).median_ms;
-        if (c < eligible && cost[c][di] > 0)
-          noise.noise[c][di] = median_ci_half_width(pooled[c]) / cost[c][di];
+        const Timing t = summarize(pooled[c]);
+        cost[c][di] = t.median_ms;
+        if (c < eligible && t.median_ms > 0) noise.noise[c][di] = t.ci_half_width_ms / t.median_ms;
       }
   }
   // The first always-measured point (the built-in default) wins a tie: every run measures it.

@@ -108,6 +108,12 @@ std::vector<Point> neighbours(const SearchSpace& space, const Point& centre);
 // A point's cost on input distribution d (lower is better), or nullopt when it failed.
 using DistributionObjective = std::function<std::optional<double>(std::size_t, const Point&)>;
 
+// The worst ratio of a point whose cost on distribution d is cost[d] (infinite where it failed
+// or was not measured): the largest over d of cost[d] / best_on(d), with 1 where best_on(d) is
+// not positive (an empty problem); infinite where any cost is.
+double worst_ratio(const std::vector<double>& cost,
+                   const std::function<double(std::size_t)>& best_on);
+
 // A climb on the worst case over `distributions` objectives (the tuner's objective): a point's
 // worst ratio is the largest over d of cost(d, point) / best_on(d), the best cost known on d
 // (it falls as the climb finds faster points). From `start`, each step moves to the one-step

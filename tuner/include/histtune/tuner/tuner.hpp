@@ -214,6 +214,6 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
 // The default plan of `histtune --gpu auto`, and the search budget (evaluations per problem,
 // annealing) it is tuned with unless --budget says otherwise.
 std::vector<Problem> default_plan();
-constexpr std::size_t kPlanBudget = 240;
+constexpr std::size_t kPlanBudget = 160;
 
 }  // namespace histtune::tuner

@@ -128,12 +128,44 @@ std::vector<Point> one_step(const SearchSpace& space, const Point& centre, const
   return out;
 }
 
+// A value index's place on its parameter's rungs (search.hpp), or -1 off the grid.
+int rung_position(const SearchSpace& space, std::size_t k, int index) {
+  if (k >= space.sizes.size() || index < 0 || index >= space.sizes[k]) return -1;
+  if (k >= space.rungs.size() || space.rungs[k].empty()) return index;
+  const std::vector<int>& order = space.rungs[k];
+  const auto at = std::find(order.begin(), order.end(), index);
+  return at == order.end() ? -1 : static_cast<int>(at - order.begin());
+}
+
+}  // namespace
+
+std::optional<Point> repeat_move(const SearchSpace& space, const Point& from, const Point& to) {
+  if (from.size() != to.size() || from == to) return std::nullopt;
+  Point q = to;
+  for (std::size_t k = 0; k < to.size(); ++k) {
+    if (from[k] == to[k]) continue;
+    const int a = rung_position(space, k, from[k]), b = rung_position(space, k, to[k]);
+    if (a < 0 || b < 0) return std::nullopt;
+    const int c = b + (b - a);
+    if (c < 0 || c >= space.sizes[k]) return std::nullopt;
+    q[k] = k < space.rungs.size() && !space.rungs[k].empty() ? space.rungs[k][c] : c;
+  }
+  return q;
+}
+
+namespace {
+
 // First-improvement hill climb over the untried neighbours (one parameter one step away) of the
 // best point, announced to `plan` before they are timed; stops at a local optimum or when done().
+// The move that led to the centre (from `came_from` at first) is tried again first: a step that
+// paid often pays again (f32 2^20 bins on constant data: threads per SM 1,024 -> 512 -> 256,
+// each step ~30% faster), and a climb of 16 evaluations that tries neighbours in random order
+// stopped one such step short (H100 plan i: 89.6 us on constant data against 56.5 us two steps
+// on).
 void climb(const SearchSpace& space, const std::function<bool(const Point&)>& valid, Run& run,
            SearchResult& r, std::mt19937_64& rng,
            const std::function<void(const std::vector<Point>&)>& plan,
-           const std::function<bool()>& done) {
+           const std::function<bool()>& done, Point came_from = {}) {
   bool improved = true;
   while (improved && !done() && !r.best.empty()) {
     improved = false;
@@ -142,11 +174,15 @@ void climb(const SearchSpace& space, const std::function<bool(const Point&)>& va
       return !run.seen(q) && valid(q);
     });
     std::shuffle(around.begin(), around.end(), rng);
+    if (const auto again = repeat_move(space, came_from, centre))
+      if (const auto it = std::find(around.begin(), around.end(), *again); it != around.end())
+        std::rotate(around.begin(), it, it + 1);
     if (plan && !around.empty()) plan(around);
     for (const auto& q : around) {
       if (done()) break;
       run.evaluate(q);
       if (r.best != centre) {
+        came_from = centre;
         improved = true;
         break;
       }
@@ -375,7 +411,8 @@ class Annealing : public Strategy {
 SearchResult hill_climb(const SearchSpace& space, const Objective& f,
                         const std::vector<Point>& starts, const SearchBudget& b,
                         std::uint64_t seed,
-                        const std::function<void(const std::vector<Point>&)>& plan) {
+                        const std::function<void(const std::vector<Point>&)>& plan,
+                        const Point& came_from) {
   // The restrictions are asked point by point (LazyValid, never its all()): a short climb should
   // not pay for enumerating the grid (valid_points and invalid_skipped stay 0).
   SearchResult r;
@@ -391,7 +428,7 @@ SearchResult hill_climb(const SearchSpace& space, const Objective& f,
     run.evaluate(p);
   }
   climb(space, [&valid](const Point& q) { return valid(q); }, run, r, rng, plan,
-        [&] { return run.exhausted(); });
+        [&] { return run.exhausted(); }, came_from);
   return r;
 }
 

@@ -168,13 +168,15 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     const auto on_di = [&](const Point& pt) { return evaluate(di, pt); };
     plan(finalists);
     for (const Point& pt : finalists) on_di(pt);
+    Point centre;  // the best finalist there: the climb first repeats the step away from it
     if (const std::vector<Point> top = fastest(seen[di], 1); !top.empty()) {
-      const std::vector<Point> around = neighbours(space, top.front());
+      centre = top.front();
+      const std::vector<Point> around = neighbours(space, centre);
       plan(around);
       for (const Point& pt : around) on_di(pt);
     }
     hill_climb(space, on_di, fastest(seen[di], 1), SearchBudget{1 + opt.distribution_budget, 0},
-               opt.seed + di, plan);
+               opt.seed + di, plan, centre);
     total = done + (dists.size() - 1 - di) * per_other + climbing + deciding;
   }
 

@@ -94,11 +94,19 @@ const std::vector<std::string>& strategy_names();
 // then climbs from the best point found by first improvement over its one-step neighbours until
 // a local optimum, the budget or the time limit. Used to find each input distribution's own best
 // near the finalists of the main search. It asks the restrictions point by point instead of
-// enumerating the grid, so valid_points and invalid_skipped of its result are 0.
+// enumerating the grid, so valid_points and invalid_skipped of its result are 0. Each step first
+// tries the move that led to the centre again (repeat_move; at the start, the move from
+// `came_from` to the best start, where given), then the other neighbours in random order.
 SearchResult hill_climb(const SearchSpace& space, const Objective& objective,
                         const std::vector<Point>& starts, const SearchBudget& budget,
                         std::uint64_t seed,
-                        const std::function<void(const std::vector<Point>&)>& plan = {});
+                        const std::function<void(const std::vector<Point>&)>& plan = {},
+                        const Point& came_from = {});
+
+// The move from `from` to `to` made once more from `to`: each parameter that changed goes as many
+// rungs again the same way (a coupled step repeats as a coupled step). nullopt where that leaves
+// the grid or the points are equal; the restrictions are not asked.
+std::optional<Point> repeat_move(const SearchSpace& space, const Point& from, const Point& to);
 
 // The valid points one step away from `centre`: each parameter one rung down and up, in
 // parameter order, then each coupled pair moved together (first up, second down; then the

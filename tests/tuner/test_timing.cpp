@@ -113,6 +113,25 @@ TEST(TimingStopRule, SpreadBelowTheEventResolutionCountsAsStable) {
   EXPECT_EQ(tuner::sampling_state(ms, 0.05, strict), tuner::SamplingState::more);
 }
 
+TEST(TimingStopRule, BatchedSamplesResolveEachCallToTheEventResolutionOverTheCalls) {
+  // 5 us calls timed 50 at a time, +-3% from sample to sample: the events resolve each call to
+  // 0.01 us, so 10 samples do not yet pin the median to 1%; one call a sample they would.
+  const auto src = spread(200, 0.005, 0.03);
+  const std::vector<double> ten(src.begin(), src.begin() + 10);
+  const tuner::TimingOptions o;
+  EXPECT_EQ(tuner::sampling_state(ten, 2.5, o, 1), tuner::SamplingState::stable);
+  EXPECT_EQ(tuner::sampling_state(ten, 2.5, o, 50), tuner::SamplingState::more);
+  std::vector<double> ms;
+  auto state = tuner::SamplingState::more;
+  while (state == tuner::SamplingState::more) {
+    for (int i = 0; i < 10; ++i) ms.push_back(src.at(ms.size()));
+    state = tuner::sampling_state(ms, 0.25 * static_cast<double>(ms.size()), o, 50);
+  }
+  EXPECT_EQ(state, tuner::SamplingState::stable);
+  EXPECT_GT(ms.size(), 10u);
+  EXPECT_LE(tuner::median_ci_half_width(ms), 0.01 * tuner::summarize(ms).median_ms);
+}
+
 namespace {
 Problem direct_u8(std::uint64_t n, std::uint32_t bins) {
   Problem p;

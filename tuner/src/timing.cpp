@@ -23,16 +23,29 @@ double median_ci_half_width(std::vector<double> ms) {
   return 0.5 * (ms[k - 1] - ms[j - 1]);
 }
 
+namespace {
+
+// The widest confidence interval that still counts as stable, for a median of `median_ms` a call.
+// The events resolve a sample, not a call: a sample of k calls resolves each call to 1/k of that.
+// (Until session 12 the floor was 0.5 us a call, 1-12% of a 4-50 us call: every such call of
+// H100 plan h stopped at 10 samples, whatever its spread.)
+double allowed_half_width(double median_ms, const TimingOptions& opt, int calls_per_sample) {
+  return std::max(opt.target_rel * median_ms, opt.resolution_ms / std::max(calls_per_sample, 1));
+}
+
+}  // namespace
+
 SamplingState sampling_state(const std::vector<double>& ms, double spent_ms,
-                             const TimingOptions& opt) {
+                             const TimingOptions& opt, int calls_per_sample) {
   const int n = static_cast<int>(ms.size());
   const int max_samples = std::max(opt.max_samples, 1);
   if (n >= max_samples) return SamplingState::max_samples;
   if (n >= std::min(3, max_samples) && spent_ms >= opt.max_total_ms) return SamplingState::time_cap;
   if (n < std::min(std::max(opt.min_samples, 2), max_samples)) return SamplingState::more;
   const Timing t = summarize(ms);
-  const double allowed = std::max(opt.target_rel * t.median_ms, opt.resolution_ms);
-  return t.ci_half_width_ms <= allowed ? SamplingState::stable : SamplingState::more;
+  return t.ci_half_width_ms <= allowed_half_width(t.median_ms, opt, calls_per_sample)
+             ? SamplingState::stable
+             : SamplingState::more;
 }
 
 Timing summarize(std::vector<double> ms) {
@@ -117,7 +130,7 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
     if (per_sample == 1) ms.push_back(t);  // a sample like any other
   }
 
-  while (sampling_state(ms, spent, opt) == SamplingState::more) {
+  while (sampling_state(ms, spent, opt, per_sample) == SamplingState::more) {
     const int n = static_cast<int>(ms.size());
     int want = std::min(n < first ? first - n : batch, max_samples - n);
     // Near the time cap, queue only what fits (but enough for 3 samples).
@@ -141,7 +154,7 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   out.calls_per_sample = per_sample;
   out.hold_timeouts = hold_timeouts;
   out.stable = out.samples >= std::min(opt.min_samples, max_samples) &&
-               out.ci_half_width_ms <= std::max(opt.target_rel * out.median_ms, opt.resolution_ms);
+               out.ci_half_width_ms <= allowed_half_width(out.median_ms, opt, per_sample);
   return out;
 }
 

@@ -25,16 +25,17 @@ struct Timing {
 };
 
 // The stopping rule: at least min_samples; then stop as soon as the 95% confidence interval of
-// the median is narrow (half-width <= target_rel x median, or <= resolution_ms: the events' own
-// resolution, below which more samples tell nothing), or at max_samples, or once the samples add
-// up to max_total_ms (a configuration that slow is nowhere near the best; it keeps >= 3 samples).
+// the median is narrow (half-width <= target_rel x median, or <= the events' own resolution per
+// call, resolution_ms / calls per sample, below which more samples tell nothing), or at
+// max_samples, or once the samples add up to max_total_ms (a configuration that slow is nowhere
+// near the best; it keeps >= 3 samples).
 struct TimingOptions {
   int warmup = 3;
   int min_samples = 10;
   int max_samples = 100;
   int batch = 10;  // samples queued per synchronisation after the first min_samples
   double target_rel = 0.01;
-  double resolution_ms = 0.0005;  // CUDA events resolve about 0.5 us
+  double resolution_ms = 0.0005;  // CUDA events resolve about 0.5 us, per sample
   double max_total_ms = 1000;
   // Calls shorter than this are timed k at a time (k <= max_calls_per_sample, from the first
   // timed call), so that the events' resolution and the call-to-call jitter are a small part of
@@ -55,9 +56,10 @@ enum class SamplingState { more, stable, max_samples, time_cap };
 // clamped), half of x(k) - x(j). Infinite for fewer than 2 samples.
 double median_ci_half_width(std::vector<double> ms);
 
-// Whether to take more samples, and if not, why. `spent_ms` is the time the samples took.
+// Whether to take more samples, and if not, why. `ms` are per-call times of samples of
+// `calls_per_sample` calls each; `spent_ms` is the time the samples took.
 SamplingState sampling_state(const std::vector<double>& ms, double spent_ms,
-                             const TimingOptions& opt);
+                             const TimingOptions& opt, int calls_per_sample = 1);
 
 // Times launch(stream, call) until sampling_state says stop; `call` counts every call, warm-ups
 // included. Returns when all are done.

@@ -170,6 +170,13 @@ int main(int argc, char** argv) {
         ->type_name("N")
         ->capture_default_str()
         ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+    a->add_option("--decision", flags.decision,
+                  "how the winner is chosen over the distributions: pairwise (the candidate no\n"
+                  "other beats by more, each pair judged as `histtune stability` judges two runs'\n"
+                  "winners) or leximax (the smallest worst ratio to each distribution's best)")
+        ->type_name("RULE")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"pairwise", "leximax"}));
     a->add_option("--seed", flags.seed, "seed of the search and of the input data")
         ->type_name("N")
         ->capture_default_str();
@@ -197,8 +204,10 @@ int main(int argc, char** argv) {
           "skewed, constant and run-length data too, with a short climb for each distribution's\n"
           "own best, and climbs on the worst case over the distributions look for the\n"
           "compromise; finally the candidates are re-timed side by side and the winner is the\n"
-          "best worst case (a gap within 0.5% or within both medians' confidence intervals is a\n"
-          "tie: the built-in default wins it, else the simplest configuration). Each\n"
+          "best worst case: the candidate that no other beats by more, each pair compared on\n"
+          "the distribution where it differs most, as `histtune stability` compares two runs'\n"
+          "winners (--decision; a gap within 0.5% or within both medians' confidence intervals\n"
+          "is a tie: the built-in default wins it, else the simplest configuration). Each\n"
           "measurement is stored as it is taken, so running the same command again after an\n"
           "interruption measures only the rest; the robust winner and each distribution's\n"
           "winner are stored.\n\n") +

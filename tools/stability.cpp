@@ -147,49 +147,8 @@ Problem timed_problem(const db::ProblemRow& key) {
   return problem_of(key);
 }
 
-std::optional<double> difference_percent(double a_ms, double b_ms) {
-  if (!(a_ms > 0) || !(b_ms > 0)) return std::nullopt;
-  return 100.0 * (b_ms - a_ms) / std::min(a_ms, b_ms);
-}
-
 bool within_tolerance(double a_ms, double b_ms) {
   return within(difference_percent(a_ms, b_ms));
-}
-
-std::optional<double> worst_ratio(const std::vector<double>& x_ms,
-                                  const std::vector<double>& other_ms) {
-  if (x_ms.empty() || x_ms.size() != other_ms.size()) return std::nullopt;
-  double worst = 0;
-  for (std::size_t d = 0; d < x_ms.size(); ++d) {
-    if (!(x_ms[d] > 0) || !(other_ms[d] > 0)) return std::nullopt;
-    worst = std::max(worst, x_ms[d] / std::min(x_ms[d], other_ms[d]));
-  }
-  return worst;
-}
-
-std::optional<double> worst_case_difference_percent(const std::vector<double>& a_ms,
-                                                    const std::vector<double>& b_ms) {
-  const auto w_a = worst_ratio(a_ms, b_ms), w_b = worst_ratio(b_ms, a_ms);
-  if (!w_a || !w_b) return std::nullopt;
-  // Where one winner is at least as fast on every distribution (always so with one), its ratio
-  // is exactly 1 and the formula reduces to difference_percent of both times on the other's
-  // worst distribution; taken from those times it has no rounding of the ratios, so one
-  // distribution gives difference_percent to the last bit.
-  const auto worst_at = [](const std::vector<double>& x, const std::vector<double>& other) {
-    std::size_t at = 0;
-    for (std::size_t d = 1; d < x.size(); ++d)
-      if (x[d] / std::min(x[d], other[d]) > x[at] / std::min(x[at], other[at])) at = d;
-    return at;
-  };
-  if (*w_a == 1) {
-    const std::size_t d = worst_at(b_ms, a_ms);
-    return difference_percent(a_ms[d], b_ms[d]);
-  }
-  if (*w_b == 1) {
-    const std::size_t d = worst_at(a_ms, b_ms);
-    return difference_percent(a_ms[d], b_ms[d]);
-  }
-  return difference_percent(*w_a, *w_b);
 }
 
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
@@ -312,8 +271,8 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
   return {{"problem", problem_json(r.pair.problem)},
           {"same_configuration", r.pair.a.config_label == r.pair.b.config_label},
           {"failed", failed(r)},
-          {"worst_ratio_a", optional_json(worst_ratio(a_ms, b_ms))},
-          {"worst_ratio_b", optional_json(worst_ratio(b_ms, a_ms))},
+          {"worst_ratio_a", optional_json(pairwise_worst_ratio(a_ms, b_ms))},
+          {"worst_ratio_b", optional_json(pairwise_worst_ratio(b_ms, a_ms))},
           {"worst_case_difference_percent", optional_json(worst)},
           {"worst_case_within_tolerance", within(worst)},
           {"distributions", per},

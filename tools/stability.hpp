@@ -13,6 +13,7 @@
 
 #include "histtune/db/database.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/side_by_side.hpp"
 
 namespace histtune::cli {
@@ -46,26 +47,13 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
 // (i32 even 256 bins over [-1000, 1000), say), so the times would not match the recorded ones.
 Problem timed_problem(const db::ProblemRow& key);
 
-// 100 x (b - a) / min(a, b): how much slower B is than A (negative: faster), relative to the
-// faster one, so that swapping A and B only flips the sign. nullopt unless both are > 0.
-std::optional<double> difference_percent(double a_ms, double b_ms);
+// The judge's measures are the tuner's own (tuner/decide.hpp), so that what `histtune stability`
+// calls a miss is what the tuner's decision minimises.
+using tuner::difference_percent;
+using tuner::pairwise_worst_ratio;
+using tuner::worst_case_difference_percent;
 // |difference| <= kStabilityTolerance (false where there is no difference).
 bool within_tolerance(double a_ms, double b_ms);
-
-// The tuner's objective (tuner/decide.hpp, choose_robust) over the two winners alone: on each
-// distribution d the faster of the two sets the mark, best_d = min(A_d, B_d), and a winner's worst
-// ratio is w_X = max over d of X_d / best_d (1 when X is at least as fast on every distribution).
-// x_ms and other_ms: the medians of X and of the other winner, one per distribution. nullopt
-// unless both have a time > 0 on every distribution (lists of one length, not empty).
-std::optional<double> worst_ratio(const std::vector<double>& x_ms,
-                                  const std::vector<double>& other_ms);
-// How much worse B's worst case is than A's: difference_percent(w_A, w_B), i.e.
-//   100 x (w_B - w_A) / min(w_A, w_B).
-// 0 for identical times; swapping A and B flips the sign; with one distribution it is
-// difference_percent(A, B) (the faster's ratio is 1, the slower's slower / faster), bit for bit.
-// Two winners each faster on some data (3% on uniform, 3% on constant) have equal worst cases.
-std::optional<double> worst_case_difference_percent(const std::vector<double>& a_ms,
-                                                    const std::vector<double>& b_ms);
 
 struct StabilityRow {
   StabilityPair pair;

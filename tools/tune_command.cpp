@@ -44,11 +44,11 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
   if (!c.quiet)
     std::fprintf(text,
                  "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n"
-                 "  search: %s, %s per problem; data: %s%s\n",
+                 "  search: %s, %s per problem; data: %s; decision: %s%s\n",
                  plan.size(), d.ordinal, d.name.c_str(), d.arch(), d.sm_count,
                  database->path().c_str(), f.strategy.c_str(),
                  budget ? (std::to_string(budget) + " evaluations").c_str() : "no budget",
-                 distribution_list(dists).c_str(),
+                 distribution_list(dists).c_str(), f.decision.c_str(),
                  f.fresh ? "; --fresh: stored measurements are not reused" : "");
 
   KernelCache cache;
@@ -101,6 +101,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     opt.seed = f.seed;
     opt.distributions = dists;
     opt.finalists = f.finalists;
+    opt.decision = tuner::robust_rule_of(f.decision);
     opt.on_progress = [&](const tuner::Progress& pr) {
       progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
     };
@@ -204,7 +205,9 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                            {"median_ms", per},
                            {"worst_ratio", std::isfinite(fin.worst_ratio)
                                                ? nlohmann::json(fin.worst_ratio)
-                                               : nlohmann::json()}});
+                                               : nlohmann::json()},
+                           {"regret_percent", std::isfinite(fin.regret) ? nlohmann::json(fin.regret)
+                                                                        : nlohmann::json()}});
     }
     results.push_back({{"problem", problem_json(p.key())},
                        {"winner", r.winner.empty() ? nlohmann::json() : nlohmann::json(r.winner)},
@@ -215,6 +218,7 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                        {"finalists", finalists},
                        {"distributions", r.distributions},
                        {"strategy", r.strategy},
+                       {"decision", f.decision},
                        {"budget", budget},
                        {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
                        {"searched", r.search_evaluations},

@@ -34,9 +34,9 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
     std::vector<const char*> has, lacks;
   } commands[] = {
       {"tune", {"--gpu", "--db", "--json", "--quiet", "--verbose", "--problem", "--strategy",
-                "--budget", "--time-limit", "TYPE:BINNING:BINS:N"}, {}},
+                "--budget", "--time-limit", "--decision", "TYPE:BINNING:BINS:N"}, {}},
       {"compare", {"--gpu", "--db", "--json", "--quiet", "--verbose", "--problem", "within 2%"},
-       {"--strategy"}},
+       {"--strategy", "--decision"}},
       {"info", {"--gpu", "--db", "--json"}, {"--quiet", "--problem"}},
       {"bench", {"--gpu", "--db", "--json [FILE]", "--only", "--matrix", "--quiet"},
        {"--verbose"}},

@@ -100,6 +100,30 @@ TEST(TuneWith, NearTiesGoToTheSimplestConfiguration) {
   EXPECT_EQ(r.winner, "cfg.2.3.1");
 }
 
+// The decision rule is TuneOptions::decision (tuner/decide.hpp; the numbers of its
+// DecidePairwise test, H100 plan h's u16 65536 bins 2^24): pairwise keeps {2}, which no other
+// candidate beats side by side; leximax keeps {1} for its lead on skewed data, where the
+// specialist {0} is far ahead of both.
+TEST(TuneWith, TheRobustWinnerIsChosenByTheDecisionRuleOfTheOptions) {
+  FakeBench bench([](const Point& p, Distribution d) -> std::optional<double> {
+    static const double ms[3][4] = {
+        {32.2, 24.2, 30.0, 45.0}, {37.2, 28.6, 23.7, 35.0}, {38.6, 30.1, 23.8, 32.4}};
+    return ms[p[0]][static_cast<int>(d)] / 1000;
+  });
+  ASSERT_EQ(static_cast<int>(Distribution::runs), 3);
+  TuneOptions o = exhaustive_options();
+  EXPECT_EQ(o.decision, RobustRule::pairwise) << "the default";
+  const SearchSpace three{{3}, nullptr};
+  TuneResult r = tune_with(problem(), three, bench, o);
+  EXPECT_EQ(r.winner, "cfg.2");
+  ASSERT_EQ(r.finalists.size(), 3u);
+  for (const Finalist& f : r.finalists)
+    EXPECT_EQ(f.regret == 0, f.label == "cfg.2") << f.label << " regret " << f.regret;
+  o.decision = RobustRule::leximax;
+  r = tune_with(problem(), three, bench, o);
+  EXPECT_EQ(r.winner, "cfg.1");
+}
+
 TEST(TuneWith, AConfigurationWrongOnOneDistributionIsNeverTheRobustWinner) {
   FakeBench bench([](const Point& p, Distribution d) -> std::optional<double> {
     if (p == Point{3, 3, 2} && d == Distribution::runs) return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace histtune::tuner {
 
@@ -17,6 +18,57 @@ bool simpler(const Point& a, const Point& b) {
   if (off(a) != off(b)) return off(a) < off(b);
   if (sum(a) != sum(b)) return sum(a) < sum(b);
   return a < b;
+}
+
+std::optional<double> difference_percent(double a_ms, double b_ms) {
+  if (!(a_ms > 0) || !(b_ms > 0)) return std::nullopt;
+  return 100.0 * (b_ms - a_ms) / std::min(a_ms, b_ms);
+}
+
+std::optional<double> pairwise_worst_ratio(const std::vector<double>& x_ms,
+                                           const std::vector<double>& other_ms) {
+  if (x_ms.empty() || x_ms.size() != other_ms.size()) return std::nullopt;
+  double worst = 0;
+  for (std::size_t d = 0; d < x_ms.size(); ++d) {
+    if (!(x_ms[d] > 0) || !(other_ms[d] > 0)) return std::nullopt;
+    worst = std::max(worst, x_ms[d] / std::min(x_ms[d], other_ms[d]));
+  }
+  return worst;
+}
+
+std::optional<double> worst_case_difference_percent(const std::vector<double>& a_ms,
+                                                    const std::vector<double>& b_ms) {
+  const auto w_a = pairwise_worst_ratio(a_ms, b_ms), w_b = pairwise_worst_ratio(b_ms, a_ms);
+  if (!w_a || !w_b) return std::nullopt;
+  // Where one winner is at least as fast on every distribution (always so with one), its ratio
+  // is exactly 1 and the formula reduces to difference_percent of both times on the other's
+  // worst distribution; taken from those times it has no rounding of the ratios, so one
+  // distribution gives difference_percent to the last bit.
+  const auto worst_at = [](const std::vector<double>& x, const std::vector<double>& other) {
+    std::size_t at = 0;
+    for (std::size_t d = 1; d < x.size(); ++d)
+      if (x[d] / std::min(x[d], other[d]) > x[at] / std::min(x[at], other[at])) at = d;
+    return at;
+  };
+  if (*w_a == 1) {
+    const std::size_t d = worst_at(b_ms, a_ms);
+    return difference_percent(a_ms[d], b_ms[d]);
+  }
+  if (*w_b == 1) {
+    const std::size_t d = worst_at(a_ms, b_ms);
+    return difference_percent(a_ms[d], b_ms[d]);
+  }
+  return difference_percent(*w_a, *w_b);
+}
+
+RobustRule robust_rule_of(const std::string& name) {
+  if (name == "pairwise") return RobustRule::pairwise;
+  if (name == "leximax") return RobustRule::leximax;
+  throw std::invalid_argument("unknown decision rule '" + name + "' (pairwise, leximax)");
+}
+
+const char* to_string(RobustRule rule) {
+  return rule == RobustRule::pairwise ? "pairwise" : "leximax";
 }
 
 namespace {
@@ -72,7 +124,7 @@ std::size_t pick_simplest_within(const std::vector<Point>& points, const std::ve
 
 RobustChoice choose_robust(const std::vector<Point>& points,
                            const std::vector<std::vector<double>>& cost, double tolerance,
-                           const DecisionNoise& noise) {
+                           const DecisionNoise& noise, RobustRule rule) {
   RobustChoice out;
   const std::size_t n = points.size();
   std::size_t dists = 0;
@@ -121,15 +173,38 @@ RobustChoice choose_robust(const std::vector<Point>& points,
   std::vector<double> worst_noise(n, 0.0);
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t d = 0; d < dists; ++d) worst_noise[c] = std::max(worst_noise[c], noise_at(c, d));
-  // Leximax: candidates tied on the worst ratio are told apart by the next worst, and so on; the
-  // worst alone hides the rest (H100, f32 65536 bins: a run kept a configuration 20% behind on
-  // constant data because every candidate was 17-20% behind the specialist on runs).
+  // Regret: against each other candidate alone, how much worse this one's worst case is (0 where
+  // no other beats it). Costs that are not positive (an empty problem) tie.
+  out.regret.assign(n, kFailed);
+  const auto row = [&](std::size_t c) {
+    std::vector<double> v(dists);
+    for (std::size_t d = 0; d < dists; ++d) v[d] = at(c, d);
+    return v;
+  };
+  for (std::size_t c = 0; c < n; ++c) {
+    if (ratios[c].empty()) continue;
+    double regret = 0;
+    for (std::size_t y = 0; y < n; ++y)
+      if (y != c && !ratios[y].empty())
+        regret = std::max(regret, worst_case_difference_percent(row(y), row(c)).value_or(0.0));
+    out.regret[c] = regret;
+  }
   std::vector<std::size_t> tied = all_of(n);
-  for (std::size_t k = 0; k < dists && tied.size() > 1; ++k) {
+  if (rule == RobustRule::pairwise) {
+    // On the scale of worst ratios (1 + regret), so that the band is pick_within's.
     std::vector<double> level(n, kFailed);
-    for (std::size_t c : tied)
-      if (k < ratios[c].size()) level[c] = ratios[c][k];
+    for (std::size_t c = 0; c < n; ++c) level[c] = 1.0 + out.regret[c] / 100.0;
     tied = within_band(level, tolerance, worst_noise, tied);
+  } else {
+    // Leximax: candidates tied on the worst ratio are told apart by the next worst, and so on;
+    // the worst alone hides the rest (H100, f32 65536 bins: a run kept a configuration 20% behind
+    // on constant data because every candidate was 17-20% behind the specialist on runs).
+    for (std::size_t k = 0; k < dists && tied.size() > 1; ++k) {
+      std::vector<double> level(n, kFailed);
+      for (std::size_t c : tied)
+        if (k < ratios[c].size()) level[c] = ratios[c][k];
+      tied = within_band(level, tolerance, worst_noise, tied);
+    }
   }
   if (dists == 0) tied.clear();
   out.robust = settle(points, tied, noise.preferred);

@@ -287,7 +287,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   const RobustChoice choice =
       choose_robust(std::vector<Point>(candidates.begin(), candidates.begin() + eligible),
                     std::vector<std::vector<double>>(cost.begin(), cost.begin() + eligible),
-                    opt.tie_tolerance, noise);
+                    opt.tie_tolerance, noise, opt.decision);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     Finalist f;
     f.label = bench.label(candidates[c]);
@@ -298,6 +298,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
       worst = std::max(worst, std::isfinite(v) && choice.best[di] > 0 ? v / choice.best[di] : kFailed);
     }
     f.worst_ratio = c < eligible ? choice.worst_ratio[c] : worst;
+    if (c < eligible) f.regret = choice.regret[c];
     (c < eligible ? r.finalists : r.references).push_back(std::move(f));
   }
   // A reference that was also a candidate is reported among the references too.

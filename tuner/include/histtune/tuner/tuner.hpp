@@ -28,6 +28,7 @@
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/search.hpp"
 #include "histtune/tuner/timing.hpp"
@@ -82,6 +83,9 @@ struct TuneOptions {
   // the 2% within which two runs' winners should agree: at 1.5% the band alone let two H100 plans
   // keep winners 2-3% apart (each picked a simpler point near the top of its own band).
   double tie_tolerance = 0.005;
+  // How the robust winner is chosen (tuner/decide.hpp): pairwise, as `histtune stability` judges
+  // two runs' winners, or leximax over the ratios to each distribution's best.
+  RobustRule decision = RobustRule::pairwise;
   // Interleaved rounds of timing every candidate on every distribution before deciding; twice as
   // many where the first distribution's fastest call is under short_problem_ms, whose medians
   // move most between runs (H100: 2-4% at 5-20 us) and whose rounds cost least.
@@ -127,11 +131,13 @@ struct DistributionWinner {
 };
 
 // A candidate of the decision: its re-timed median on each distribution (TuneOptions order;
-// negative where it failed) and its worst ratio to each distribution's best.
+// negative where it failed), its worst ratio to each distribution's best and its regret (percent,
+// decide.hpp; infinite where it failed, 0 for a reference, which is never chosen).
 struct Finalist {
   std::string label;
   std::vector<double> median_ms;
   double worst_ratio = 0;
+  double regret = 0;
 };
 
 struct TuneResult {

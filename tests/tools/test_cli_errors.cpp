@@ -253,8 +253,8 @@ TEST(CliErrors, BadOptionsAndOutputPathsAreUsageErrors) {
   }
   // Refused by the command line parser (its message, then a pointer to --help).
   const std::vector<std::string> refused = {
-      "--gpu banana", "--gpu -1", "compare --gpu 1x", "--strategy greedy", "--decision median", "--budget -3",
-      "show --top -1", "merge " + (dir / "missing.db"), "show --gpu 0", "report",
+      "--gpu banana", "--gpu -1", "compare --gpu 1x", "--strategy greedy", "--decision median",
+      "--budget -3", "show --top -1", "merge " + (dir / "missing.db"), "show --gpu 0", "report",
       "import", "frobnicate"};
   for (const auto& args : refused) {
     const auto r = run_cli_split(args + " --db " + db);

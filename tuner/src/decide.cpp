@@ -176,17 +176,15 @@ RobustChoice choose_robust(const std::vector<Point>& points,
   // Regret: against each other candidate alone, how much worse this one's worst case is (0 where
   // no other beats it). Costs that are not positive (an empty problem) tie.
   out.regret.assign(n, kFailed);
-  const auto row = [&](std::size_t c) {
-    std::vector<double> v(dists);
-    for (std::size_t d = 0; d < dists; ++d) v[d] = at(c, d);
-    return v;
-  };
+  std::vector<std::vector<double>> rows(n, std::vector<double>(dists));
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t d = 0; d < dists; ++d) rows[c][d] = at(c, d);
   for (std::size_t c = 0; c < n; ++c) {
     if (ratios[c].empty()) continue;
     double regret = 0;
     for (std::size_t y = 0; y < n; ++y)
       if (y != c && !ratios[y].empty())
-        regret = std::max(regret, worst_case_difference_percent(row(y), row(c)).value_or(0.0));
+        regret = std::max(regret, worst_case_difference_percent(rows[y], rows[c]).value_or(0.0));
     out.regret[c] = regret;
   }
   std::vector<std::size_t> tied = all_of(n);

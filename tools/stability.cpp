@@ -151,6 +151,16 @@ bool within_tolerance(double a_ms, double b_ms) {
   return within(difference_percent(a_ms, b_ms));
 }
 
+std::vector<std::string> timed_on(const std::vector<db::MeasurementRow>& measurements,
+                                  const std::string& label) {
+  std::vector<std::string> out;
+  for (const auto& m : measurements)
+    if (m.verified && m.config_label == label &&
+        std::find(out.begin(), out.end(), m.distribution) == out.end())
+      out.push_back(m.distribution);
+  return out;
+}
+
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
   StabilitySummary s;
   s.compared = rows.size();
@@ -226,6 +236,15 @@ std::string stability_line(const StabilityRow& r) {
   for (const auto& n : notes)
     s += "    " + n.side + (n.count == r.now.size() ? "" : " (" + n.where + ")") + ": " + n.text +
          "\n";
+  if (!same && !failed(r) && worst && !within(worst)) {
+    const auto where = [](const std::vector<std::string>& on) {
+      std::string list;
+      for (const auto& d : on) list += (list.empty() ? "" : ", ") + d;
+      return on.empty() ? std::string("never") : "on " + list;
+    };
+    s += "    A timed B's winner " + where(r.pair.a_timed_b) + "; B timed A's " +
+         where(r.pair.b_timed_a) + "\n";
+  }
   return s;
 }
 
@@ -282,7 +301,9 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
           {"difference_percent", optional_json(first)},
           {"within_tolerance", within(first)},
           {"recorded_difference_percent", optional_json(recorded)},
-          {"recorded_within_tolerance", within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)}};
+          {"recorded_within_tolerance", within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)},
+          {"a_timed_b", r.pair.a_timed_b},
+          {"b_timed_a", r.pair.b_timed_a}};
 }
 
 nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Matched& matched) {

@@ -34,7 +34,16 @@ DeviceMatch match_device(const std::vector<db::DeviceRow>& tuned, const db::Devi
 struct StabilityPair {
   db::ProblemRow problem;
   db::WinnerRow a, b;
+  // The distributions on which run A verified a measurement of B's winner, and B of A's (empty:
+  // never timed it). Two winners apart with neither timed by the other run are the search's
+  // coverage; timed and still not chosen, the decision or its timing.
+  std::vector<std::string> a_timed_b, b_timed_a;
 };
+
+// The distributions, in the order first met, on which `measurements` hold a verified time of
+// configuration `label`.
+std::vector<std::string> timed_on(const std::vector<db::MeasurementRow>& measurements,
+                                  const std::string& label);
 
 struct Matched {
   std::vector<StabilityPair> pairs;  // problems with a winner in both, in A's order
@@ -80,7 +89,8 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows);
 std::string stability_legend(int rounds, const std::vector<tuner::Distribution>& dists);
 std::string stability_table_header(const std::vector<tuner::Distribution>& dists);
 // One problem's line, then an indented line per error (the distributions it happened on named
-// unless it happened on all).
+// unless it happened on all), and for two different winners apart by more than the tolerance a
+// line saying where each run had timed the other's.
 std::string stability_line(const StabilityRow& r);
 // "N of M problems within 2% on the worst case over uniform, skewed, constant, runs (the tuner's
 // objective); K of M on uniform data alone; recorded times: ...; same configuration: ..."; with
@@ -95,7 +105,8 @@ std::string stability_summary_line(const StabilitySummary& s,
 //  "error" where one), "rounds", "difference_percent", "within_tolerance"};
 //  and on the first distribution, as before several were timed: "a", "b" (each: "configuration",
 //  "recorded_ms", the timing, "verified", "error" where one), "rounds", "difference_percent",
-//  "within_tolerance"; "recorded_difference_percent", "recorded_within_tolerance"}.
+//  "within_tolerance"; "recorded_difference_percent", "recorded_within_tolerance";
+//  "a_timed_b", "b_timed_a": the distributions each run timed the other's winner on}.
 // Differences and ratios are null where a side has no time.
 nlohmann::json stability_row_json(const StabilityRow& r);
 // {"tolerance", "rows", "only_in_a", "only_in_b" (problem specs), "compared",

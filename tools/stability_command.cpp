@@ -65,8 +65,14 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     if (!m->device)
       return nothing_to_compare(s->path + ": " + m->why_not + " (GPU " +
                                 std::to_string(d.ordinal) + ", " + d.name + ")");
-  const Matched matched =
+  Matched matched =
       match_winners(a.db->winners(match_a.device->uuid), b.db->winners(match_b.device->uuid));
+  for (auto& pair : matched.pairs) {
+    pair.a_timed_b = timed_on(a.db->measurements(match_a.device->uuid, pair.problem),
+                              pair.b.config_label);
+    pair.b_timed_a = timed_on(b.db->measurements(match_b.device->uuid, pair.problem),
+                              pair.a.config_label);
+  }
   if (matched.pairs.empty())
     return nothing_to_compare("no problem is tuned for GPU " + std::to_string(d.ordinal) + " (" +
                               d.name + ") in both " + path_a + " and " + path_b);

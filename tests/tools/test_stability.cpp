@@ -355,6 +355,34 @@ TEST(Stability, TableShowsBothTimesEachDistributionsDifferenceTheWorstAndTheReco
   EXPECT_NE(legend.find("within: |worst| <= 2%"), std::string::npos) << legend;
 }
 
+// Two winners apart: the line says whether each run had timed the other's (never: the search's
+// coverage; timed and not chosen: the decision or its timing). Winners within the tolerance, or
+// one configuration, get no such line.
+TEST(Stability, AMissSaysWhereEachRunTimedTheOthersWinner) {
+  std::vector<db::MeasurementRow> a_measured(4);
+  const char* dists[] = {"uniform", "skewed", "uniform", "runs"};
+  for (std::size_t i = 0; i < a_measured.size(); ++i) {
+    a_measured[i].config_label = i == 3 ? "cfg.1.1" : "cfg.5.2";
+    a_measured[i].distribution = dists[i];
+    a_measured[i].verified = i != 1;  // a wrong result is not a time
+  }
+  EXPECT_EQ(timed_on(a_measured, "cfg.5.2"), (std::vector<std::string>{"uniform"}));
+  EXPECT_TRUE(timed_on(a_measured, "cfg.0.2").empty());
+
+  Matched m = two_runs();
+  m.pairs[2].a_timed_b = timed_on(a_measured, "cfg.5.2");  // u8 2^24: 5% apart
+  const std::vector<StabilityRow> rows = measured(m);
+  const std::string apart = stability_line(rows[2]);
+  EXPECT_NE(apart.find("\n    A timed B's winner on uniform; B timed A's never\n"),
+            std::string::npos)
+      << apart;
+  for (std::size_t i : {0u, 1u, 3u})  // the same winner, 1% apart, a failed winner
+    EXPECT_EQ(stability_line(rows[i]).find("timed B's winner"), std::string::npos) << i;
+  const nlohmann::json row = stability_row_json(rows[2]);
+  EXPECT_EQ(row["a_timed_b"], nlohmann::json::array({"uniform"}));
+  EXPECT_EQ(row["b_timed_a"], nlohmann::json::array());
+}
+
 TEST(Stability, AnUnrunnableWinnerIsNamedAndItsPartnerMarkedNotTimed) {
   StabilityRow r{two_runs().pairs[1], {}};
   for (const Distribution d : kFour) {

@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
                   "winners) or leximax (the smallest worst ratio to each distribution's best)")
         ->type_name("RULE")
         ->capture_default_str()
-        ->check(CLI::IsMember({"pairwise", "leximax"}));
+        ->check(CLI::IsMember(histtune::tuner::robust_rule_names()));
     a->add_option("--seed", flags.seed, "seed of the search and of the input data")
         ->type_name("N")
         ->capture_default_str();

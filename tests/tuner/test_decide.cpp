@@ -200,4 +200,5 @@ TEST(DecidePairwise, TheRuleIsNamedOnTheCommandLine) {
   EXPECT_EQ(robust_rule_of("leximax"), RobustRule::leximax);
   EXPECT_STREQ(to_string(RobustRule::leximax), "leximax");
   EXPECT_THROW(robust_rule_of("minimax"), std::invalid_argument);
+  for (const std::string& name : robust_rule_names()) EXPECT_EQ(to_string(robust_rule_of(name)), name);
 }

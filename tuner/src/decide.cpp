@@ -67,6 +67,11 @@ RobustRule robust_rule_of(const std::string& name) {
   throw std::invalid_argument("unknown decision rule '" + name + "' (pairwise, leximax)");
 }
 
+const std::vector<std::string>& robust_rule_names() {
+  static const std::vector<std::string> names = {"pairwise", "leximax"};
+  return names;
+}
+
 const char* to_string(RobustRule rule) {
   return rule == RobustRule::pairwise ? "pairwise" : "leximax";
 }

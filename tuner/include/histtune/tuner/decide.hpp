@@ -79,6 +79,7 @@ enum class RobustRule {
 };
 // "pairwise" or "leximax"; throws std::invalid_argument naming the valid ones.
 RobustRule robust_rule_of(const std::string& name);
+const std::vector<std::string>& robust_rule_names();
 const char* to_string(RobustRule rule);
 
 struct RobustChoice {

@@ -134,7 +134,7 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
     if (wb == b.end())
       m.only_a.push_back(wa.problem);
     else
-      m.pairs.push_back({wa.problem, wa, *wb});
+      m.pairs.push_back({wa.problem, wa, *wb, {}, {}});
   }
   for (const auto& wb : b)
     if (find(a, wb.problem) == a.end()) m.only_b.push_back(wb.problem);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.hpp"
 #include "histtune/status.hpp"
@@ -145,18 +146,21 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
     }
     compiled += r.compiled;
     const double seconds = seconds_since(t0);
-    char line[640];
+    char line[704];
     char worst[64] = "";
     if (dists.size() > 1 && !r.winner.empty())
       std::snprintf(worst, sizeof worst, ", worst case %.2fx over %zu distributions",
                     r.winner_worst_ratio, dists.size());
     // A budgeted annealing search draws valid points without counting the space (valid 0).
-    char searched[96];
+    char searched[160];
     if (r.valid)
       std::snprintf(searched, sizeof searched, "%zu of %zu valid searched", r.search_evaluations,
                     r.valid);
     else
       std::snprintf(searched, sizeof searched, "%zu searched", r.search_evaluations);
+    if (!r.second_search.empty())
+      std::snprintf(searched + std::strlen(searched), sizeof searched - std::strlen(searched),
+                    ", %zu more on %s", r.second_search_evaluations, r.second_search.c_str());
     char pruned[48] = "";
     if (r.valid) std::snprintf(pruned, sizeof pruned, "%zu pruned, ", r.pruned);
     std::snprintf(line, sizeof line,
@@ -222,6 +226,11 @@ int run_tune(const Common& c, const std::vector<std::string>& problem_specs, con
                        {"budget", budget},
                        {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
                        {"searched", r.search_evaluations},
+                       {"second_search",
+                        r.second_search.empty()
+                            ? nlohmann::json()
+                            : nlohmann::json{{"distribution", r.second_search},
+                                             {"searched", r.second_search_evaluations}}},
                        {"measured", r.measurements.size()},
                        {"reused", r.reused},
                        {"pruned", r.valid ? nlohmann::json(r.pruned) : nlohmann::json()},

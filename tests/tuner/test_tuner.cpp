@@ -201,6 +201,7 @@ TEST(TuneWith, AlwaysMeasuredPointsAreFinalistsOnEveryDistribution) {
   o.finalists = 1;  // the fastest on uniform alone: {3, 3, 2}, 3.0 on constant
   o.distribution_budget = 0;
   o.worst_case_budget = 0;  // the climb would find {1,3,2}, better still: see the test above
+  o.second_search_budget = 0;  // so would the second search on constant data
   o.distributions = {Distribution::uniform, Distribution::constant};
   FakeBench without(landscape);
   EXPECT_NE(tune_with(problem(), grid(), without, o).winner, "cfg.0.3.2");
@@ -223,6 +224,7 @@ TEST(TuneWith, EachDistributionTimesTheWholeNeighbourhoodOfItsBestFinalist) {
   o.finalists = 1;
   o.distribution_budget = 0;  // no climb: only the neighbourhood can find it
   o.worst_case_budget = 0;    // nor the worst-case climbs, whose measurements would add up
+  o.second_search_budget = 0;  // nor the second search on runs (the finalist is 2x behind)
   o.distributions = {Distribution::uniform, Distribution::runs};
   const TuneResult r = tune_with(problem(), grid(), bench, o);
   ASSERT_EQ(r.by_distribution.size(), 2u);
@@ -271,6 +273,7 @@ TEST(TuneWith, TheWorstCaseClimbWalksToACompromiseNoPhaseMeasured) {
   o.finalists = 1;
   o.distribution_budget = 0;
   o.always = {{2, 0}};
+  o.second_search_budget = 0;  // it would find the compromise's row on constant data
   o.distributions = {Distribution::uniform, Distribution::constant};
   const SearchSpace space{{4, 4}, nullptr};
   o.worst_case_budget = 0;
@@ -312,6 +315,64 @@ TEST(TuneWith, TheWorstCaseClimbsStartFromEachDistributionsBest) {
   EXPECT_EQ(r.winner, "cfg.1");
   EXPECT_NEAR(r.winner_worst_ratio, 1.1, 1e-9);
   EXPECT_LE(r.worst_case_evaluations, 4u);
+}
+
+// Phase 2a: a second (annealing) search on the distribution where the first distribution's best
+// is furthest behind. One parameter, 64 values; uniform data is fastest at x = 50. Constant data
+// has a local optimum at x = 51 (0.95; 50 and 52 at 1.0), a ridge at 49 (1.05), and beyond it
+// a slope to 0.80 at x = 0: phase 2's neighbourhood and climb stop at 51, 5% ahead of uniform
+// data's best there; the annealing, allowed worse moves, crosses the ridge within 16
+// evaluations. Runs data follows uniform data: its gap is 0 and it is not searched again.
+TEST(TuneWith, ASecondSearchCrossesTheRidgeOnTheDistributionFurthestFromTheFirstsBest) {
+  const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
+    const int x = p[0];
+    if (d != Distribution::constant) return 1.0 + 0.01 * std::abs(x - 50);
+    if (x == 51) return 0.95;
+    if (x == 50 || x == 52) return 1.0;
+    if (x == 49) return 1.05;
+    return x < 49 ? 0.8 + 0.002 * x : 1.0 + 0.01 * (x - 52);
+  };
+  TuneOptions o = exhaustive_options();
+  o.worst_case_budget = 0;  // the compromise climbs would walk the slope too
+  o.distributions = {Distribution::uniform, Distribution::runs, Distribution::constant};
+  const SearchSpace line{{64}, nullptr};
+  o.second_search_budget = 0;
+  FakeBench without(cost);
+  const TuneResult before = tune_with(problem(), line, without, o);
+  ASSERT_EQ(before.by_distribution.size(), 3u);
+  EXPECT_EQ(before.by_distribution[2].label, "cfg.51");
+  EXPECT_TRUE(before.second_search.empty());
+  o.second_search_budget = 16;
+  FakeBench bench(cost);
+  const TuneResult r = tune_with(problem(), line, bench, o);
+  EXPECT_EQ(r.second_search, "constant");
+  EXPECT_GT(r.second_search_evaluations, 0u);
+  EXPECT_LE(r.second_search_evaluations, 16u);
+  ASSERT_EQ(r.by_distribution.size(), 3u);
+  EXPECT_LT(r.by_distribution[2].median_ms, 0.9) << r.by_distribution[2].label;
+  EXPECT_LE(bench.calls[Distribution::constant],
+            without.calls[Distribution::constant] + 16 + r.finalists.size() * 2)
+      << "at most the budget more, besides the decision's re-timing of the extra candidate";
+}
+
+// No second search where the first distribution's best is within second_search_gap of every
+// other distribution's best: the landscapes agree there.
+TEST(TuneWith, NoSecondSearchWhereTheFirstDistributionsBestIsWithinTheGapEverywhere) {
+  const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
+    const double t = 1.0 + 0.01 * std::abs(p[0] - 5);
+    // On constant data x = 6 is 1.5% ahead of x = 5, uniform data's best.
+    return d == Distribution::constant && p[0] == 6 ? 1.0 / 1.015 : t;
+  };
+  TuneOptions o = exhaustive_options();
+  o.distributions = {Distribution::uniform, Distribution::constant};
+  FakeBench bench(cost);
+  const TuneResult r = tune_with(problem(), SearchSpace{{12}, nullptr}, bench, o);
+  EXPECT_TRUE(r.second_search.empty());
+  EXPECT_EQ(r.second_search_evaluations, 0u);
+  o.second_search_gap = 0.01;  // a 1.5% gap is then wide enough
+  FakeBench narrower(cost);
+  EXPECT_EQ(tune_with(problem(), SearchSpace{{12}, nullptr}, narrower, o).second_search,
+            "constant");
 }
 
 TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {

@@ -68,8 +68,9 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   const std::size_t climbing = others > 0 ? opt.worst_case_budget : 0;
   const std::size_t deciding = (opt.finalists + others + 2) * dists.size() * rounds;
   std::size_t done = 0;
+  const std::size_t second = others > 0 ? opt.second_search_budget : 0;
   std::size_t total = search_estimate(r.strategy, opt.budget, space) + opt.polish_budget +
-                      others * per_other + climbing + deciding;
+                      others * per_other + second + climbing + deciding;
   auto progress = [&](const std::string& what) {
     ++done;
     if (opt.on_progress) opt.on_progress(Progress{done, std::max(total, done), what});
@@ -127,7 +128,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
   r.valid = sr.valid_points;
   r.search_evaluations = sr.evaluations;
   r.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
-  total = done + opt.polish_budget + others * per_other + climbing + deciding;
+  total = done + opt.polish_budget + others * per_other + second + climbing + deciding;
 
   // The climbs' objective: at most `limit` new measurements, counted in `spent`; points already
   // timed cost nothing, and past the limit every untimed point is a dead end.
@@ -148,7 +149,7 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     hill_climb(space, [&](const Point& pt) { return capped(0, pt); }, top, SearchBudget{},
                opt.seed, plan);
   }
-  total = done + others * per_other + climbing + deciding;
+  total = done + others * per_other + second + climbing + deciding;
 
   // 2. Each other distribution: its finalists, every one-step neighbour of the best of them
   //    there, then a short climb. A distribution's own best is often one switch away from the
@@ -177,8 +178,42 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     }
     hill_climb(space, on_di, fastest(seen[di], 1), SearchBudget{1 + opt.distribution_budget, 0},
                opt.seed + di, plan, centre);
-    total = done + (dists.size() - 1 - di) * per_other + climbing + deciding;
+    total = done + (dists.size() - 1 - di) * per_other + second + climbing + deciding;
   }
+  const auto best_on = [&](std::size_t di) {
+    double b = kFailed;
+    for (const auto& [pt, c] : seen[di])
+      if (c) b = std::min(b, *c);
+    return b;
+  };
+
+  // 2a. A second search where the first distribution's landscape is not another's: the
+  //     neighbourhoods of phase 2 surround the first distribution's finalists, and a
+  //     distribution whose optima lie elsewhere is left at whichever local optimum is nearest
+  //     (H100, f32 1024 range bins: uniform data is flat, skewed, constant and runs data have
+  //     local optima 2-6% apart). Annealing, whatever the first search's strategy: a local
+  //     search with room to cross a ridge, from the best points there.
+  if (second > 0 && !finalists.empty()) {
+    std::size_t on = 0;
+    double widest = 1 + opt.second_search_gap;
+    if (const std::vector<Point> top = fastest(seen[0], 1); !top.empty())
+      for (std::size_t di = 1; di < dists.size(); ++di)
+        if (const auto it = seen[di].find(top.front());
+            it != seen[di].end() && it->second && best_on(di) > 0 &&
+            *it->second / best_on(di) > widest) {
+          widest = *it->second / best_on(di);
+          on = di;
+        }
+    if (on > 0) {
+      const SearchResult s2 = make_strategy("annealing")->run(
+          space, [&](const Point& pt) { return evaluate(on, pt); },
+          SearchBudget{opt.second_search_budget, 0}, opt.seed + 100 + on, plan,
+          fastest(seen[on], 3));
+      r.second_search = r.distributions[on];
+      r.second_search_evaluations = s2.evaluations;
+    }
+  }
+  total = done + climbing + deciding;
 
   // 2b. The compromise: climbs on the worst case. The phases above find each distribution's best;
   //     the point that is good on all of them can be a neighbour of none. Each distribution's best
@@ -194,12 +229,6 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     for (std::size_t di = 0; di < dists.size(); ++di)
       for (const Point& pt : fastest(seen[di], 1))
         for (std::size_t dj = 0; dj < dists.size(); ++dj) capped(dj, pt);
-    const auto best_on = [&](std::size_t di) {
-      double b = kFailed;
-      for (const auto& [pt, c] : seen[di])
-        if (c) b = std::min(b, *c);
-      return b;
-    };
     std::vector<double> bests(dists.size());
     for (std::size_t di = 0; di < dists.size(); ++di) bests[di] = best_on(di);
     std::vector<std::pair<double, Point>> starts;  // (worst ratio, point), measured everywhere

@@ -73,6 +73,14 @@ struct TuneOptions {
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists and
   // the neighbourhood of the best of them there; 0: no climb.
   std::size_t distribution_budget = 16;
+  // Evaluations of a second annealing search, on the distribution where the first distribution's
+  // best is furthest behind that distribution's best, when more than second_search_gap: there
+  // the first distribution's landscape is not that one's, and its optima lie outside the
+  // neighbourhoods phase 2 climbs (H100 plans d, e, f, f32 1024 range bins 2^24: three runs kept
+  // three local optima 2-6% apart on skewed, constant and runs data, each a local optimum of
+  // one-step moves). Started from that distribution's best points; 0: no second search.
+  std::size_t second_search_budget = 64;
+  double second_search_gap = 0.02;
   // New measurements of the climbs on the worst case over the distributions (search.hpp's
   // worst_case_climb), each distribution's best timed on the others included: at most
   // worst_case_climbs climbs, each from the best worst case measured that no earlier climb passed
@@ -150,6 +158,8 @@ struct TuneResult {
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::size_t polish_evaluations = 0;            // new points the polish climb timed
   std::size_t worst_case_evaluations = 0;        // new measurements of the worst-case climb
+  std::string second_search;                     // its distribution; empty: none was needed
+  std::size_t second_search_evaluations = 0;     // of the second search, reused ones included
   std::string strategy;
   bool stopped_early = false;                    // by the evaluation budget or the time limit
   std::size_t failed = 0;                        // compiled or verified wrongly (listed in errors)

@@ -390,6 +390,40 @@ TEST(SearchClimb, CoupledMovesFollowARidgeThatSingleStepsCannotCross) {
             (std::vector<Point>{{0, 2}, {2, 2}, {1, 1}, {1, 3}, {2, 1}, {0, 3}}));
 }
 
+// The factorial moves the interacting parameters together, one rung down, not at all or one
+// rung up each: 3^3 - 1 points inside the grid, fewer at its edges, never an invalid one.
+TEST(SearchFactorial, EveryCombinationOfOneRungMovesOfTheInteractingParameters) {
+  SearchSpace s{{4, 4, 4, 3}, nullptr};
+  EXPECT_TRUE(factorial(s, {1, 1, 1, 1}).empty()) << "no interacting parameters: nothing";
+  s.interacting = {0, 2, 3};
+  const std::vector<Point> inside = factorial(s, {1, 1, 1, 1});
+  EXPECT_EQ(inside.size(), 26u);
+  EXPECT_EQ(std::set<Point>(inside.begin(), inside.end()).size(), 26u) << "no repeats";
+  for (const Point& q : inside) EXPECT_EQ(q[1], 1) << "a parameter not listed never moves";
+  EXPECT_EQ(std::count(inside.begin(), inside.end(), Point{2, 1, 2, 0}), 1);
+  EXPECT_EQ(factorial(s, {0, 1, 3, 2}).size(), 2u * 2 * 2 - 1) << "a corner: two values each";
+  s.valid = [](const Point& q) { return q[0] + q[2] < 4; };
+  for (const Point& q : factorial(s, {1, 1, 1, 1})) EXPECT_LT(q[0] + q[2], 4);
+}
+
+TEST(SearchFactorial, TheFamiliesMoveThreadsCopiesAndPrefetchTogether) {
+  const SearchSpace s = hist1d_search_space(u8_256(), h100_like());
+  Hist1DConfig c = hist1d::default_config();
+  c.block_threads = 512;
+  c.blocks_per_sm = 2;
+  c.vector_bytes = 16;
+  c.private_copies = 1;
+  c.prefetch = 1;
+  std::set<std::string> combos;
+  for (const Point& q : factorial(s, hist1d_point_of(c))) combos.insert(hist1d_config_of(q).label());
+  Hist1DConfig other = c;  // the other basin of H100's u8 64 bins 2^24
+  other.block_threads = 1024;
+  other.private_copies = 2;
+  other.prefetch = 0;
+  EXPECT_EQ(combos.count(other.label()), 1u);
+  EXPECT_LE(combos.size(), 17u) << "threads 3 x copies 3 x prefetch 2, less the centre";
+}
+
 // Two distributions on a line of 9 values: the first wants x = 8, the second x = 0, each 10%
 // slower per step away. From the first's best, the climb on the worst ratio walks to the middle,
 // where both are 1.4 times their best; it never times a neighbour on the first distribution that

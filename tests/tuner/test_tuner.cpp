@@ -375,6 +375,39 @@ TEST(TuneWith, NoSecondSearchWhereTheFirstDistributionsBestIsWithinTheGapEverywh
             "constant");
 }
 
+// Phase 1c: the interacting parameters moved together. Three parameters of three values; the
+// search (one evaluation, from {1, 1, 1}) and its polish stay at {1, 1, 1} (1.0), whose every
+// single move is slower (1.05); {2, 2, 0} is faster still (0.9), two and three single moves
+// away through slower points. The factorial times it; the polish from it finds nothing better.
+TEST(TuneWith, TheFactorialReachesABasinThatSingleMovesCannot) {
+  const auto cost = [](const Point& p, Distribution) -> std::optional<double> {
+    if (p == Point{2, 2, 0}) return 0.9;
+    if (p == Point{1, 1, 1}) return 1.0;
+    const int from_peak = (p[0] != 2) + (p[1] != 2) + (p[2] != 0);
+    return from_peak == 1 ? 0.95 + 0.01 * p[0] : 1.05 + 0.01 * (p[0] + p[1] + p[2]);
+  };
+  TuneOptions o = exhaustive_options();
+  o.strategy = "annealing";
+  o.starts = {{1, 1, 1}};
+  o.budget.max_evaluations = 1;
+  o.distributions = {Distribution::uniform};
+  SearchSpace space{{3, 3, 3}, nullptr};
+  space.interacting = {0, 1, 2};
+  o.factorial = false;
+  FakeBench without(cost);
+  const TuneResult before = tune_with(problem(), space, without, o);
+  EXPECT_EQ(before.winner, "cfg.1.1.1");
+  EXPECT_EQ(before.factorial_evaluations, 0u);
+  o.factorial = true;
+  FakeBench bench(cost);
+  const TuneResult r = tune_with(problem(), space, bench, o);
+  EXPECT_EQ(r.winner, "cfg.2.2.0");
+  EXPECT_EQ(r.polish_evaluations, 6u) << "the six single moves from {1, 1, 1}";
+  EXPECT_EQ(r.factorial_evaluations, 26u - 6u)
+      << "the combinations the polish had not timed; every neighbour of {2, 2, 0} is one of them, "
+         "so the second polish times nothing new";
+}
+
 TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
   db::Database database(":memory:");
   db::DeviceRow device{"GPU-fake", "Fake", 9, 0, 132, 1, 1, 1, 1};

@@ -463,6 +463,29 @@ std::vector<Point> neighbours(const SearchSpace& space, const Point& centre) {
   return one_step(space, centre, [&space](const Point& q) { return !space.valid || space.valid(q); });
 }
 
+std::vector<Point> factorial(const SearchSpace& space, const Point& centre) {
+  std::vector<std::size_t> ks;
+  for (const std::size_t k : space.interacting)
+    if (k < centre.size() && k < space.sizes.size()) ks.push_back(k);
+  std::vector<Point> out;
+  std::vector<int> dir(ks.size(), -1);  // an odometer over {-1, 0, +1} per parameter
+  for (;;) {
+    Point q = centre;
+    bool on_grid = true;
+    for (std::size_t i = 0; i < ks.size() && on_grid; ++i)
+      if (dir[i] != 0) {
+        q[ks[i]] = rung_step(space, ks[i], centre[ks[i]], dir[i]);
+        on_grid = q[ks[i]] >= 0;
+      }
+    if (on_grid && q != centre && (!space.valid || space.valid(q))) out.push_back(q);
+    std::size_t i = 0;
+    while (i < dir.size() && dir[i] == 1) dir[i++] = -1;
+    if (i == dir.size()) break;
+    ++dir[i];
+  }
+  return out;
+}
+
 double worst_ratio(const std::vector<double>& cost,
                    const std::function<double(std::size_t)>& best_on) {
   double w = 0;
@@ -596,6 +619,8 @@ void grid_of(const std::vector<Param<C>>& prms, SearchSpace& s) {
   };
   for (const auto& [a, b] : {std::pair{"tpb", "bps"}, std::pair{"vpt", "vec"}})
     if (const auto ia = index(a), ib = index(b); ia && ib) s.coupled.emplace_back(*ia, *ib);
+  for (const char* key : {"tpb", "pc", "pf"})
+    if (const auto k = index(key)) s.interacting.push_back(*k);
 }
 
 }  // namespace

@@ -66,6 +66,10 @@ struct TuneOptions {
   // local optimum: the search's budget can end before it reaches one, and two runs that stop at
   // different points of one slope store winners a few percent apart. 0: no climb.
   std::size_t polish_budget = 32;
+  // Then every combination of one-rung moves of the interacting parameters around the best point
+  // (search.hpp's factorial: at most 26 points), and, where one is faster, a second polish from
+  // it: two runs whose searches settled in different basins of those parameters meet again.
+  bool factorial = true;
   // Configurations of the search carried into the decision (the fastest, by median). 8, not 5:
   // the best worst case over the distributions is not always among the 5 fastest on the first
   // (two H100 plans stored winners 4-17% apart on the worst case where one run's was 6th).
@@ -157,6 +161,7 @@ struct TuneResult {
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::size_t polish_evaluations = 0;            // new points the polish climb timed
+  std::size_t factorial_evaluations = 0;         // new points of the factorial and its polish
   std::size_t worst_case_evaluations = 0;        // new measurements of the worst-case climb
   std::string second_search;                     // its distribution; empty: none was needed
   std::size_t second_search_evaluations = 0;     // of the second search, reused ones included

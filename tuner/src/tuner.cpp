@@ -217,13 +217,14 @@ TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
     std::size_t on = 0;
     double widest = 1 + opt.second_search_gap;
     if (const std::vector<Point> top = fastest(seen[0], 1); !top.empty())
-      for (std::size_t di = 1; di < dists.size(); ++di)
-        if (const auto it = seen[di].find(top.front());
-            it != seen[di].end() && it->second && best_on(di) > 0 &&
-            *it->second / best_on(di) > widest) {
-          widest = *it->second / best_on(di);
+      for (std::size_t di = 1; di < dists.size(); ++di) {
+        const auto it = seen[di].find(top.front());
+        const double best = best_on(di);
+        if (it != seen[di].end() && it->second && best > 0 && *it->second / best > widest) {
+          widest = *it->second / best;
           on = di;
         }
+      }
     if (on > 0) {
       const SearchResult s2 = make_strategy("annealing")->run(
           space, [&](const Point& pt) { return evaluate(on, pt); },

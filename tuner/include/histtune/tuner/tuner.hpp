@@ -67,8 +67,9 @@ struct TuneOptions {
   // different points of one slope store winners a few percent apart. 0: no climb.
   std::size_t polish_budget = 32;
   // Then every combination of one-rung moves of the interacting parameters around the best point
-  // (search.hpp's factorial: at most 26 points), and, where one is faster, a second polish from
-  // it: two runs whose searches settled in different basins of those parameters meet again.
+  // (search.hpp's factorial: 17 points at most for the families, whose prefetch has two values),
+  // and, where one is faster, a second polish from it: two runs whose searches settled in
+  // different basins of those parameters meet again.
   bool factorial = true;
   // Configurations of the search carried into the decision (the fastest, by median). 8, not 5:
   // the best worst case over the distributions is not always among the 5 fastest on the first

@@ -501,41 +501,57 @@ TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
 
 TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {
   const DeviceInfo d = histtune::test::h100_like();
-  Problem p;
+  Problem p;  // u8, direct, 256 bins
   p.n = 1u << 24;
-  auto winner = [](std::uint64_t n, const char* type, const Hist1DConfig& c) {
+  auto winner = [](std::uint64_t n, const char* type, const char* binning, const Hist1DConfig& c) {
     db::WinnerRow w;
-    w.problem = db::ProblemRow{"hist1d", type, "direct", 256, n};
+    w.problem = db::ProblemRow{"hist1d", type, binning, 256, n};
     w.config_label = c.label();
     return w;
   };
-  Hist1DConfig a = hist1d::default_config(), b = a, c = a, own = a, other_type = a;
+  Hist1DConfig a = hist1d::default_config(), b = a, c = a, own = a, other_type = a,
+               other_binning = a;
   b.block_threads = 512;
   b.blocks_per_sm = 4;
   c.block_threads = 1024;
   c.blocks_per_sm = 2;
   own.block_threads = 128;
   other_type.vectors_per_thread = 2;
+  other_binning.vectors_per_thread = 4;
   const std::vector<db::WinnerRow> winners = {
-      winner(1u << 16, "u8", a),           // 8 octaves away
-      winner(1u << 28, "u8", b),           // 4 away
-      winner(1u << 24, "u8", own),         // p itself: not a start
-      winner(1u << 22, "u8", c),           // 2 away
-      winner(1u << 24, "u32", other_type)  // another sample type: not alike
-  };
+      winner(1u << 16, "u8", "direct", a),             // 8 octaves away
+      winner(1u << 28, "u8", "direct", b),             // 4 away
+      winner(1u << 24, "u8", "direct", own),           // p itself: not a start
+      winner(1u << 22, "u8", "direct", c),             // 2 away
+      winner(1u << 23, "u32", "direct", other_type),   // 1, + 4 for a wider sample type
+      winner(1u << 26, "u8", "even", other_binning)};  // 2, + 4 for another binning
   const auto starts = hist1d_starts(winners, d, p);
-  ASSERT_EQ(starts.size(), 3u);
+  ASSERT_EQ(starts.size(), 5u);
   EXPECT_EQ(hist1d_config_of(starts[0]), c);
   EXPECT_EQ(hist1d_config_of(starts[1]), b);
-  EXPECT_EQ(hist1d_config_of(starts[2]), a);
+  EXPECT_EQ(hist1d_config_of(starts[2]), other_type);
+  EXPECT_EQ(hist1d_config_of(starts[3]), other_binning);
+  EXPECT_EQ(hist1d_config_of(starts[4]), a);
   EXPECT_EQ(hist1d_starts(winners, d, p, 1).size(), 1u);
-  // Through the database: what earlier runs stored.
+  // A sample type of the same width is nearer than one of another width.
+  Problem i32 = p;
+  i32.sample_type = SampleType::i32;
+  const auto for_i32 = hist1d_starts(winners, d, i32, 2);
+  ASSERT_EQ(for_i32.size(), 2u);
+  EXPECT_EQ(hist1d_config_of(for_i32[0]), other_type);  // u32: 1 + 2
+  EXPECT_EQ(hist1d_config_of(for_i32[1]), own);         // u8 of its size: 0 + 4
+  // Through the database: what earlier runs stored, on this device only.
   db::Database database(":memory:");
   database.set_winner(d.row(), winners[1].problem, b.label(), 0.1, "h", "v");
   database.set_winner(d.row(), winners[2].problem, own.label(), 0.1, "h", "v");
+  database.set_winner(d.row(), winners[4].problem, other_type.label(), 0.1, "h", "v");
+  db::DeviceRow elsewhere = d.row();
+  elsewhere.uuid = "GPU-elsewhere";
+  database.set_winner(elsewhere, winners[3].problem, c.label(), 0.1, "h", "v");
   const auto from_db = hist1d_starts(database, d, p);
-  ASSERT_EQ(from_db.size(), 1u);
+  ASSERT_EQ(from_db.size(), 2u);
   EXPECT_EQ(hist1d_config_of(from_db[0]), b);
+  EXPECT_EQ(hist1d_config_of(from_db[1]), other_type);
 }
 
 // The search's budget ends on a slope: the polish climbs from its fastest point to the optimum,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <future>
 #include <map>
 #include <memory>
@@ -609,16 +610,25 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
                                  const Problem& p, std::size_t max) {
   const db::ProblemRow key = p.key();
   const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
+  // Bits per sample from the type's name (u8 .. f32): a type of the same width loads alike.
+  const auto bits = [](const std::string& type) { return std::atoi(type.c_str() + 1); };
   std::vector<std::pair<double, const db::WinnerRow*>> near;
   for (const db::WinnerRow& w : winners) {
     const db::ProblemRow& q = w.problem;
-    if (q == key || q.family != key.family || q.sample_type != key.sample_type ||
-        q.binning != key.binning || q.channels != key.channels ||
+    if (q == key || q.family != key.family || q.channels != key.channels ||
         q.active_channels != key.active_channels)
       continue;  // p's own winner is not a start: it is the answer
-    near.emplace_back(std::fabs(lg(static_cast<double>(q.n)) - lg(static_cast<double>(p.n))) +
-                          std::fabs(lg(q.num_bins) - lg(p.num_bins)),
-                      &w);
+    // Another sample type or binning is further, not excluded: its kernel differs only in the
+    // load and the bin computation, and without it the first problem of each kind started from
+    // random points (H100 session 14: where two runs' winners were 2.3-2.6% apart, i32 direct
+    // 4096 bins 2^22 and u32 even 1024 bins, a winner of another type or binning was one step
+    // from, or was, the better one).
+    double apart = std::fabs(lg(static_cast<double>(q.n)) - lg(static_cast<double>(p.n))) +
+                   std::fabs(lg(q.num_bins) - lg(p.num_bins));
+    if (q.sample_type != key.sample_type)
+      apart += bits(q.sample_type) == bits(key.sample_type) ? 2 : 4;
+    if (q.binning != key.binning) apart += 4;
+    near.emplace_back(apart, &w);
   }
   // Nearest first; among equals the order given (robust winners before the others).
   std::stable_sort(near.begin(), near.end(),
@@ -635,7 +645,7 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
 std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max) {
   std::vector<db::WinnerRow> winners;
-  for (db::WinnerRow& w : database.winners_like(d.uuid, p.key())) {
+  for (db::WinnerRow& w : database.winners(d.uuid)) {
     const db::ProblemRow of = w.problem;
     winners.push_back(std::move(w));  // the robust winner first, then the others
     for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of)) winners.push_back(std::move(pw));
@@ -658,8 +668,8 @@ std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo&
 std::vector<Problem> default_plan() {
   // Sample types x bin counts x sizes x binning: 30 1D problems, then 3 multi-channel ones.
   // Problems of one sample type and binning share their kernels (the bin count and n are launch
-  // arguments), so each group after its first problem mostly reuses compiled kernels, and its
-  // winners start the searches of the next ones (tuning_starts).
+  // arguments), so each group after its first problem mostly reuses compiled kernels; every
+  // winner starts the searches of the next ones, its own group's first (tuning_starts).
   struct Row {
     SampleType type;
     Binning binning;

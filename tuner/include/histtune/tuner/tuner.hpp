@@ -219,8 +219,9 @@ void store(db::Database& database, const DeviceInfo& d, const TuneResult& r,
            bool measurements = true);
 
 // Start points for tuning p: the winners (robust and per distribution) of problems of the same
-// family, sample type, binning and channels already tuned on this device, nearest in shape
-// first (|log2 n| + |log2 bins| apart), that are valid for p on d; at most `max`. Any family.
+// family and channels already tuned on this device, nearest first (|log2 n| + |log2 bins| apart,
+// plus 2 for another sample type of the same width, 4 of another width, 4 for another binning),
+// that are valid for p on d; at most `max`. Any family.
 std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
 // The same over given winners (rows of any problem: only those like p count), e.g. the ones a

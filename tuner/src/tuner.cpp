@@ -666,7 +666,8 @@ std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo&
 // ---- the default plan --------------------------------------------------------------------------
 
 std::vector<Problem> default_plan() {
-  // Sample types x bin counts x sizes x binning: 30 1D problems, then 3 multi-channel ones.
+  // Sample types x bin counts x sizes x binning: 31 1D problems (one range-binned), then 3
+  // multi-channel ones.
   // Problems of one sample type and binning share their kernels (the bin count and n are launch
   // arguments), so each group after its first problem mostly reuses compiled kernels; every
   // winner starts the searches of the next ones, its own group's first (tuning_starts).

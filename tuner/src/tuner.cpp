@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <future>
 #include <map>
 #include <memory>
@@ -610,8 +609,11 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
                                  const Problem& p, std::size_t max) {
   const db::ProblemRow key = p.key();
   const auto lg = [](double v) { return std::log2(std::max(v, 1.0)); };
-  // Bits per sample from the type's name (u8 .. f32): a type of the same width loads alike.
-  const auto bits = [](const std::string& type) { return std::atoi(type.c_str() + 1); };
+  // A sample type of the same width loads alike (0: a name this build does not know).
+  const auto width = [](const std::string& type) -> std::size_t {
+    const std::optional<SampleType> t = parse_sample_type(type);
+    return t ? sample_bytes(*t) : 0;
+  };
   std::vector<std::pair<double, const db::WinnerRow*>> near;
   for (const db::WinnerRow& w : winners) {
     const db::ProblemRow& q = w.problem;
@@ -626,7 +628,7 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
     double apart = std::fabs(lg(static_cast<double>(q.n)) - lg(static_cast<double>(p.n))) +
                    std::fabs(lg(q.num_bins) - lg(p.num_bins));
     if (q.sample_type != key.sample_type)
-      apart += bits(q.sample_type) == bits(key.sample_type) ? 2 : 4;
+      apart += width(q.sample_type) == sample_bytes(p.sample_type) ? 2 : 4;
     if (q.binning != key.binning) apart += 4;
     near.emplace_back(apart, &w);
   }

@@ -144,6 +144,21 @@ std::size_t range_smem_bytes(const Problem& p) {
   }
 }
 
+bool even_narrow(const Problem& p) {
+  if (p.binning != Binning::even || is_float(p.sample_type)) return false;
+  const double r = p.upper - p.lower;  // integral for integer samples (validate())
+  if (!(r >= 2 && r < 4294967296.0)) return false;  // m below fits 32 bits from range 2 on
+  const std::uint64_t range = static_cast<std::uint64_t>(r), bins = p.num_bins;
+  const std::uint64_t top = (range - 1) * bins;  // the largest d * num_bins
+  if (top >= (1ull << 32)) return false;
+  // m exactly as the kernel forms it from recip_i (kernel_args.cpp): ceil(2^32 / range).
+  const std::uint64_t m = ((~0ull / range) >> 32) + 1;
+  const std::uint64_t excess = m * range - (1ull << 32);  // < range
+  // x * m / 2^32 = x / range + x * excess / (range * 2^32): the floor is x / range's while the
+  // error, below 1 / range, cannot carry a fraction of at most (range - 1) / range past 1.
+  return top * excess < (1ull << 32);
+}
+
 std::vector<std::string> sample_defines(const Problem& p) {
   static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
                                      "float"};
@@ -154,6 +169,7 @@ std::vector<std::string> sample_defines(const Problem& p) {
       "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
   // Only range problems get the define: the other binnings' compile requests stay as they were.
   if (p.binning == Binning::range) out.push_back("-DHT_RANGE_MODE=" + std::to_string(range_mode(p)));
+  if (even_narrow(p)) out.push_back("-DHT_EVEN_NARROW=1");
   return out;
 }
 

@@ -104,6 +104,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::i32, Binning::direct, 3000, 0, 0},
                       Case{SampleType::i32, Binning::even, 64, -1000, 1000},
                       Case{SampleType::f32, Binning::even, 1000, 0, 100},
+                      // Integer even binning in 64 bits: u32 777 above, and u8 and u16 where
+                      // 32 bits would not be exact (histtune::even_narrow); the rest is 32-bit.
+                      Case{SampleType::u8, Binning::even, 7, -2147483648.0, 2147483648.0},
+                      Case{SampleType::u16, Binning::even, 4, 0, 65535},
                       // Beyond shared memory: global and cluster storage.
                       Case{SampleType::u32, Binning::direct, 65536, 0, 0},
                       Case{SampleType::f32, Binning::even, 1u << 20, 0, 100},

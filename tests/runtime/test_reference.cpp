@@ -188,3 +188,66 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8191, 10)), 1);
   EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 0);
 }
+
+namespace {
+
+Problem even_problem(SampleType t, std::uint32_t bins, double lower, double upper) {
+  return flat_problem(t, Binning::even, bins, 1u << 24, lower, upper);
+}
+
+bool has_narrow_define(const Problem& p) {
+  for (const auto& d : sample_defines(p))
+    if (d == "-DHT_EVEN_NARROW=1") return true;
+  return false;
+}
+
+// What the kernel computes under HT_EVEN_NARROW (ht_common.cuh), from the same recip_i.
+std::uint32_t narrow_bin(std::uint64_t d, std::uint32_t bins, std::uint64_t range) {
+  const std::uint64_t recip_i = ~0ull / range;  // kernel_args.cpp
+  const auto m = static_cast<std::uint32_t>(recip_i >> 32) + 1u;
+  const auto x = static_cast<std::uint32_t>(d * bins);
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * m) >> 32);
+}
+
+}  // namespace
+
+TEST(EvenNarrow, ThirtyTwoBitArithmeticOnlyWhereOneMultiplyHighIsExact) {
+  // The default plan's integer even problems whose bounds allow it: 32-bit.
+  EXPECT_TRUE(even_narrow(even_problem(SampleType::u8, 64, 0, 256)));
+  EXPECT_TRUE(even_narrow(even_problem(SampleType::u16, 256, 0, 65536)));
+  EXPECT_TRUE(even_narrow(even_problem(SampleType::i32, 256, -1000, 1000)));
+  EXPECT_TRUE(even_narrow(even_problem(SampleType::u32, 1024, 0, 1 << 20)));
+  EXPECT_TRUE(even_narrow(even_problem(SampleType::u8, 100, 10, 250)));
+  // d * bins can pass 2^32: 64-bit.
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::i32, 65536, -1048576, 1048576)));
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::u32, 777, 0, 4294967296.0)));
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::u8, 7, -2147483648.0, 2147483648.0)));
+  // Small enough, but one multiply-high is not exact for every offset: 64-bit.
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::i32, 300, -70000, 70000)));
+  EXPECT_NE(narrow_bin(16333, 300, 140000), 16333u * 300 / 140000);  // why it must not be used
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::u16, 4, 0, 65535)));
+  EXPECT_NE(narrow_bin(49151, 4, 65535), 49151u * 4 / 65535);
+  // A range of 1 (m would not fit 32 bits), floats and the other binnings: never.
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::u16, 1, 5, 6)));
+  EXPECT_FALSE(even_narrow(even_problem(SampleType::f32, 64, 0, 256)));
+  EXPECT_FALSE(even_narrow(flat_problem(SampleType::u8, Binning::direct, 64, 1u << 24)));
+  // The define follows even_narrow; other problems' compile requests are unchanged.
+  EXPECT_TRUE(has_narrow_define(even_problem(SampleType::u8, 64, 0, 256)));
+  EXPECT_FALSE(has_narrow_define(even_problem(SampleType::u32, 777, 0, 4294967296.0)));
+  EXPECT_EQ(sample_defines(even_problem(SampleType::u32, 777, 0, 4294967296.0)).size(), 4u);
+}
+
+TEST(EvenNarrow, WhereItHoldsEveryOffsetGetsTheExactBin) {
+  // Every offset of each range against floor(d * bins / range), the reference's arithmetic;
+  // ranges of 3 to 2^20 and 3 to 65536 bins, power-of-two and odd, bins above and below the range.
+  const std::pair<std::uint64_t, std::uint32_t> cases[] = {
+      {256, 64}, {240, 100}, {2000, 256}, {7, 3}, {3, 1000}, {255, 256}, {65536, 1000},
+      {65536, 65536}, {1u << 20, 1024}, {4099, 100}, {100011, 3}, {10007, 10}};
+  for (const auto& [range, bins] : cases) {
+    ASSERT_TRUE(even_narrow(even_problem(SampleType::u32, bins, 0, static_cast<double>(range))))
+        << range << " " << bins;
+    std::uint64_t wrong = 0;
+    for (std::uint64_t d = 0; d < range; ++d) wrong += narrow_bin(d, bins, range) != d * bins / range;
+    EXPECT_EQ(wrong, 0u) << "range " << range << ", " << bins << " bins";
+  }
+}

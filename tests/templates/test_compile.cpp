@@ -3,7 +3,8 @@
 // compile-time variants per (sample type, binning) (the two-phase flush doubled the shared-memory
 // storages' share); at ~0.1 s a compile CI compiles a documented sample: every 19th variant for
 // u8/direct on sm_90, and every 109th (strides coprime with the parameter counts, so every value
-// of every parameter is reached) of each other (type, binning) on both archs. The GPU tests
+// of every parameter is reached) of each other (type, binning) on both archs, plus every 307th
+// of u8 even binning in 64-bit arithmetic (the other integer even cases are 32-bit). The GPU tests
 // compile and run every 13th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
@@ -26,12 +27,13 @@ struct Case {
   int arch;
   int stride;
   std::uint32_t bins = 256;
+  double upper = 0;  // even binning over [0, upper); 0: [0, bins), which even_narrow() takes
 };
 
 std::string name_of(const Case& c) {
   return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_" +
-         std::to_string(c.bins) + "bins_sm" + std::to_string(c.arch) + "_every" +
-         std::to_string(c.stride);
+         std::to_string(c.bins) + "bins" + (c.upper != 0 ? "_wide" : "") + "_sm" +
+         std::to_string(c.arch) + "_every" + std::to_string(c.stride);
 }
 
 DeviceInfo device_for(int arch) {
@@ -71,7 +73,7 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   p.binning = k.binning;
   p.num_bins = k.bins;
   p.lower = 0;
-  p.upper = k.bins;
+  p.upper = k.upper != 0 ? k.upper : k.bins;
   const auto variants = compile_variants(p, k.arch);
   ASSERT_GT(variants.size(), k.bins > 256 ? 50u : 500u);
   ASSERT_LT(variants.size(), 14000u) << "the space grew: update the note above";
@@ -99,6 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::u32, Binning::even, 80, 109},
                       Case{SampleType::i32, Binning::direct, 80, 109},
                       Case{SampleType::i32, Binning::even, 90, 109},
+                      // Integer even binning in 64 bits (the cases above are 32-bit: HT_EVEN_NARROW).
+                      Case{SampleType::u8, Binning::even, 90, 307, 64, 4294967296.0},
                       Case{SampleType::f32, Binning::even, 90, 109},
                       Case{SampleType::f32, Binning::even, 80, 109},
                       // Past shared memory: global (storage 2) and cluster (storage 3) kernels.

@@ -889,6 +889,18 @@ std::vector<WinnerRow> Database::distribution_winners(const std::string& device_
   }
 }
 
+std::vector<WinnerRow> Database::distribution_winners(const std::string& device_uuid) const {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  try {
+    SQLite::Statement q(*db_, std::string(kDistributionWinnerSelect) + " WHERE d.uuid = :uuid" +
+                                  kWinnerOrder + ", w.distribution");
+    q.bind(":uuid", device_uuid);
+    return read_winners(q);
+  } catch (const SQLite::Exception& e) {
+    throw make_error("distribution_winners", path_, e);
+  }
+}
+
 std::optional<WinnerRow> Database::winner_for(const std::string& device_uuid,
                                               const ProblemRow& problem,
                                               const std::string& distribution) const {

@@ -324,6 +324,19 @@ TEST(DatabaseDistributions, MeasurementsKeepTheirDistributionAndWinnersAreKeptPe
   EXPECT_EQ(per[1].distribution, "uniform");
   EXPECT_EQ(db.winner_for("GPU-a", p, "uniform")->config_label, "a");
   EXPECT_EQ(db.winner_for("GPU-a", p, "uniform")->distribution, "uniform");
+  // The device-wide call: every problem's, ordered like winners() then by distribution.
+  const ProblemRow small = problem(64, 1 << 10);
+  db.set_winners(d, small, chosen("c", 0.1, histtune::db::kAnyDistribution),
+                 {chosen("c", 0.1, "skewed")});
+  db.set_winners(device("GPU-b"), p, chosen("a", 1.0, histtune::db::kAnyDistribution),
+                 {chosen("a", 1.0, "runs")});
+  const auto all = db.distribution_winners("GPU-a");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].problem, small);
+  EXPECT_EQ(all[0].distribution, "skewed");
+  EXPECT_EQ(all[1].problem, p);
+  EXPECT_EQ(all[1].distribution, "constant");
+  EXPECT_EQ(all[2].distribution, "uniform");
   const auto fallback = db.winner_for("GPU-a", p, "runs");
   ASSERT_TRUE(fallback);
   EXPECT_EQ(fallback->config_label, "b");

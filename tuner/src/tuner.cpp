@@ -646,11 +646,15 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
 
 std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max) {
+  // Two queries, not one per tuned problem; each robust winner is followed by its problem's
+  // per-distribution winners (the order among equally near starts).
+  const std::vector<db::WinnerRow> per = database.distribution_winners(d.uuid);
   std::vector<db::WinnerRow> winners;
   for (db::WinnerRow& w : database.winners(d.uuid)) {
     const db::ProblemRow of = w.problem;
-    winners.push_back(std::move(w));  // the robust winner first, then the others
-    for (db::WinnerRow& pw : database.distribution_winners(d.uuid, of)) winners.push_back(std::move(pw));
+    winners.push_back(std::move(w));
+    for (const db::WinnerRow& pw : per)
+      if (pw.problem == of) winners.push_back(pw);
   }
   return tuning_starts(winners, d, p, max);
 }

@@ -160,6 +160,8 @@ class Database {
   // The per-distribution winners of (device, problem), ordered by distribution.
   std::vector<WinnerRow> distribution_winners(const std::string& device_uuid,
                                               const ProblemRow& problem) const;
+  // Every per-distribution winner of one device, ordered like winners(), then by distribution.
+  std::vector<WinnerRow> distribution_winners(const std::string& device_uuid) const;
   // The winner for a caller that knows its data: the winner of `distribution` when one is
   // stored, else the robust winner (whose distribution reads kAnyDistribution); nullopt when the
   // problem has neither.

@@ -35,11 +35,12 @@ class MultiChannelRunner {
         return Status(StatusCode::invalid_argument, "histtune: " + why);
       if (std::string why = check_levels(p, ordinal); !why.empty())
         return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-      // The rows are in the key: the lookup (nearest shape) and the grid depend on them; so is
-      // whether they are pitched (another kernel variant), not the pitch itself.
+      // The rows are in the key: the lookup (nearest shape) and the grid depend on them; so are
+      // whether they are pitched and whether the bounds allow 32-bit even binning (other kernel
+      // variants), not the pitch or the bounds themselves.
       const auto key = std::make_tuple(ordinal, static_cast<int>(p.sample_type),
                                        static_cast<int>(p.binning), p.num_bins, p.n, p.channels,
-                                       p.active_channels, p.pitched());
+                                       p.active_channels, p.pitched(), even_narrow(p));
       const Prepared* ready = nullptr;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -86,7 +87,7 @@ class MultiChannelRunner {
 
   std::mutex mutex_;
   std::map<std::tuple<int, int, int, std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t,
-                      bool>,
+                      bool, bool>,
            Prepared>
       prepared_;
 };

@@ -415,6 +415,11 @@ void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& su
                  d.name.c_str(), d.ordinal, summary.c_str(), detail.c_str());
 }
 
+Dispatcher::MemoKey Dispatcher::memo_key(int ordinal, const Problem& p) {
+  return {ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning), p.num_bins, p.n,
+          even_narrow(p)};
+}
+
 const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   DeviceInfo d;
   {
@@ -454,8 +459,7 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   const Choice& ch = fresh->choice;
   log_first_call(p, d, ch.summary(), ch.detail, ch.unverified);
 
-  const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
-                    p.num_bins, p.n};
+  const MemoKey key = memo_key(ordinal, p);
   std::unique_lock<std::shared_mutex> lock(memo_mutex_);
   // Two threads may resolve the same key at once; the first one stored is kept.
   return *resolved_.emplace(key, std::move(fresh)).first->second;
@@ -475,8 +479,7 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
       return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
     if (std::string why = check_levels(p, ordinal); !why.empty())
       return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-    const MemoKey key{ordinal, static_cast<int>(p.sample_type), static_cast<int>(p.binning),
-                      p.num_bins, p.n};
+    const MemoKey key = memo_key(ordinal, p);
     const Resolved* res = nullptr;  // entries are never erased: safe to use after the lock
     {
       std::shared_lock<std::shared_mutex> lock(memo_mutex_);
@@ -493,7 +496,7 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
                           "capture first");
       res = &resolve(ordinal, p);
     }
-    // The bounds and levels are not in the key: passed here.
+    // The bounds and levels are passed here; of the bounds, the key holds what the kernel does.
     res->launch(p, d_samples, d_counts, stream);
     if (used) *used = res->choice;
     return Status();

@@ -193,6 +193,33 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
   HT_CUDA(cudaStreamDestroy(stream));
 }
 
+// One shape called with bounds that take the 32-bit even arithmetic, then with bounds where one
+// multiply-high would be wrong (histtune::even_narrow), then the first again: each call gets the
+// kernel its own bounds need, not the one resolved first for the shape.
+TEST(PublicApi, OneShapeCalledWithOtherBoundsGetsTheArithmeticTheyNeed) {
+  HT_REQUIRE_GPU();
+  constexpr std::uint64_t n = 65536;  // every u16 value once: 49151 among them
+  std::vector<std::uint8_t> host(n * 2);
+  for (std::uint64_t v = 0; v < n; ++v) {
+    host[2 * v] = static_cast<std::uint8_t>(v);
+    host[2 * v + 1] = static_cast<std::uint8_t>(v >> 8);
+  }
+  auto* d = upload<std::uint16_t>(host);
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_counts, 4 * sizeof(std::uint32_t)));
+  for (const double upper : {256.0, 65535.0, 256.0}) {
+    const Problem p = flat_problem(SampleType::u16, Binning::even, 4, n, 0, upper);
+    EXPECT_EQ(even_narrow(p), upper == 256.0);
+    const Status s = histogram_even(d, n, 4, 0, static_cast<std::int64_t>(upper), d_counts);
+    ASSERT_TRUE(s.ok()) << s.message();
+    std::vector<std::uint32_t> got(4);
+    HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, reference_histogram(p, host.data())) << p.describe();
+  }
+  HT_CUDA(cudaFree(d_counts));
+  HT_CUDA(cudaFree(d));
+}
+
 // Bins far beyond shared memory go through global or cluster storage, still exact.
 TEST(PublicApi, BinsBeyondSharedMemoryAreCountedExactly) {
   HT_REQUIRE_GPU();

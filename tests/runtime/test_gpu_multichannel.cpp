@@ -121,6 +121,33 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{SampleType::u8, Binning::direct, 512, 512, 256}),
     [](const auto& info) { return shape_name(info.param); });
 
+// As the 1D test of the same name: a shape called again with bounds that need 64-bit even
+// arithmetic (histtune::even_narrow) gets that kernel, not the one its first call resolved.
+TEST(MultiChannelApi, OneShapeCalledWithOtherBoundsGetsTheArithmeticTheyNeed) {
+  HT_REQUIRE_GPU();
+  constexpr std::uint64_t rows = 16384;  // 4 channels: every u16 value once, 49151 among them
+  std::vector<std::uint16_t> host(rows * 4);
+  for (std::uint64_t v = 0; v < host.size(); ++v) host[v] = static_cast<std::uint16_t>(v);
+  std::uint16_t* d_in = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_in, host.size() * 2));
+  HT_CUDA(cudaMemcpy(d_in, host.data(), host.size() * 2, cudaMemcpyHostToDevice));
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * 4 * 4));
+  for (const std::int64_t upper : {256, 65535, 256}) {
+    Problem p = multichannel_problem(SampleType::u16, 4, 4, rows, 4, Binning::even);
+    p.lower = 0;
+    p.upper = static_cast<double>(upper);
+    EXPECT_EQ(even_narrow(p), upper == 256);
+    const Status st = histogram_multichannel_even(d_in, rows, 4, 4, 4, 0, upper, d_counts);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<std::uint32_t> got(16);
+    HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * 16, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, reference_histogram(p, host.data())) << p.describe();
+  }
+  HT_CUDA(cudaFree(d_in));
+  HT_CUDA(cudaFree(d_counts));
+}
+
 TEST(MultiChannelApi, PixelsAndColumnsMatchTheReference) {
   HT_REQUIRE_GPU();
   for (const Shape s : {Shape{SampleType::u8, Binning::direct, 4, 3, 256},

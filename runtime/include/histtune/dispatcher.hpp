@@ -138,7 +138,10 @@ class Dispatcher {
   // the prepared launch and launches it: no database query, no string, no restriction check.
   mutable std::shared_mutex memo_mutex_;
   std::map<int, DeviceInfo> devices_;
-  using MemoKey = std::tuple<int, int, int, std::uint32_t, std::uint64_t>;  // device, type, binning, bins, n
+  // device, type, binning, bins, n, and even_narrow(p): the call's bounds choose that kernel
+  // variant, so a shape called with other bounds may need the other one.
+  using MemoKey = std::tuple<int, int, int, std::uint32_t, std::uint64_t, bool>;
+  static MemoKey memo_key(int ordinal, const Problem& p);
   std::map<MemoKey, std::unique_ptr<Resolved>> resolved_;  // entries are never erased
   KernelCache cache_;
 };

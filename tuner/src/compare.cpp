@@ -29,10 +29,7 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   const std::uint64_t bytes = p.total_samples() * sample_bytes(p.sample_type);
   row.floor_ms = static_cast<double>(bytes) / (read_gbps * 1e9) * 1e3;
 
-  Problem flat = p;  // the samples as one stream
-  flat.family = "hist1d";
-  flat.channels = flat.active_channels = 1;
-  flat.n = p.total_samples();
+  const Problem flat = as_one_stream(p);
   const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
   const std::vector<std::uint8_t> levels =
       p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};

@@ -47,8 +47,10 @@ TEST(FamilyRegistry, LabelsRoundTripAndStayInTheirFamily) {
     const std::string label = f->label(fallback);
     ASSERT_TRUE(f->parse(label)) << label;
     EXPECT_EQ(*f->parse(label), fallback);
-    for (const KernelFamily* other : families())
-      if (other != f) EXPECT_FALSE(other->parse(label)) << other->name() << " parsed " << label;
+    for (const KernelFamily* other : families()) {
+      if (other == f) continue;
+      EXPECT_FALSE(other->parse(label)) << other->name() << " parsed " << label;
+    }
     EXPECT_NE(f->to_json(fallback).find(f->params().front().name), std::string::npos);
   }
 }

@@ -115,15 +115,16 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
 }
 
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
-  // H100 bests of a probe (docs/results/h100/session2/probe-multichannel.log): pixels with the
-  // whole pixel in one block and 4 copies; many channels in groups of 64. Session 6: groups of
-  // 32 channels, channel-interleaved and prefetching, 0.240 against 0.273 ms for groups of 64 on
-  // [1048576, 512] (docs/results/h100/session6/probe-mc-1Mx512-*.log); with the L2 256-byte
-  // fetch of row tiles, 64 channels in 2 copies: 0.2087 ms (probe-mc-l2-256B-hint.log). Session
-  // 7: five of six cold plans chose groups of 32 in one copy, one block per SM: 0.2013 against
-  // 0.2087 ms for that default in one bench (docs/results/h100/session7/bench-m.log).
-  // Lane-striped, prefetching pixels came out 3-5% ahead of 4 row copies (RGBA 3 of 4 on the
-  // H100: 0.0505-0.0512 against 0.0529-0.0535 ms, docs/results/h100/session4/probe-*-layouts.log).
+  // H100 bests of a probe (git show 450c83b:docs/results/h100/session2/probe-multichannel.log):
+  // pixels with the whole pixel in one block and 4 copies; many channels in groups of 64. Session
+  // 6: groups of 32 channels, channel-interleaved and prefetching, 0.240 against 0.273 ms for
+  // groups of 64 on [1048576, 512] (probe-mc-1Mx512-*.log); with the L2 256-byte fetch of row
+  // tiles, 64 channels in 2 copies: 0.2087 ms (probe-mc-l2-256B-hint.log; both in git show
+  // 450c83b:docs/results/h100/session6/). Session 7: five of six cold plans chose groups of 32 in
+  // one copy, one block per SM: 0.2013 against 0.2087 ms for that default in one bench
+  // (git show 450c83b:docs/results/h100/session7/bench-m.log). Lane-striped, prefetching pixels
+  // came out 3-5% ahead of 4 row copies (RGBA 3 of 4 on the H100: 0.0505-0.0512 against
+  // 0.0529-0.0535 ms, git show 450c83b:docs/results/h100/session4/probe-multichannel-layouts.log).
   const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc1.pad0.bps2.u0.lay1.pf1",
                               "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0",
                               "mc.tpb1024.vpt2.vec16.cpb32.pc1.pad0.bps1.u0.lay2.pf1",

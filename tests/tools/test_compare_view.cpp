@@ -12,7 +12,7 @@ using histtune::cli::compare_text;
 
 histtune::db::ProblemRow key_2_24() { return {"hist1d", "u8", "direct", 256, 1u << 24}; }
 
-// H100, u8 direct 256 bins, 2^24 (docs/results/h100/compare.log).
+// H100, u8 direct 256 bins, 2^24 (git show 450c83b:docs/results/h100/compare.log).
 histtune::tuner::CompareRow row_2_24() {
   histtune::tuner::CompareRow r;
   r.tuned_label = "tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2";

@@ -1,7 +1,7 @@
 // The report as a browser shows it: `histtune report` renders the fixture database (H100 tune and
-// compare results, docs/results/h100/compare.log), headless Chromium lays the page out, and a
-// test-only script (the report itself has none) measures every chart's SVG with getBBox() and
-// writes what it found into the DOM, which --dump-dom hands back.
+// compare results, git show 450c83b:docs/results/h100/compare.log), headless Chromium lays the
+// page out, and a test-only script (the report itself has none) measures every chart's SVG with
+// getBBox() and writes what it found into the DOM, which --dump-dom hands back.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -11,6 +11,7 @@
 #include "histtune/db/database.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/tuner/tuner.hpp"
+#include "landscapes.hpp"
 
 using namespace histtune;
 using namespace histtune::tuner;
@@ -29,20 +30,10 @@ Problem problem() {
   return p;
 }
 
-// A 4 x 4 x 3 grid; uniform data is fastest at {3, 3, 2}, but p[0] = 3 and 2 collapse on
-// constant data (hot-bin contention, say), where {0, 3, 2} is best, 22% behind on uniform data.
+// The grid of the two basins (landscapes.hpp): most tests time this landscape.
 SearchSpace grid() { return SearchSpace{{4, 4, 3}, nullptr}; }
 
-std::optional<double> landscape(const Point& p, Distribution d) {
-  double t = 1.0 + 0.1 * (3 - p[1]) + 0.05 * (2 - p[2]);  // wants p[1] = 3, p[2] = 2
-  switch (p[0]) {
-    case 3: t *= d == Distribution::constant ? 3.0 : 0.90; break;
-    case 2: t *= d == Distribution::constant ? 2.0 : 0.93; break;
-    case 1: t *= 0.96; break;
-    default: t *= d == Distribution::constant ? 0.85 : 1.10; break;
-  }
-  return t;
-}
+constexpr auto& landscape = histtune::test::two_basins;
 
 TuneOptions exhaustive_options() {
   TuneOptions o;
@@ -263,11 +254,7 @@ TEST(TuneWith, TheBestWorstCaseJoinsTheCandidatesThoughNoDistributionHasItFirst)
 // climbs the best worst case is {2, 1} (2.08 times uniform data's best); the climb from there
 // walks {2, 1} -> {2, 2} -> {2, 3} (2.00).
 TEST(TuneWith, TheWorstCaseClimbWalksToACompromiseNoPhaseMeasured) {
-  const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
-    const double along = 1 + 0.02 * (3 - p[1]);
-    if (d == Distribution::uniform) return (p[0] == 0 ? 1.0 : 2.0) * along;
-    return (p[0] < 2 ? 5.0 : 1.0) * along;
-  };
+  constexpr auto& cost = histtune::test::off_path_compromise;
   TuneOptions o = exhaustive_options();
   o.budget.max_evaluations = 4;  // {0, 0} ... {0, 3} on uniform data
   o.polish_budget = 0;
@@ -325,14 +312,7 @@ TEST(TuneWith, TheWorstCaseClimbsStartFromEachDistributionsBest) {
 // data's best there; the annealing, allowed worse moves, crosses the ridge within 16
 // evaluations. Runs data follows uniform data: its gap is 0 and it is not searched again.
 TEST(TuneWith, ASecondSearchCrossesTheRidgeOnTheDistributionFurthestFromTheFirstsBest) {
-  const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
-    const int x = p[0];
-    if (d != Distribution::constant) return 1.0 + 0.01 * std::abs(x - 50);
-    if (x == 51) return 0.95;
-    if (x == 50 || x == 52) return 1.0;
-    if (x == 49) return 1.05;
-    return x < 49 ? 0.8 + 0.002 * x : 1.0 + 0.01 * (x - 52);
-  };
+  constexpr auto& cost = histtune::test::ridge;
   TuneOptions o = exhaustive_options();
   o.worst_case_budget = 0;  // the compromise climbs would walk the slope too
   o.distributions = {Distribution::uniform, Distribution::runs, Distribution::constant};

@@ -1,0 +1,174 @@
+// The GPU benches of the families: a problem's kernels compiled ahead on a pool, its inputs of
+// each distribution drawn on other threads, each configuration timed on the device and verified
+// against the host reference; tune() is tune_with over the bench of the problem's family.
+#include <algorithm>
+#include <future>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/family.hpp"
+#include "histtune/reference.hpp"
+#include "histtune/tuner/compile_pool.hpp"
+#include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/tuner.hpp"
+
+namespace histtune::tuner {
+namespace {
+
+// The bench of p's family: configurations cross it as points of the family's grid.
+class GpuBench : public Bench {
+ public:
+  GpuBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
+      : f_(family_of(p)),
+        d_(d),
+        p_(p),
+        cache_(cache),
+        timing_(opt.timing),
+        hash_(f_.template_hash()),
+        pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
+    // Range problems: the levels every distribution is drawn in and verified with.
+    if (p.binning == Binning::range) levels_ = make_levels(p);
+    // Host samples and their reference histograms are drawn on other threads while the search
+    // runs on the first distribution: large problems need seconds per distribution.
+    for (Distribution dist : opt.distributions.empty()
+                                 ? std::vector<Distribution>{Distribution::uniform}
+                                 : opt.distributions) {
+      if (pending_.count(dist)) continue;
+      const std::uint64_t seed = opt.seed;
+      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_] {
+                         Host h;
+                         h.samples = make_samples(as_one_stream(p), seed, dist);
+                         h.expect = reference_histogram(p, h.samples.data(),
+                                                        lv.empty() ? nullptr : lv.data());
+                         return h;
+                       }));
+    }
+    HT_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~GpuBench() override {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  GpuBench(const GpuBench&) = delete;
+  GpuBench& operator=(const GpuBench&) = delete;
+
+  std::string label(const Point& pt) const override { return f_.label(values_of(f_, pt)); }
+  std::string params_json(const Point& pt) const override {
+    return f_.to_json(values_of(f_, pt));
+  }
+  std::string template_hash() const override { return hash_; }
+  std::size_t kernels_loaded() const override { return loaded_.size(); }
+
+  void prefetch(const std::vector<Point>& pts) override {
+    for (const Point& pt : pts) {
+      const CompileRequest req = f_.request(values_of(f_, pt), p_, d_.arch());
+      if (cache_.contains(req)) continue;
+      const std::string key = cache_key(req);
+      if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
+    }
+  }
+
+  Measured measure(const Point& pt, Distribution dist) override {
+    const ParamValues c = values_of(f_, pt);
+    Measured out;
+    try {
+      Data& in = data(dist);
+      Problem q = p_;
+      q.d_levels = in.inputs->levels();  // range binning; null otherwise
+      // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
+      const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, kernel(c), c, q, d_);
+      out.timing = time_calls(
+          [&](cudaStream_t s, int) { (*launch)(q, in.inputs->next(), in.inputs->counts(), s); },
+          stream_, timing_);
+      HT_CUDA(cudaStreamSynchronize(stream_));
+      out.verified = in.inputs->read_counts(f_.counters(p_)) == in.expect;
+      if (!out.verified)
+        out.error = std::string("output differs from the host reference (") + to_string(dist) +
+                    " data)";
+    } catch (const Error& e) {
+      // A sticky CUDA error (an illegal access) would poison every later measurement: stop.
+      if (e.code() == StatusCode::cuda_error && cudaPeekAtLastError() != cudaSuccess) throw;
+      out.verified = false;
+      out.error = e.what();
+    }
+    return out;
+  }
+
+ private:
+  struct Host {
+    std::vector<std::uint8_t> samples;
+    std::vector<std::uint32_t> expect;
+  };
+  struct Data {
+    std::vector<std::uint32_t> expect;
+    std::unique_ptr<DeviceInputs> inputs;
+  };
+
+  Data& data(Distribution dist) {
+    auto it = data_.find(dist);
+    if (it != data_.end()) return it->second;
+    const auto pending = pending_.find(dist);
+    if (pending == pending_.end())  // a failure of this measurement, not of the device
+      throw Error(StatusCode::invalid_argument,
+                  std::string("no ") + to_string(dist) +
+                      " inputs: this bench draws only its TuneOptions::distributions");
+    Host h = pending->second.get();  // rethrows a failure to draw them
+    Data fresh;
+    Problem sized = as_one_stream(p_);  // the pool's counts buffer holds every counter
+    sized.num_bins = static_cast<std::uint32_t>(f_.counters(p_));
+    fresh.inputs = std::make_unique<DeviceInputs>(sized, h.samples, d_.l2_bytes, levels_);
+    fresh.expect = std::move(h.expect);
+    return data_.emplace(dist, std::move(fresh)).first->second;
+  }
+
+  Kernel kernel(const ParamValues& c) {
+    const CompileRequest req = f_.request(c, p_, d_.arch());
+    if (cache_.contains(req)) return cache_.get(req, f_.kernel_name());
+    const std::string key = cache_key(req);
+    loaded_.insert(key);
+    if (auto it = queued_.find(key); it != queued_.end())
+      return cache_.load(req, pool_.get(it->second), f_.kernel_name());
+    return cache_.get(req, f_.kernel_name());  // the store, else NVRTC, on this thread
+  }
+
+  const KernelFamily& f_;
+  DeviceInfo d_;
+  Problem p_;
+  KernelCache& cache_;
+  TimingOptions timing_;
+  std::string hash_;
+  std::vector<std::uint8_t> levels_;  // range problems: make_levels(p_)
+  std::map<Distribution, std::future<Host>> pending_;
+  std::map<Distribution, Data> data_;
+  // Declared after what its compile function uses; destroyed first: in-flight compiles finish.
+  CompilePool pool_;
+  std::map<std::string, std::size_t> queued_;  // cache key -> pool index
+  std::set<std::string> loaded_;               // cache keys this bench loaded
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Bench> make_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                                  const TuneOptions& opt) {
+  return std::make_unique<GpuBench>(d, p, cache, opt);
+}
+
+std::string template_hash_of(const Problem& p) { return family_of(p).template_hash(); }
+
+TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
+  GpuBench bench(d, p, cache, opt);
+  TuneOptions with = opt;
+  // The built-in default is always measured, and annealing searches around it too: its
+  // neighbours may beat it.
+  const KernelFamily& f = family_of(p);
+  if (const std::optional<Point> pt = point_of_label(f.label(f.fallback(p, d)), p, d)) {
+    with.always.push_back(*pt);
+    if (std::find(with.starts.begin(), with.starts.end(), *pt) == with.starts.end())
+      with.starts.push_back(*pt);
+  }
+  return tune_with(p, search_space(p, d), bench, with);
+}
+
+}  // namespace histtune::tuner

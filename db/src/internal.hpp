@@ -62,6 +62,10 @@ void bind_problem_like(SQLite::Statement& q, const ProblemRow& like);
 // Every parameter of kInsertMeasurementSql.
 void bind_measurement(SQLite::Statement& q, std::int64_t device_id, std::int64_t problem_id,
                       std::int64_t config_id, const MeasurementRow& m);
+// The same but :verified and :histtune_version: what makes two measurements the same one.
+void bind_measurement_identity(SQLite::Statement& q, std::int64_t device_id,
+                               std::int64_t problem_id, std::int64_t config_id,
+                               const MeasurementRow& m);
 // The columns every winner row has, robust or per distribution (:distribution is the caller's).
 void bind_winner(SQLite::Statement& q, std::int64_t device_id, std::int64_t problem_id,
                  std::int64_t config_id, double median_ms, const std::string& template_hash,

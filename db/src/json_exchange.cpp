@@ -192,15 +192,7 @@ class Importer {
     const std::int64_t config_id =
         detail::config_id_in(db_, family, m.config_label, m.params_json, true);
     same_.reset();
-    same_.bind(":device_id", device_id);
-    same_.bind(":problem_id", problem_id);
-    same_.bind(":config_id", config_id);
-    same_.bind(":median_ms", m.median_ms);
-    same_.bind(":min_ms", m.min_ms);
-    same_.bind(":max_ms", m.max_ms);
-    same_.bind(":samples", m.samples);
-    same_.bind(":template_hash", m.template_hash);
-    same_.bind(":distribution", m.distribution);
+    detail::bind_measurement_identity(same_, device_id, problem_id, config_id, m);
     if (same_.executeStep()) {
       return;
     }

@@ -48,8 +48,9 @@ void bind_problem(SQLite::Statement& q, const ProblemRow& p) {
   q.bind(":n", static_cast<std::int64_t>(p.n));
 }
 
-void bind_measurement(SQLite::Statement& q, std::int64_t device_id, std::int64_t problem_id,
-                      std::int64_t config_id, const MeasurementRow& m) {
+void bind_measurement_identity(SQLite::Statement& q, std::int64_t device_id,
+                               std::int64_t problem_id, std::int64_t config_id,
+                               const MeasurementRow& m) {
   q.bind(":device_id", device_id);
   q.bind(":problem_id", problem_id);
   q.bind(":config_id", config_id);
@@ -57,10 +58,15 @@ void bind_measurement(SQLite::Statement& q, std::int64_t device_id, std::int64_t
   q.bind(":min_ms", m.min_ms);
   q.bind(":max_ms", m.max_ms);
   q.bind(":samples", m.samples);
-  q.bind(":verified", m.verified ? 1 : 0);
   q.bind(":template_hash", m.template_hash);
-  q.bind(":histtune_version", m.histtune_version);
   q.bind(":distribution", m.distribution);
+}
+
+void bind_measurement(SQLite::Statement& q, std::int64_t device_id, std::int64_t problem_id,
+                      std::int64_t config_id, const MeasurementRow& m) {
+  bind_measurement_identity(q, device_id, problem_id, config_id, m);
+  q.bind(":verified", m.verified ? 1 : 0);
+  q.bind(":histtune_version", m.histtune_version);
 }
 
 void bind_winner(SQLite::Statement& q, std::int64_t device_id, std::int64_t problem_id,

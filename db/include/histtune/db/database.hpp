@@ -214,7 +214,7 @@ class Database {
   std::size_t prune(const PruneOptions& options);
 
  private:
-  // Every call but the constructor goes through one of these (defined in db/src/internal.hpp):
+  // Every call on an open connection goes through one of these (defined in db/src/internal.hpp):
   // take mutex_, run fn(connection) and turn a SQLite failure into a DbError naming `operation`
   // and path_. write runs fn in one IMMEDIATE transaction, committed when fn returns.
   template <typename Fn>

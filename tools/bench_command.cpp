@@ -8,7 +8,7 @@
 #include <fstream>
 #include <regex>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/tuner/baselines.hpp"
@@ -16,8 +16,10 @@
 #include "histtune/tuner/compare.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
+#include "options.hpp"
 
 namespace histtune::cli {
+namespace {
 
 int run_bench(const Common& c, const std::string& json_path, const std::string& only) {
   std::regex filter;
@@ -111,6 +113,36 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     }
   }
   return status;
+}
+
+struct BenchValues {
+  std::string json_path, only;
+  CLI::Option* json = nullptr;
+};
+
+void declare(CLI::App* app, Common& common, BenchValues& v) {
+  add_common(app, common, kGpu | kDb | kQuiet, {nullptr, "no header line: the table and errors"});
+  app->add_flag("--matrix", "the whole matrix (the default; --only narrows it)");
+  app->add_option("--only", v.only, "only the rows whose id matches this regular expression")
+      ->type_name("REGEX");
+  v.json = add_json_file(app, v.json_path);
+}
+
+int run(Common& c, const BenchValues& v) {
+  if (v.json->count() > 0 && v.json_path.empty()) c.json = true;  // --json without FILE
+  return run_bench(c, v.json_path, v.only);
+}
+
+}  // namespace
+
+Command bench_command() {
+  return {
+      "bench", "the benchmark matrix: tuned (as the runtime picks it) vs default vs CUB",
+      "Runs each row of the matrix (ids like u8-256-2^28-uniform) on one GPU: the configuration\n"
+      "the runtime's lookup picks from the database (and at which level), the built-in default\n"
+      "and CUB, all verified, against the read floor and the row's target. Rows that need a\n"
+      "kernel family histtune does not have yet are listed as not run.",
+      bind_values<BenchValues>(declare, run)};
 }
 
 }  // namespace histtune::cli

@@ -211,9 +211,11 @@ std::vector<tuner::Distribution> parse_distributions(const std::vector<std::stri
   for (const auto& name : names) {
     const auto dist = tuner::parse_distribution(name);
     // `mixed` leaves the bins: a correctness input, not one a winner is chosen on.
-    if (!dist || *dist == tuner::Distribution::mixed)
-      throw Error(StatusCode::invalid_argument,
-                  "--distributions: '" + name + "' is not one of uniform, skewed, constant, runs");
+    const auto& valid = tuner::benchmark_distributions();
+    if (!dist || std::find(valid.begin(), valid.end(), *dist) == valid.end())
+      throw Error(StatusCode::invalid_argument, "--distributions: '" + name +
+                                                    "' is not one of " +
+                                                    distribution_list(valid, ", "));
     if (std::find(out.begin(), out.end(), *dist) == out.end()) out.push_back(*dist);
   }
   if (out.empty()) out = tuner::TuneOptions{}.distributions;

@@ -4,13 +4,14 @@
 #include <cstdio>
 #include <optional>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/compare.hpp"
 #include "histtune/version.hpp"
-#include "json_out.hpp"
 #include "compare_view.hpp"
+#include "json_out.hpp"
+#include "options.hpp"
 #include "verdict.hpp"
 
 namespace histtune::cli {
@@ -41,8 +42,6 @@ std::vector<db::WinnerRow> chosen_winners(const std::vector<db::WinnerRow>& winn
   }
   return chosen;
 }
-
-}  // namespace
 
 int run_compare(const Common& c, const std::vector<std::string>& problem_specs) {
   std::vector<db::ProblemRow> only;
@@ -104,6 +103,31 @@ int run_compare(const Common& c, const std::vector<std::string>& problem_specs) 
                 {"rows", rows},
                 {"ok", status == kOk}});
   return status;
+}
+
+void declare(CLI::App* app, Common& common, std::vector<std::string>& problems) {
+  add_common(app, common, kGpu | kDb | kJson | kQuiet | kVerbose,
+             {"one JSON document on stdout", "no header or legend: the results and errors",
+              "also print how many calls each spread is taken from"});
+  app->add_option("--problem", problems,
+                  "only this tuned problem, TYPE:BINNING:BINS:N (repeatable)")
+      ->type_name("SPEC");
+}
+
+}  // namespace
+
+Command compare_command() {
+  return {"compare", "tuned vs built-in default vs CUB vs the read floor, measured now",
+          "For each problem tuned on this GPU (or each --problem), measures in one run, on\n"
+          "the same input: the tuned configuration, the built-in default and CUB, each\n"
+          "verified; prints min / median / max ms of the calls, the speedups (the other's\n"
+          "median / the tuned median) and % of the read floor (input bytes / read\n"
+          "bandwidth, measured now). A difference is a tie, not a win, when the min..max\n"
+          "ranges overlap or the medians are within " +
+              percent_text(kTieTolerance) +
+              ". Default, CUB and floor are stored in\n"
+              "the database for `histtune report`.",
+          bind_values<std::vector<std::string>>(declare, run_compare)};
 }
 
 }  // namespace histtune::cli

@@ -4,13 +4,15 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/status.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
+#include "options.hpp"
 
 namespace histtune::cli {
+namespace {
 
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
@@ -78,6 +80,22 @@ int run_info(const Common& c) {
   doc["tuned_on_this_device"] = tuned;
   if (c.json) print_json(doc);
   return kOk;
+}
+
+void declare(CLI::App* app, Common& common, NoValues&) {
+  add_common(app, common, kGpu | kDb | kJson);
+}
+
+}  // namespace
+
+Command info_command() {
+  return {"info", "versions, the database and what it holds, the GPU and its tuned problems",
+          "Prints the histtune and NVRTC versions; the database's path, schema and, per device,\n"
+          "its tuned problems, measurements and compared problems; then the GPU (name, UUID,\n"
+          "architecture, SMs, memory, L2, driver and runtime) and the winners tuned for it.\n"
+          "Without a GPU it prints the rest (with --json: \"device\": null and \"device_error\"),\n"
+          "then exits 3. It never creates or writes the database.",
+          bind_values<NoValues>(declare, [](Common& c, NoValues&) { return run_info(c); })};
 }
 
 }  // namespace histtune::cli

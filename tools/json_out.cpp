@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common.hpp"
+#include "histtune/version.hpp"
 
 namespace histtune::cli {
 namespace {
@@ -45,6 +46,24 @@ nlohmann::json problem_json(const db::ProblemRow& p) {
 nlohmann::json timing_json(const tuner::Timing& t) {
   return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
           {"samples", t.samples}, {"hold_timeouts", t.hold_timeouts}};
+}
+
+void print_import_summary(const Common& c, const char* command, const std::string& database,
+                          const db::ImportSummary& s, const nlohmann::json& source,
+                          const std::string& what, const char* winners_note) {
+  if (c.json) {
+    nlohmann::json doc = {{"histtune", version()}, {"command", command}, {"database", database},
+                          {"devices", s.devices},  {"problems", s.problems},
+                          {"measurements", s.measurements}, {"winners", s.winners},
+                          {"baselines", s.baselines}};
+    doc.update(source);
+    print_json(doc);
+    return;
+  }
+  std::printf("histtune: %s: %zu devices, %zu problems, %zu new measurements, %zu winners set%s, "
+              "%zu baselines set\n",
+              what.c_str(), s.devices, s.problems, s.measurements, s.winners, winners_note,
+              s.baselines);
 }
 
 void print_json(const nlohmann::json& doc) {

@@ -8,12 +8,13 @@
 #include <fstream>
 #include <set>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/version.hpp"
 #include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/status.hpp"
 #include "json_out.hpp"
+#include "options.hpp"
 #include "report.hpp"
 
 namespace histtune::cli {
@@ -22,7 +23,6 @@ namespace {
 std::string cuda_version_text(int v) {
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
-}  // namespace
 
 int run_report(const Common& c, const std::string& html_path) {
   auto database = open_db_read_only(c);
@@ -105,6 +105,27 @@ int run_report(const Common& c, const std::string& html_path) {
     std::printf("histtune: wrote %s (%zu devices, %zu problems)\n", html_path.c_str(),
                 data.devices.size(), problems);
   return kOk;
+}
+
+void declare(CLI::App* app, Common& common, std::string& html_path) {
+  add_common(app, common, kDb | kJson | kQuiet,
+             {"print a JSON summary (the file, devices, problems) instead of the line",
+              "print nothing on success"});
+  app->add_option("--html", html_path, "the HTML file to write")->type_name("FILE")->required();
+}
+
+}  // namespace
+
+Command report_command() {
+  return {
+      "report", "write the database as one self-contained HTML page (--html FILE)",
+      "One page, inline SVG and CSS, nothing fetched and no script. Per device: for each tuned\n"
+      "problem the tuned, default and CUB times as bars (whiskers: fastest..slowest call), the\n"
+      "read floor, % of the floor and the configuration chosen; a chart per tunable parameter of\n"
+      "its winning value against the problem size, one line per sample type and bin count; a\n"
+      "table; and the device, driver, runtime, NVRTC, histtune version and kernel template.\n"
+      "CUB and the floor come from `histtune compare`. Needs no GPU; only reads the database.",
+      bind_values<std::string>(declare, run_report)};
 }
 
 }  // namespace histtune::cli

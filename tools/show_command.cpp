@@ -2,11 +2,13 @@
 // winners, or for one problem the fastest measurements; as text or --json.
 #include <cstdio>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
+#include "options.hpp"
 
 namespace histtune::cli {
+namespace {
 
 int run_show(const Common& c, const std::string& problem_spec, std::size_t top) {
   std::optional<Problem> only;
@@ -64,6 +66,31 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
   else
     std::printf("%s", text.c_str());
   return kOk;
+}
+
+struct ShowValues {
+  std::string problem;
+  std::size_t top = 0;
+};
+
+void declare(CLI::App* app, Common& common, ShowValues& v) {
+  add_common(app, common, kDb | kJson);
+  app->add_option("--problem", v.problem,
+                  "only this problem, TYPE:BINNING:BINS:N (exit 1 if it is not stored)")
+      ->type_name("SPEC");
+  app->add_option("--top", v.top, "also list the N fastest measurements of each problem")
+      ->type_name("N")
+      ->check(non_negative, "");
+}
+
+}  // namespace
+
+Command show_command() {
+  return {"show", "what the database holds: tuned problems and winners per device",
+          "Needs no GPU; only reads the database.",
+          bind_values<ShowValues>(declare, [](Common& c, const ShowValues& v) {
+            return run_show(c, v.problem, v.top);
+          })};
 }
 
 }  // namespace histtune::cli

@@ -8,11 +8,12 @@
 #include <memory>
 #include <utility>
 
-#include "commands.hpp"
+#include "command.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/side_by_side.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
+#include "options.hpp"
 #include "stability.hpp"
 
 namespace histtune::cli {
@@ -41,8 +42,6 @@ int nothing_to_compare(const std::string& why) {
   std::fprintf(stderr, "histtune: %s\n", why.c_str());
   return kFailure;
 }
-
-}  // namespace
 
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
                   const std::string& json_path, int rounds,
@@ -146,6 +145,70 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     }
   }
   return status;
+}
+
+struct StabilityValues {
+  std::string a, b, json_path;
+  std::vector<std::string> distributions;
+  int rounds = tuner::SideBySideOptions{}.rounds;
+  CLI::Option* json = nullptr;
+};
+
+void declare(CLI::App* app, Common& common, StabilityValues& v) {
+  add_common(app, common, kGpu | kQuiet,
+             {nullptr, "no header, notes or legend: the table, the summary and errors"});
+  app->add_option("A.db", v.a, "the first run's database (only read)")
+      ->type_name("FILE")
+      ->required()
+      ->check(CLI::ExistingFile.description(""));
+  app->add_option("B.db", v.b, "the second run's database (only read)")
+      ->type_name("FILE")
+      ->required()
+      ->check(CLI::ExistingFile.description(""));
+  app->add_option("--rounds", v.rounds,
+                  "rounds of A and B per problem and distribution, alternating\n"
+                  "A B / B A")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  add_distributions(app, v.distributions,
+                    "input data timed, comma-separated, as for tune: the worst case is\n"
+                    "taken over them, the first also has its own column (default:\n" +
+                        distribution_list(tuner::TuneOptions{}.distributions) + ", the tuner's)");
+  v.json = add_json_file(app, v.json_path);
+}
+
+int run(Common& c, const StabilityValues& v) {
+  if (v.json->count() > 0 && v.json_path.empty()) c.json = true;  // --json without FILE
+  return run_stability(c, v.a, v.b, v.json_path, v.rounds, v.distributions);
+}
+
+}  // namespace
+
+Command stability_command() {
+  return {
+      "stability",
+      "are two runs' winners equally good? both timed side by side now, on the tuner's objective",
+      "For each problem with a winner for this GPU in both databases (two runs of `histtune\n"
+      "--gpu auto`, say): times winner A and winner B in this process on the same inputs of\n"
+      "each distribution, in rounds alternating A B / B A (each a stable median, the rounds\n"
+      "pooled), verifies both against the host reference, and judges them as the tuner\n"
+      "chose them, by the worst case over the distributions: a winner's worst ratio w is\n"
+      "the largest over the distributions of its median / the faster of the two there;\n"
+      "worst = (wB - wA) / the smaller w, + when B is worse. Two winners each faster on\n"
+      "some data are equally good when their worst cases are. Also printed: both medians on\n"
+      "the first distribution, the difference (B - A) / the faster on each distribution,\n"
+      "and the times each run recorded for its own winner, which carry that run's clocks\n"
+      "and launch jitter. Last line: how many problems are within " +
+          percent_text(kStabilityTolerance) +
+          " on the worst case, and\n"
+          "how many on the first distribution alone (uniform: the check before the worst case;\n"
+          "--distributions uniform gives it alone), then how many are within or chose the same\n"
+          "configuration (one kernel: equal times; the measured count stays the verdict). A\n"
+          "database made on another board of the same model stands for this GPU (a note says\n"
+          "so). Exit 1 when a winner fails on any distribution or nothing is tuned in both; the\n"
+          "verdict does not change the exit code; the databases are only read.",
+      bind_values<StabilityValues>(declare, run)};
 }
 
 }  // namespace histtune::cli

@@ -267,4 +267,10 @@ std::vector<std::uint32_t> DeviceInputs::read_counts(std::uint32_t num_bins) con
   return h;
 }
 
+const std::vector<Distribution>& benchmark_distributions() {
+  static const std::vector<Distribution> all = {Distribution::uniform, Distribution::skewed,
+                                                Distribution::constant, Distribution::runs};
+  return all;
+}
+
 }  // namespace histtune::tuner

@@ -214,6 +214,14 @@ class Database {
   std::size_t prune(const PruneOptions& options);
 
  private:
+  // Every call on an open connection goes through one of these (defined in db/src/internal.hpp):
+  // take mutex_, run fn(connection) and turn a SQLite failure into a DbError naming `operation`
+  // and path_. write runs fn in one IMMEDIATE transaction, committed when fn returns.
+  template <typename Fn>
+  auto write(const char* operation, Fn&& fn);
+  template <typename Fn>
+  auto read(const char* operation, Fn&& fn) const;
+
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;  // behind a pointer: SQLiteCpp stays out of this header
   // One connection serves every thread (the tuner's compile pool stores CUBINs while the main

@@ -22,6 +22,8 @@ namespace histtune::tuner {
 enum class Distribution { uniform, skewed, constant, runs, mixed };
 const char* to_string(Distribution d);
 std::optional<Distribution> parse_distribution(const std::string& name);
+// The distributions a winner is chosen on, in their order: every one but `mixed`.
+const std::vector<Distribution>& benchmark_distributions();
 
 // n samples for p, deterministic in `seed`. Every distribution but `mixed` stays inside the bins.
 // Range problems draw inside the bins of make_levels(p).

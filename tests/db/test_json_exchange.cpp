@@ -1,0 +1,223 @@
+// Tests of JSON export, import and merge: the document's shape, round trips of format 2 (and
+// format 1 still read), what a second import adds (nothing), and which winner or baseline wins.
+#include "db/db_test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace fs = std::filesystem;
+using histtune::db::Database;
+using histtune::db::DbError;
+using histtune::db::ImportSummary;
+using histtune::db::ProblemRow;
+using nlohmann::json;
+using namespace histtune::db::test;
+
+// --- export / import -----------------------------------------------------------------------------
+
+TEST(DatabaseExport, DocumentHasFormatVersionDevicesAndResults) {
+  Database db(":memory:");
+  fill(db);
+  const json doc = json::parse(db.export_json());
+  EXPECT_EQ(doc.at("format"), "histtune-db");
+  EXPECT_EQ(doc.at("format_version"), 2);
+  EXPECT_TRUE(doc.at("exported_at").is_string());
+  ASSERT_EQ(doc.at("devices").size(), 2u);
+  EXPECT_EQ(doc.at("devices")[0].at("memory_clock_khz"), 2'619'000);
+  EXPECT_EQ(doc.at("results").size(), 3u);
+  EXPECT_TRUE(doc.at("results")[0].at("measurements")[0].at("params").is_object());
+
+  const json one = json::parse(db.export_json(std::string("GPU-b")));
+  EXPECT_EQ(one.at("devices").size(), 1u);
+  EXPECT_EQ(one.at("results").size(), 1u);
+}
+
+TEST(DatabaseImport, ExportImportRoundTripsWinnersAndMeasurements) {
+  Database src(":memory:");
+  fill(src);
+  Database dst(":memory:");
+  const ImportSummary s = dst.import_json(src.export_json());
+  EXPECT_EQ(s.devices, 2u);
+  EXPECT_EQ(s.problems, 2u);
+  EXPECT_EQ(s.measurements, 4u);
+  EXPECT_EQ(s.winners, 2u);
+  for (const std::string uuid : {"GPU-a", "GPU-b"}) {
+    EXPECT_EQ(dst.device(uuid)->memory_clock_khz, src.device(uuid)->memory_clock_khz);
+    EXPECT_EQ(dst.device(uuid)->nvrtc_version, src.device(uuid)->nvrtc_version);
+    const auto ws = src.winners(uuid);
+    const auto wd = dst.winners(uuid);
+    ASSERT_EQ(ws.size(), wd.size());
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+      EXPECT_EQ(wd[i].config_label, ws[i].config_label);
+      EXPECT_EQ(wd[i].median_ms, ws[i].median_ms);
+      EXPECT_EQ(wd[i].histtune_version, ws[i].histtune_version);
+    }
+    for (const ProblemRow& p : {make_problem(256, 1 << 20), make_problem(64, 4096)}) {
+      const auto ms = src.measurements(uuid, p);
+      const auto md = dst.measurements(uuid, p);
+      ASSERT_EQ(ms.size(), md.size());
+      for (std::size_t i = 0; i < ms.size(); ++i) {
+        EXPECT_EQ(md[i].config_label, ms[i].config_label);
+        EXPECT_EQ(json::parse(md[i].params_json), json::parse(ms[i].params_json));
+        EXPECT_EQ(md[i].median_ms, ms[i].median_ms);  // bit-exact through JSON
+        EXPECT_EQ(md[i].min_ms, ms[i].min_ms);
+        EXPECT_EQ(md[i].max_ms, ms[i].max_ms);
+        EXPECT_EQ(md[i].samples, ms[i].samples);
+        EXPECT_EQ(md[i].verified, ms[i].verified);
+        EXPECT_EQ(md[i].template_hash, ms[i].template_hash);
+        EXPECT_EQ(md[i].histtune_version, ms[i].histtune_version);
+      }
+    }
+  }
+}
+
+TEST(DatabaseImport, ImportingTwiceDoesNotDuplicateMeasurements) {
+  Database src(":memory:");
+  fill(src);
+  const std::string text = src.export_json();
+  Database dst(":memory:");
+  dst.import_json(text);
+  const ImportSummary again = dst.import_json(text);
+  EXPECT_EQ(again.measurements, 0u);
+  EXPECT_EQ(again.winners, 0u);
+  EXPECT_EQ(dst.measurements("GPU-a", make_problem(256, 1 << 20)).size(), 2u);
+  // The document exported back is the same apart from its timestamp.
+  json a = json::parse(text), b = json::parse(dst.export_json());
+  a.erase("exported_at");
+  b.erase("exported_at");
+  EXPECT_EQ(a, b);
+}
+
+TEST(DatabaseImport, BaselinesRoundTripAndOnlyANewerOneReplaces) {
+  Database src(":memory:");
+  fill(src);
+  const histtune::db::ProblemRow p = make_problem(256, 1 << 20);
+  histtune::db::BaselineRow b;
+  b.cub_ms = 0.25;
+  b.floor_ms = 0.1;
+  src.set_baseline(make_device("GPU-a"), p, b);
+  json doc = json::parse(src.export_json());
+  Database dst(":memory:");
+  ImportSummary s = dst.import_json(doc.dump());
+  EXPECT_EQ(s.baselines, 1u);
+  auto got = dst.baseline("GPU-a", p);
+  ASSERT_TRUE(got);
+  EXPECT_DOUBLE_EQ(*got->cub_ms, 0.25);
+  EXPECT_FALSE(got->default_ms);
+  EXPECT_EQ(got->measured_at, src.baseline("GPU-a", p)->measured_at);
+  // An older baseline does not replace it; a newer one does.
+  for (json& r : doc["results"]) {
+    if (r["baseline"].is_null()) continue;
+    r["baseline"]["cub_ms"] = 9.0;
+    r["baseline"]["measured_at"] = "2000-01-01T00:00:00.000Z";
+  }
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 0u);
+  EXPECT_DOUBLE_EQ(*dst.baseline("GPU-a", p)->cub_ms, 0.25);
+  for (json& r : doc["results"]) {
+    if (!r["baseline"].is_null()) r["baseline"]["measured_at"] = "2999-01-01T00:00:00.000Z";
+  }
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 1u);
+  EXPECT_DOUBLE_EQ(*dst.baseline("GPU-a", p)->cub_ms, 9.0);
+  EXPECT_EQ(dst.baselines("GPU-a").size(), 1u);
+}
+
+// --- JSON format 2 -------------------------------------------------------------------------------
+
+TEST(DatabaseImportV3, FormatTwoRoundTripsChannelsDistributionsAndTheirWinners) {
+  Database src(":memory:");
+  fill_v3(src);
+  const std::string text = src.export_json();
+  const json doc = json::parse(text);
+  EXPECT_EQ(doc.at("format_version"), 2);
+  const json& r0 = doc.at("results").at(0);
+  EXPECT_TRUE(r0.at("problem").contains("channels"));
+  EXPECT_TRUE(r0.at("measurements").at(0).contains("distribution"));
+  EXPECT_TRUE(r0.at("winners_by_distribution").is_array());
+
+  Database dst(":memory:");
+  const auto s = dst.import_json(text);
+  EXPECT_EQ(s.problems, 2u);
+  EXPECT_EQ(s.measurements, 4u);
+  EXPECT_EQ(s.winners, 4u);  // two robust, two per distribution
+  const ProblemRow p = problem(256, 1 << 24);
+  EXPECT_EQ(dst.measurements("GPU-a", p).size(), 3u);
+  EXPECT_EQ(dst.measurements("GPU-a", p)[1].distribution, "constant");
+  EXPECT_EQ(dst.distribution_winners("GPU-a", p).size(), 2u);
+  EXPECT_EQ(dst.winner_for("GPU-a", p, "constant")->config_label, "b");
+  EXPECT_EQ(dst.winner("GPU-a", problem(256, 1 << 26, 4, 3))->config_label, "c");
+  // Twice adds nothing, and exports the same document.
+  const auto again = dst.import_json(text);
+  EXPECT_EQ(again.measurements, 0u);
+  EXPECT_EQ(again.winners, 0u);
+  json a = doc, b = json::parse(dst.export_json());
+  a.erase("exported_at");
+  b.erase("exported_at");
+  EXPECT_EQ(a, b);
+}
+
+TEST(DatabaseImportV3, VersionOneFilesStillImportWithTheDefaults) {
+  Database src(":memory:");
+  fill_v3(src);
+  json doc = json::parse(src.export_json());
+  doc["format_version"] = 1;
+  doc["results"].erase(1);  // the multi-channel problem did not exist in version 1
+  for (json& r : doc["results"]) {
+    r["problem"].erase("channels");
+    r["problem"].erase("active_channels");
+    r.erase("winners_by_distribution");
+    for (json& m : r["measurements"]) m.erase("distribution");
+  }
+  Database dst(":memory:");
+  const auto s = dst.import_json(doc.dump());
+  EXPECT_EQ(s.measurements, 3u);
+  const auto ms = dst.measurements("GPU-a", problem(256, 1 << 24));
+  ASSERT_EQ(ms.size(), 3u);
+  for (const auto& m : ms) EXPECT_EQ(m.distribution, "uniform");
+  EXPECT_EQ(dst.winner("GPU-a", problem(256, 1 << 24))->problem.channels, 1u);
+}
+
+// --- merge ---------------------------------------------------------------------------------------
+
+TEST_F(DatabaseV2File, DatabaseMergeKeepsTheFasterWinner) {
+  const fs::path mine = dir_ / "mine.db";
+  const fs::path theirs = dir_ / "theirs.db";
+  const ProblemRow p1 = make_problem(256, 1 << 20);
+  const ProblemRow p2 = make_problem(64, 4096);
+  {
+    Database other(theirs.string());
+    other.set_winner(make_device("GPU-a"), p1, "tpb128", 0.3, "abc123", "0.2.0");  // faster
+    other.set_winner(make_device("GPU-a"), p2, "tpb32", 0.9, "abc123", "0.2.0");   // slower
+    other.record_measurements(make_device("GPU-a"), p1, {make_measurement("tpb128", 0.3)});
+  }
+  Database db(mine.string());
+  db.set_winner(make_device("GPU-a"), p1, "tpb256", 0.5, "abc123", "0.2.0");
+  db.set_winner(make_device("GPU-a"), p2, "tpb64", 0.2, "abc123", "0.2.0");
+  const ImportSummary s = db.merge_from(theirs.string());
+  EXPECT_EQ(s.winners, 1u);
+  EXPECT_EQ(s.measurements, 1u);
+  EXPECT_EQ(db.winner("GPU-a", p1)->config_label, "tpb128");
+  EXPECT_EQ(db.winner("GPU-a", p2)->config_label, "tpb64");
+  EXPECT_EQ(db.merge_from(theirs.string()).measurements, 0u);
+  EXPECT_THROW(db.merge_from((dir_ / "missing.db").string()), DbError);
+}
+
+TEST_F(DatabaseV3File, DatabaseMergeKeepsTheFasterPerDistributionWinner) {
+  const fs::path theirs = dir_ / "theirs.db";
+  const ProblemRow p = problem(256, 1 << 24);
+  {
+    Database other(theirs.string());
+    other.set_winners(make_device("GPU-a"), p, chosen("x", 1.0, "any"),
+                      {chosen("fast", 0.5, "constant"), chosen("slow", 2.0, "skewed")});
+  }
+  Database db((dir_ / "mine.db").string());
+  db.set_winners(make_device("GPU-a"), p, chosen("y", 0.9, "any"),
+                 {chosen("mine", 0.8, "constant"), chosen("mine", 1.0, "skewed")});
+  const auto s = db.merge_from(theirs.string());
+  EXPECT_EQ(s.winners, 1u) << "only the faster constant winner";
+  EXPECT_EQ(db.winner_for("GPU-a", p, "constant")->config_label, "fast");
+  EXPECT_EQ(db.winner_for("GPU-a", p, "skewed")->config_label, "mine");
+  EXPECT_EQ(db.winner("GPU-a", p)->config_label, "y");
+}

@@ -1,0 +1,366 @@
+// Tuning a plan, problem by problem: a problem this kernel template already has a winner for is
+// skipped (so an interrupted run resumes); each other one is searched, decided and stored, with
+// one line; the run ends with a summary and, with --fresh, how far the earlier run's winners are
+// from this run's.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include "histtune/status.hpp"
+#include "histtune/tuner/tuner.hpp"
+#include "histtune/version.hpp"
+#include "json_out.hpp"
+#include "tune.hpp"
+
+namespace histtune::cli {
+namespace {
+
+// --fresh over a stored winner: the earlier run's winner, re-timed beside this run's.
+struct Stability {
+  std::string problem, previous;
+  double previous_then_ms, previous_now_ms;
+  std::string winner;
+  double winner_ms, apart;
+};
+
+// "  winner LABEL  MS ms, worst case ...  (STRATEGY: N searched; ...)": a problem's result.
+std::string winner_line(const tuner::TuneResult& r, std::size_t distributions, double seconds) {
+  char worst[64] = "";
+  if (distributions > 1 && !r.winner.empty())
+    std::snprintf(worst, sizeof worst, ", worst case %.2fx over %zu distributions",
+                  r.winner_worst_ratio, distributions);
+  // A budgeted annealing search draws valid points without counting the space (valid 0).
+  char searched[160];
+  if (r.valid)
+    std::snprintf(searched, sizeof searched, "%zu of %zu valid searched", r.search_evaluations,
+                  r.valid);
+  else
+    std::snprintf(searched, sizeof searched, "%zu searched", r.search_evaluations);
+  if (!r.second_search.empty())
+    std::snprintf(searched + std::strlen(searched), sizeof searched - std::strlen(searched),
+                  ", %zu more on %s", r.second_search_evaluations, r.second_search.c_str());
+  char pruned[48] = "";
+  if (r.valid) std::snprintf(pruned, sizeof pruned, "%zu pruned, ", r.pruned);
+  char line[704];
+  std::snprintf(line, sizeof line,
+                "  winner %s  %s ms%s  (%s: %s; %zu measured, %zu reused from the database, "
+                "%s%zu failed, %.1f s)",
+                r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
+                worst, r.strategy.c_str(), searched, r.measurements.size(), r.reused, pruned,
+                r.failed, seconds);
+  return line;
+}
+
+nlohmann::json by_distribution_json(const tuner::TuneResult& r) {
+  nlohmann::json by_distribution = nlohmann::json::array();
+  for (const auto& w : r.by_distribution)
+    by_distribution.push_back(
+        {{"distribution", w.distribution}, {"winner", w.label}, {"winner_ms", w.median_ms}});
+  return by_distribution;
+}
+
+nlohmann::json finalists_json(const tuner::TuneResult& r) {
+  nlohmann::json finalists = nlohmann::json::array();
+  for (const auto& fin : r.finalists) {
+    nlohmann::json per = nlohmann::json::object();
+    for (std::size_t k = 0; k < fin.median_ms.size() && k < r.distributions.size(); ++k)
+      per[r.distributions[k]] = ms_or_null(fin.median_ms[k]);
+    finalists.push_back({{"configuration", fin.label},
+                         {"median_ms", per},
+                         {"worst_ratio", std::isfinite(fin.worst_ratio)
+                                             ? nlohmann::json(fin.worst_ratio)
+                                             : nlohmann::json()},
+                         {"regret_percent", std::isfinite(fin.regret) ? nlohmann::json(fin.regret)
+                                                                      : nlohmann::json()}});
+  }
+  return finalists;
+}
+
+// One run over the plan: what every problem's steps read, and what they add up.
+class PlanRun {
+ public:
+  PlanRun(const Common& c, const TuneFlags& f, const std::vector<tuner::Distribution>& dists,
+          const DeviceInfo& d, db::Database& database, std::FILE* text);
+  void print_header(std::size_t problems) const;
+  void print_position(const std::vector<Problem>& plan, std::size_t i, double elapsed) const;
+  bool skip_if_tuned(const Problem& p);
+  void tune_problem(const Problem& p);
+  int finish(double seconds) const;
+
+ private:
+  tuner::TuneOptions options_for(const Problem& p, ProgressLine& progress,
+                                 std::chrono::steady_clock::time_point t0) const;
+  std::optional<db::WinnerRow> resume(const Problem& p, tuner::TuneOptions& opt) const;
+  void store(const Problem& p, const tuner::TuneResult& r);
+  void print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress) const;
+  nlohmann::json compare_previous(const Problem& p, const std::optional<db::WinnerRow>& previous,
+                                  const tuner::TuneResult& r);
+  nlohmann::json result_json(const Problem& p, const tuner::TuneResult& r,
+                             const nlohmann::json& previous, double seconds) const;
+  void print_stability(double most_apart) const;
+
+  const Common& c_;
+  const TuneFlags& f_;
+  const std::vector<tuner::Distribution>& dists_;
+  const DeviceInfo& d_;
+  db::Database& database_;
+  std::FILE* text_;
+  std::size_t budget_;
+  KernelCache cache_;
+  int status_ = kOk;
+  std::vector<Stability> stability_;   // --fresh over stored winners
+  std::vector<db::WinnerRow> chosen_;  // winners of this run (robust first), for later starts
+  std::size_t compiled_ = 0;           // kernels this run needed that were not loaded yet
+  nlohmann::json results_ = nlohmann::json::array();
+};
+
+// The search budget: --budget when given (0: none), else the plan's for the guided search and
+// none for the listed strategies.
+PlanRun::PlanRun(const Common& c, const TuneFlags& f,
+                 const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
+                 db::Database& database, std::FILE* text)
+    : c_(c), f_(f), dists_(dists), d_(d), database_(database), text_(text),
+      budget_(f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0)) {
+  cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
+}
+
+void PlanRun::print_header(std::size_t problems) const {
+  if (c_.quiet) return;
+  std::fprintf(text_,
+               "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n"
+               "  search: %s, %s per problem; data: %s; decision: %s%s\n",
+               problems, d_.ordinal, d_.name.c_str(), d_.arch(), d_.sm_count,
+               database_.path().c_str(), f_.strategy.c_str(),
+               budget_ ? (std::to_string(budget_) + " evaluations").c_str() : "no budget",
+               distribution_list(dists_).c_str(), f_.decision.c_str(),
+               f_.fresh ? "; --fresh: stored measurements are not reused" : "");
+}
+
+void PlanRun::print_position(const std::vector<Problem>& plan, std::size_t i,
+                             double elapsed) const {
+  if (c_.quiet) return;
+  // The plan's ETA assumes the problems left take as long as the ones done on average.
+  if (i == 0)
+    std::fprintf(text_, "[%zu/%zu] %s\n", i + 1, plan.size(), plan[i].describe().c_str());
+  else
+    std::fprintf(text_, "[%zu/%zu] %s  (%.0f s elapsed, plan eta %.0f s)\n", i + 1, plan.size(),
+                 plan[i].describe().c_str(), elapsed,
+                 elapsed / static_cast<double>(i) * static_cast<double>(plan.size() - i));
+}
+
+// A problem whose winner this kernel template already chose is done: running the command again
+// after an interruption goes on with the problems left (--fresh tunes it again).
+bool PlanRun::skip_if_tuned(const Problem& p) {
+  if (f_.fresh) return false;
+  const auto w = database_.winner(d_.uuid, p.key());
+  if (!w || w->template_hash != tuner::template_hash_of(p)) return false;
+  if (!(c_.quiet && c_.json))
+    std::fprintf(text_, "  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
+                 w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
+  results_.push_back({{"problem", problem_json(p.key())},
+                      {"winner", w->config_label},
+                      {"winner_ms", w->median_ms},
+                      {"skipped", true}});
+  return true;
+}
+
+void PlanRun::tune_problem(const Problem& p) {
+  // --verbose prints a line per measurement instead of the bar.
+  ProgressLine progress(c_.quiet || c_.verbose, text_);
+  const auto t0 = std::chrono::steady_clock::now();
+  tuner::TuneOptions opt = options_for(p, progress, t0);
+  const std::optional<db::WinnerRow> previous = resume(p, opt);
+  const tuner::TuneResult r = tuner::tune(d_, p, cache_, opt);
+  store(p, r);
+  const double seconds = seconds_since(t0);
+  print_result(r, seconds, progress);
+  const nlohmann::json previous_json = compare_previous(p, previous, r);
+  for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
+  if (r.failed || r.winner.empty()) status_ = kFailure;
+  results_.push_back(result_json(p, r, previous_json, seconds));
+}
+
+tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress,
+                                        std::chrono::steady_clock::time_point t0) const {
+  tuner::TuneOptions opt;
+  opt.strategy = f_.strategy;
+  opt.budget = tuner::SearchBudget{budget_, f_.time_limit_s};
+  opt.seed = f_.seed;
+  opt.distributions = dists_;
+  opt.finalists = f_.finalists;
+  opt.decision = tuner::robust_rule_of(f_.decision);
+  opt.on_progress = [&progress, t0](const tuner::Progress& pr) {
+    progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
+  };
+  // Starts: the winners of similar problems; with --fresh only this run's, as in a first run.
+  if (f_.strategy == "annealing")
+    opt.starts = f_.fresh ? tuner::tuning_starts(chosen_, d_, p)
+                          : tuner::tuning_starts(database_, d_, p);
+  opt.on_measurement = [this](const db::MeasurementRow& m) {
+    if (c_.verbose && !c_.quiet)
+      std::fprintf(text_, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
+                   m.config_label.c_str(), fmt_ms(m.median_ms).c_str(), fmt_ms(m.min_ms).c_str(),
+                   fmt_ms(m.max_ms).c_str(), m.samples, m.verified ? "" : "  WRONG RESULT");
+  };
+  return opt;
+}
+
+// Resume: what an earlier (interrupted) run measured with this template is reused (unless
+// --fresh); each new measurement is stored as soon as it is taken, in its own transaction.
+// --fresh: the stored winner (of an earlier run) is re-timed beside the new candidates, not
+// chosen: how far apart two runs' winners are, measured side by side. Returns that winner.
+std::optional<db::WinnerRow> PlanRun::resume(const Problem& p, tuner::TuneOptions& opt) const {
+  tuner::resume_from(database_, d_.row(), p, tuner::template_hash_of(p), opt);
+  if (!f_.fresh) return std::nullopt;
+  opt.known.clear();
+  std::optional<db::WinnerRow> previous = database_.winner(d_.uuid, p.key());
+  if (!previous) return previous;
+  if (auto pt = tuner::point_of_label(previous->config_label, p, d_)) {
+    opt.references.push_back(*pt);
+    return previous;
+  }
+  return std::nullopt;
+}
+
+// Stores the winners, and keeps them as starts for the problems after this one.
+void PlanRun::store(const Problem& p, const tuner::TuneResult& r) {
+  tuner::store(database_, d_, r, /*measurements=*/false);
+  if (!r.winner.empty()) {
+    db::WinnerRow w;
+    w.problem = p.key();
+    w.config_label = r.winner;
+    chosen_.push_back(w);
+    for (const auto& dw : r.by_distribution) {
+      w.config_label = dw.label;
+      chosen_.push_back(w);
+    }
+  }
+  compiled_ += r.compiled;
+}
+
+void PlanRun::print_result(const tuner::TuneResult& r, double seconds,
+                           ProgressLine& progress) const {
+  const std::string line = winner_line(r, dists_.size(), seconds);
+  if (!c_.quiet && !c_.verbose)
+    progress.finish(line);  // replaces the bar
+  else if (!(c_.quiet && c_.json))
+    std::fprintf(text_, "%s\n", line.c_str());
+  if (c_.verbose && !c_.quiet)
+    for (const auto& w : r.by_distribution)
+      std::fprintf(text_, "  best on %-8s %s  %s ms\n", w.distribution.c_str(), w.label.c_str(),
+                   fmt_ms(w.median_ms).c_str());
+}
+
+// --fresh: the earlier run's winner against this run's, both timed now; its JSON (null when
+// there is none).
+nlohmann::json PlanRun::compare_previous(const Problem& p,
+                                         const std::optional<db::WinnerRow>& previous,
+                                         const tuner::TuneResult& r) {
+  if (!previous || r.references.empty() || r.winner.empty()) return nlohmann::json();
+  const double then_ms = previous->median_ms;
+  const double now_ms = r.references[0].median_ms.empty() ? -1 : r.references[0].median_ms[0];
+  const double apart =
+      now_ms > 0 ? std::fabs(now_ms - r.winner_ms) / std::min(now_ms, r.winner_ms) : -1;
+  if (!(c_.quiet && c_.json))
+    std::fprintf(text_, "  previous winner %s: %s ms when chosen, %s ms now; %s\n",
+                 previous->config_label.c_str(), fmt_ms(then_ms).c_str(), fmt_ms(now_ms).c_str(),
+                 apart < 0 ? "failed now"
+                           : (std::to_string(apart * 100).substr(0, 4) + "% from this winner")
+                                 .c_str());
+  stability_.push_back(
+      {p.describe(), previous->config_label, then_ms, now_ms, r.winner, r.winner_ms, apart});
+  return {{"winner", previous->config_label},
+          {"winner_ms_then", then_ms},
+          {"winner_ms_now", ms_or_null(now_ms)},
+          {"apart", apart >= 0 ? nlohmann::json(apart) : nlohmann::json()}};
+}
+
+nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r,
+                                    const nlohmann::json& previous, double seconds) const {
+  const bool none = r.winner.empty();
+  return {{"problem", problem_json(p.key())},
+          {"winner", none ? nlohmann::json() : nlohmann::json(r.winner)},
+          {"winner_ms", none ? nlohmann::json() : nlohmann::json(r.winner_ms)},
+          {"worst_ratio", none ? nlohmann::json() : nlohmann::json(r.winner_worst_ratio)},
+          {"by_distribution", by_distribution_json(r)},
+          {"finalists", finalists_json(r)},
+          {"distributions", r.distributions},
+          {"strategy", r.strategy},
+          {"decision", f_.decision},
+          {"budget", budget_},
+          {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
+          {"searched", r.search_evaluations},
+          {"second_search", r.second_search.empty()
+                                ? nlohmann::json()
+                                : nlohmann::json{{"distribution", r.second_search},
+                                                 {"searched", r.second_search_evaluations}}},
+          {"measured", r.measurements.size()},
+          {"reused", r.reused},
+          {"pruned", r.valid ? nlohmann::json(r.pruned) : nlohmann::json()},
+          {"failed", r.failed},
+          {"stopped_early", r.stopped_early},
+          {"errors", r.errors},
+          {"previous", previous},
+          {"skipped", false},
+          {"seconds", seconds}};
+}
+
+// The winner-stability figure: the earlier run's winner and this run's, timed side by side.
+void PlanRun::print_stability(double most_apart) const {
+  std::fprintf(text_, "\nwinner stability (earlier run's winner vs this run's, re-timed together):\n");
+  std::fprintf(text_, "%-44s %10s %10s %10s %8s\n", "problem", "then ms", "now ms", "new ms",
+               "apart");
+  for (const auto& s : stability_)
+    std::fprintf(text_, "%-44.44s %10s %10s %10s %7.2f%%%s\n", s.problem.c_str(),
+                 fmt_ms(s.previous_then_ms).c_str(), fmt_ms(s.previous_now_ms).c_str(),
+                 fmt_ms(s.winner_ms).c_str(), s.apart * 100,
+                 s.previous == s.winner ? "  (same configuration)" : "");
+  std::fprintf(text_, "at most %.2f%% apart over %zu problems\n", most_apart * 100,
+               stability_.size());
+}
+
+int PlanRun::finish(double seconds) const {
+  double most_apart = -1;
+  for (const auto& s : stability_) most_apart = std::max(most_apart, s.apart < 0 ? 1e9 : s.apart);
+  if (!stability_.empty() && !c_.quiet) print_stability(most_apart);
+  if (!c_.quiet)
+    std::fprintf(text_,
+                 "histtune: done in %.1f s; %zu kernels needed, %zu compiled by NVRTC, %zu from "
+                 "the database's CUBIN store; results in %s\n",
+                 seconds, compiled_, cache_.compiles(), cache_.store_hits(),
+                 database_.path().c_str());
+  if (c_.json)
+    print_json({{"histtune", version()},
+                {"command", "tune"},
+                {"device", device_json(d_)},
+                {"database", database_.path()},
+                {"results", results_},
+                {"kernels_needed", compiled_},
+                {"compiled_by_nvrtc", cache_.compiles()},
+                {"loaded_from_database", cache_.store_hits()},
+                {"seconds", seconds},
+                {"winners_at_most_apart",
+                 stability_.empty() ? nlohmann::json() : nlohmann::json(most_apart)},
+                {"ok", status_ == kOk}});
+  return status_;
+}
+
+}  // namespace
+
+int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
+              const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
+              db::Database& database, std::FILE* text) {
+  PlanRun run(c, f, dists, d, database, text);
+  run.print_header(plan.size());
+  const auto t_all = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    run.print_position(plan, i, seconds_since(t_all));
+    if (!run.skip_if_tuned(plan[i])) run.tune_problem(plan[i]);
+  }
+  return run.finish(seconds_since(t_all));
+}
+
+}  // namespace histtune::cli

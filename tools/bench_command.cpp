@@ -54,17 +54,12 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
       rows.push_back(j);
       continue;
     }
-    // Each family's lookup, as its runtime calls make it; the default is timed beside it.
-    const bool multi = row.problem.family == multichannel::kFamily;
-    const Choice choice = multi ? Choice{} : dispatcher.explain(d, row.problem);
-    const MultiChannelChoice mc =
-        multi ? dispatcher.explain_multichannel(d, row.problem) : MultiChannelChoice{};
-    const tuner::CompareRow r =
-        multi ? tuner::compare_multichannel(d, row.problem, mc.config, cache, gbps, row.dist)
-              : tuner::compare(d, row.problem, choice.config, cache, gbps, row.dist, {},
-                               row.skip_cub);
-    const std::string level = to_string(multi ? mc.level : choice.level);
-    const std::string label = multi ? mc.config.label() : choice.config.label();
+    // The lookup the runtime's calls make; the default is timed beside it.
+    const FamilyChoice choice = dispatcher.lookup(d, row.problem);
+    const tuner::CompareRow r = tuner::compare(d, row.problem, choice.config, cache, gbps,
+                                               row.dist, {}, row.skip_cub);
+    const std::string level = to_string(choice.level);
+    const std::string label = choice.label();
     const double pct = 100.0 * r.floor_ms / r.tuned.median_ms;
     const bool cub_ran = r.cub_error.empty();
     const double vs_cub = cub_ran ? r.cub.median_ms / r.tuned.median_ms : 0;

@@ -84,8 +84,10 @@ Problem parse_problem(const std::string& spec) {
                      "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER])");
   };
   Problem p;
-  if (!f.empty() && f[0] == "mc") {
-    // Multi-channel: "mc:3/4:u8:direct:256:7680x4320" is RGBA rows with 3 channels counted.
+  for (const KernelFamily* fam : families())
+    if (!f.empty() && *fam->spec_prefix() && f[0] == fam->spec_prefix()) p.family = fam->id();
+  if (family_of(p).has_channels()) {
+    // Rows of channels: "mc:3/4:u8:direct:256:7680x4320" is RGBA rows with 3 channels counted.
     if (f.size() < 2) throw bad("wrong number of fields");
     const std::string& ch = f[1];
     const std::size_t slash = ch.find('/');
@@ -95,7 +97,6 @@ Problem parse_problem(const std::string& spec) {
       return static_cast<std::uint32_t>(std::stoul(s));
     };
     if (slash == std::string::npos) throw bad("bad channels '" + ch + "' (ACTIVE/CHANNELS, e.g. 3/4)");
-    p.family = "multichannel";
     p.active_channels = count(ch.substr(0, slash));
     p.channels = count(ch.substr(slash + 1));
     f.erase(f.begin(), f.begin() + 2);
@@ -129,7 +130,7 @@ Problem parse_problem(const std::string& spec) {
     }
   };
   const double bins = number(f[2], "bin count");
-  const double n = number(f[3], p.family == "multichannel" ? "row count" : "sample count");
+  const double n = number(f[3], family_of(p).has_channels() ? "row count" : "sample count");
   if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
   if (n < 0 || n > 1e15) throw bad("sample count out of range");
   p.num_bins = static_cast<std::uint32_t>(bins);
@@ -152,12 +153,17 @@ Problem parse_problem(const std::string& spec) {
 
 Problem problem_of(const db::ProblemRow& key) {
   Problem p;
-  p.family = key.family;
+  const std::optional<Family> fam = parse_family(key.family);
+  if (!fam)
+    throw Error(StatusCode::invalid_argument, "unknown kernel family '" + key.family +
+                                                  "' in the database (this histtune has " +
+                                                  family_names() + ")");
+  p.family = *fam;
   if (auto t = parse_sample_type(key.sample_type)) p.sample_type = *t;
   if (auto b = parse_binning(key.binning)) p.binning = *b;
   p.num_bins = key.num_bins;
   p.n = key.n;
-  if (key.family == "multichannel") {
+  if (family_of(p).has_channels()) {
     p.channels = key.channels;
     p.active_channels = key.active_channels;
   }
@@ -182,10 +188,12 @@ std::string count_text(std::uint64_t n) {
 }  // namespace
 
 std::string problem_spec(const db::ProblemRow& key) {
-  const std::string prefix = key.family == "multichannel"
-                                 ? "mc:" + std::to_string(key.active_channels) + "/" +
-                                       std::to_string(key.channels) + ":"
-                                 : "";
+  const std::optional<Family> fam = parse_family(key.family);
+  const KernelFamily& f = family(fam.value_or(Family::hist1d));
+  const std::string prefix = f.has_channels() ? std::string(f.spec_prefix()) + ":" +
+                                                    std::to_string(key.active_channels) + "/" +
+                                                    std::to_string(key.channels) + ":"
+                                              : "";
   return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
          count_text(key.n);
 }
@@ -193,7 +201,7 @@ std::string problem_spec(const db::ProblemRow& key) {
 std::string problem_name(const db::ProblemRow& key) {
   std::string s = key.sample_type + " " + key.binning + " bins=" + std::to_string(key.num_bins) +
                   " n=" + count_text(key.n);
-  if (key.family == "multichannel")
+  if (key.active_channels > 0)  // 0: not a problem of channels
     s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
   return s;
 }

@@ -69,17 +69,14 @@ int run_compare(const Common& c, const std::vector<std::string>& problem_specs) 
   int status = kOk;
   for (const auto& w : winners) {
     const Problem p = problem_of(w.problem);
-    const bool multi = p.family == multichannel::kFamily;
-    const auto cfg = multi ? std::nullopt : Hist1DConfig::parse(w.config_label);
-    const auto mc = multi ? MultiChannelConfig::parse(w.config_label) : std::nullopt;
-    if (!cfg && !mc) {
+    const std::optional<ParamValues> cfg = family_of(p).parse(w.config_label);
+    if (!cfg) {
       std::fprintf(stderr, "histtune: %s: stored configuration '%s' is not valid, skipped\n",
                    problem_name(w.problem).c_str(), w.config_label.c_str());
       status = kFailure;
       continue;
     }
-    tuner::CompareRow r = multi ? tuner::compare_multichannel(d, p, *mc, cache, gbps)
-                                : tuner::compare(d, p, *cfg, cache, gbps);
+    tuner::CompareRow r = tuner::compare(d, p, *cfg, cache, gbps);
     const bool cub_ran = r.cub_error.empty();
     db::BaselineRow base;  // kept for `histtune report`
     if (r.fallback_ok) base.default_ms = r.fallback.median_ms;

@@ -36,7 +36,7 @@ nlohmann::json problem_json(const db::ProblemRow& p) {
   nlohmann::json j = {{"spec", problem_spec(p)},      {"family", p.family},
                       {"sample_type", p.sample_type}, {"binning", p.binning},
                       {"num_bins", p.num_bins},       {"n", p.n}};
-  if (p.family == "multichannel") {
+  if (p.active_channels > 0) {  // 0: not a problem of channels (db::ProblemRow)
     j["channels"] = p.channels;
     j["active_channels"] = p.active_channels;
   }

@@ -3,9 +3,7 @@
 #include <cstdio>
 
 #include "command.hpp"
-#include "histtune/hist1d.hpp"
-#include "histtune/multichannel.hpp"
-#include "histtune/templates/registry.hpp"
+#include "histtune/family.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
@@ -15,31 +13,32 @@ namespace {
 
 int run_prune(const Common& c, bool all_versions) {
   auto database = open_db(c, /*must_exist=*/true);
-  db::PruneOptions o;
   // Results measured with another kernel template can no longer be launched as measured: each
   // family keeps its own template's.
-  o.keep_template_hash = templates::get(hist1d::kTemplate).hash;
-  o.family = hist1d::kFamily;
-  if (!all_versions) o.keep_histtune_version = version();
-  std::size_t n = database->prune(o);
-  db::PruneOptions mc = o;
-  mc.keep_template_hash = templates::get(multichannel::kTemplate).hash;
-  mc.family = multichannel::kFamily;
-  n += database->prune(mc);
+  std::size_t n = 0;
+  nlohmann::json j = {{"histtune", version()}, {"command", "prune"}, {"database", database->path()}};
+  std::string kept;
+  for (const KernelFamily* f : families()) {
+    db::PruneOptions o;
+    o.keep_template_hash = f->template_hash();
+    o.family = f->name();
+    if (!all_versions) o.keep_histtune_version = version();
+    n += database->prune(o);
+    // hist1d's key predates the others': "kept_template_hash".
+    const std::string key = f->id() == Family::hist1d
+                                ? "kept_template_hash"
+                                : "kept_" + std::string(f->name()) + "_template_hash";
+    j[key] = *o.keep_template_hash;
+    kept += (kept.empty() ? "" : ", ") + std::string(f->name()) + " " + *o.keep_template_hash;
+  }
   if (c.json) {
-    print_json({{"histtune", version()},
-                {"command", "prune"},
-                {"database", database->path()},
-                {"deleted_rows", n},
-                {"kept_template_hash", *o.keep_template_hash},
-                {"kept_multichannel_template_hash", *mc.keep_template_hash},
-                {"kept_histtune_version",
-                 all_versions ? nlohmann::json() : nlohmann::json(version())}});
+    j["deleted_rows"] = n;
+    j["kept_histtune_version"] = all_versions ? nlohmann::json() : nlohmann::json(version());
+    print_json(j);
     return kOk;
   }
-  std::printf("histtune: pruned %zu rows from %s (kept templates %s, multi-channel %s%s)\n", n,
-              database->path().c_str(), o.keep_template_hash->c_str(),
-              mc.keep_template_hash->c_str(),
+  std::printf("histtune: pruned %zu rows from %s (kept templates %s%s)\n", n,
+              database->path().c_str(), kept.c_str(),
               all_versions ? "" : (std::string(", histtune ") + version()).c_str());
   return kOk;
 }

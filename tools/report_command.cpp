@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "histtune/version.hpp"
+#include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/status.hpp"
 #include "json_out.hpp"
@@ -53,9 +54,12 @@ int run_report(const Common& c, const std::string& html_path) {
       r.tuned_ms = w.median_ms;
       if (!w.histtune_version.empty()) versions.insert(w.histtune_version);
       if (!w.template_hash.empty()) hashes.insert(w.template_hash);
-      if (auto cfg = Hist1DConfig::parse(w.config_label))
-        for (const auto& prm : hist1d::params())
-          r.params.push_back({prm.name, prm.key, (*cfg).*prm.member});
+      if (const auto fam = parse_family(w.problem.family)) {
+        const KernelFamily& f = family(*fam);
+        if (const auto v = f.parse(w.config_label))
+          for (std::size_t k = 0; k < v->size(); ++k)
+            r.params.push_back({f.params()[k].name, f.params()[k].key, (*v)[k]});
+      }
       for (const auto& m : database->measurements(dev.uuid, w.problem)) {
         if (!m.verified) continue;
         if (!r.tuned_range && m.config_label == w.config_label &&

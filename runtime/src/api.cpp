@@ -1,11 +1,12 @@
+// The 1D entry points: each builds its Problem and calls the one Dispatcher::run.
 #include "histtune/histtune.hpp"
 
 #include <string>
 
+#include "last_choice.hpp"
+
 namespace histtune {
 namespace {
-
-thread_local Choice t_last_choice;
 
 // The problem carries bounds as doubles: integer bounds beyond 2^53 would be rounded, silently.
 constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
@@ -17,7 +18,7 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std:
            const void* d_levels = nullptr) {
   Problem p = flat_problem(t, b, num_bins, n, lower, upper);
   p.d_levels = d_levels;
-  return default_dispatcher().run(p, d_samples, d_counts, stream, &t_last_choice);
+  return run_recorded(p, d_samples, d_counts, stream);
 }
 
 }  // namespace
@@ -27,7 +28,29 @@ Dispatcher& default_dispatcher() {
   return dispatcher;
 }
 
-Choice last_choice() { return t_last_choice; }
+namespace {
+// Per family, the choice of this thread's last successful call (owned by the default dispatcher).
+thread_local const FamilyChoice* t_last[2] = {nullptr, nullptr};
+static_assert(sizeof(t_last) / sizeof(t_last[0]) == 2, "one entry per Family value");
+}  // namespace
+
+Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                    cudaStream_t stream) {
+  const FamilyChoice* used = nullptr;
+  Status s = default_dispatcher().run(p, d_samples, d_counts, stream, &used);
+  if (used) t_last[static_cast<int>(p.family)] = used;
+  return s;
+}
+
+Choice last_choice() {
+  const FamilyChoice* c = t_last[static_cast<int>(Family::hist1d)];
+  return c ? typed_choice<Hist1DFamily>(*c) : Choice{};
+}
+
+MultiChannelChoice last_multichannel_choice() {
+  const FamilyChoice* c = t_last[static_cast<int>(Family::multichannel)];
+  return c ? typed_choice<MultiChannelFamily>(*c) : MultiChannelChoice{};
+}
 
 #define HT_EVEN(T, TAG, LEVEL)                                                                  \
   Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, LEVEL lower, \

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/status.hpp"

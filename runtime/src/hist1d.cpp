@@ -1,6 +1,7 @@
 #include "histtune/hist1d.hpp"
 
 #include "histtune/two_phase.hpp"
+#include "restrictions.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,21 +13,21 @@ namespace hist1d {
 const std::vector<Hist1DParam>& params() {
   // Values are listed simplest first: near-ties are broken in favour of earlier values.
   static const std::vector<Hist1DParam> table = {
-      {"block_threads", "tpb", &Hist1DConfig::block_threads, {256, 128, 512, 1024}, true},
-      {"vectors_per_thread", "vpt", &Hist1DConfig::vectors_per_thread, {1, 2, 4, 8}, true},
-      {"vector_bytes", "vec", &Hist1DConfig::vector_bytes, {0, 4, 8, 16}, true},
-      {"private_copies", "pc", &Hist1DConfig::private_copies, {1, 2, 4, 8, 16, 32}, true},
-      {"layout", "lay", &Hist1DConfig::layout, {0, 1}, true},
-      {"aggregate", "agg", &Hist1DConfig::aggregate, {0, 1, 2}, true},
-      {"unroll", "u", &Hist1DConfig::unroll, {0, 2}, true},
-      {"padding", "pad", &Hist1DConfig::padding, {0, 1}, false},
-      {"blocks_per_sm", "bps", &Hist1DConfig::blocks_per_sm, {8, 1, 2, 4, 16}, false},
-      {"storage", "st", &Hist1DConfig::storage, {0, 1, 2, 3, 4}, true},
-      {"batch", "b", &Hist1DConfig::batch, {1, 2, 4}, true},
-      {"single_block", "sb", &Hist1DConfig::single_block, {0, 1}, true},
-      {"cluster", "cl", &Hist1DConfig::cluster, {1, 2, 4, 8}, true},
-      {"prefetch", "pf", &Hist1DConfig::prefetch, {0, 1}, true},
-      {"two_phase", "tp", &Hist1DConfig::two_phase, {0, 1}, true},
+      param<&Hist1DConfig::block_threads>("block_threads", "tpb", {256, 128, 512, 1024}, true),
+      param<&Hist1DConfig::vectors_per_thread>("vectors_per_thread", "vpt", {1, 2, 4, 8}, true),
+      param<&Hist1DConfig::vector_bytes>("vector_bytes", "vec", {0, 4, 8, 16}, true),
+      param<&Hist1DConfig::private_copies>("private_copies", "pc", {1, 2, 4, 8, 16, 32}, true),
+      param<&Hist1DConfig::layout>("layout", "lay", {0, 1}, true),
+      param<&Hist1DConfig::aggregate>("aggregate", "agg", {0, 1, 2}, true),
+      param<&Hist1DConfig::unroll>("unroll", "u", {0, 2}, true),
+      param<&Hist1DConfig::padding>("padding", "pad", {0, 1}, false),
+      param<&Hist1DConfig::blocks_per_sm>("blocks_per_sm", "bps", {8, 1, 2, 4, 16}, false),
+      param<&Hist1DConfig::storage>("storage", "st", {0, 1, 2, 3, 4}, true),
+      param<&Hist1DConfig::batch>("batch", "b", {1, 2, 4}, true),
+      param<&Hist1DConfig::single_block>("single_block", "sb", {0, 1}, true),
+      param<&Hist1DConfig::cluster>("cluster", "cl", {1, 2, 4, 8}, true),
+      param<&Hist1DConfig::prefetch>("prefetch", "pf", {0, 1}, true),
+      param<&Hist1DConfig::two_phase>("two_phase", "tp", {0, 1}, true),
   };
   return table;
 }
@@ -71,24 +72,25 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (c.private_copies > warps)
     return "private_copies (" + std::to_string(c.private_copies) + ") > warps per block (" +
            std::to_string(warps) + ")";
-  if (c.padding > 0 && (c.private_copies == 1 || c.layout != 0))
+  if (c.padding > 0 && (c.private_copies == 1 || c.layout != Layout::rows))
     return "padding only separates the rows of several copies (needs pc > 1, layout 0)";
   if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sample_bytes(p.sample_type))
     return "vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
            to_string(p.sample_type) + " sample: that is vec0";
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   // Per-thread counters run few threads, each with more loads in flight: they may take 64.
-  const std::size_t max_per_tile = c.storage == 1 ? 64 : 32;
+  const std::size_t max_per_tile = c.storage == Storage::thread_counters ? 64 : 32;
   if (per_load * c.vectors_per_thread > max_per_tile)
     return "more than " + std::to_string(max_per_tile) + " samples per thread per tile (" +
            std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
-  if (c.storage == 1 && (c.private_copies != 1 || c.layout != 0 || c.aggregate != 0))
+  if (c.storage == Storage::thread_counters &&
+      (c.private_copies != 1 || c.layout != Layout::rows || c.aggregate != Aggregate::none))
     return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
-  if (c.aggregate == 2 && c.storage != 4)
+  if (c.aggregate == Aggregate::warp_match && c.storage != Storage::packed)
     return "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
            "adds the hardware does not merge";
-  if (c.storage == 4) {
-    if (c.layout != 0 || c.single_block != 0)
+  if (c.storage == Storage::packed) {
+    if (c.layout != Layout::rows || c.single_block != 0)
       return "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "
              "output (no single block)";
     if (p.num_bins < kPackedBinsFrom)
@@ -102,19 +104,19 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
              "(an epoch's counts), got " +
              std::to_string(epoch);
   }
-  if (c.storage == 2 || c.storage == 3) {
-    if (c.private_copies != 1 || c.layout != 0 || c.single_block != 0)
+  if (c.storage == Storage::global || c.storage == Storage::cluster) {
+    if (c.private_copies != 1 || c.layout != Layout::rows || c.single_block != 0)
       return "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
              "single block";
     if (p.num_bins < kLargeBinsFrom)
       return "global and cluster storage (2, 3) are for " + std::to_string(kLargeBinsFrom) +
              " bins or more";
   }
-  if ((c.storage == 3) != (c.cluster > 1))
+  if ((c.storage == Storage::cluster) != (c.cluster > 1))
     return "cluster > 1 exactly with cluster storage (3)";
-  if (c.storage == 3 && d.cc_major < 9)
+  if (c.storage == Storage::cluster && d.cc_major < 9)
     return "thread-block clusters need sm_90 or newer";
-  if ((c.storage == 0 || c.storage == 4) && c.batch != 1)
+  if ((c.storage == Storage::shared || c.storage == Storage::packed) && c.batch != 1)
     return "batch only groups the loads of per-thread counters (storage 1)";
   if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
     return "batch " + std::to_string(c.batch) + " does not divide the " +
@@ -123,31 +125,19 @@ std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
     return "single_block is for small inputs (n <= 2^22)";
   if (c.single_block == 1 && c.blocks_per_sm != 1)
     return "single_block launches one block: blocks_per_sm 1";
-  if (c.layout == 1 && c.private_copies > 4)
+  if (c.layout == Layout::lane_striped && c.private_copies > 4)
     return "lane-striped layout already has 32 sub-copies: private_copies at most 4";
-  if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
-    return "blocks_per_sm x block_threads (" + std::to_string(c.block_threads * c.blocks_per_sm) +
-           ") > threads per SM (" + std::to_string(d.max_threads_per_sm) + ")";
-  if (c.two_phase == 1 && (c.storage > 1 || c.single_block == 1))
+  const bool block_histogram =
+      c.storage == Storage::shared || c.storage == Storage::thread_counters;
+  if (c.two_phase == 1 && (!block_histogram || c.single_block == 1))
     return "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
            "or 1, not a single block)";
   const LaunchGeometry g = geometry(c, p, d);
-  if (const std::uint64_t partials = std::uint64_t{g.grid} * p.num_bins * sizeof(std::uint32_t);
-      c.two_phase == 1 && partials > two_phase::max_bytes(d))
-    return "two-phase partials (" + std::to_string(partials) +
-           " B: blocks x bins) > the temporary memory limit (" +
-           std::to_string(two_phase::max_bytes(d)) + " B)";
-  if (g.smem_bytes > d.smem_per_block_optin)
-    return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
-           std::to_string(d.smem_per_block_optin) + " B";
-  // More blocks per SM than fit beside each other only adds waves: not a point worth timing.
-  // (1 KiB per block is what the hardware reserves.)
-  if (c.blocks_per_sm > 1 && d.smem_per_sm > 0 &&
-      c.blocks_per_sm * (g.smem_bytes + 1024) > d.smem_per_sm)
-    return "blocks_per_sm x shared memory per block (" +
-           std::to_string(c.blocks_per_sm * (g.smem_bytes + 1024)) + " B) > shared memory per SM (" +
-           std::to_string(d.smem_per_sm) + " B)";
-  return {};
+  if (c.two_phase == 1) {
+    const std::uint64_t partials = std::uint64_t{g.grid} * p.num_bins * sizeof(std::uint32_t);
+    if (std::string why = check_partials(partials, "blocks x bins", d); !why.empty()) return why;
+  }
+  return check_residency(c.block_threads, c.blocks_per_sm, g.smem_bytes, d);
 }
 
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
@@ -155,22 +145,23 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   g.block = static_cast<unsigned>(c.block_threads);
   const unsigned sink = has_sink(c, p) ? 1u : 0u;
   g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
-  if (c.storage == 2) {
+  if (c.storage == Storage::global) {
     g.smem_bytes = 0;
-  } else if (c.storage == 3) {
+  } else if (c.storage == Storage::cluster) {
     const std::size_t share = (static_cast<std::size_t>(p.num_bins) + c.cluster - 1) / c.cluster;
     g.smem_bytes = share * sizeof(std::uint32_t);
-  } else if (c.storage == 4) {
+  } else if (c.storage == Storage::packed) {
     // Copies of 16-bit counters two per word, rows padded like storage 0's.
     g.row_stride = (p.num_bins + 1) / 2 + static_cast<unsigned>(c.padding);
     g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.row_stride * sizeof(std::uint32_t);
-  } else if (c.storage == 1) {
+  } else if (c.storage == Storage::thread_counters) {
     // 16-bit counters two per word per thread, then the block histogram.
     const std::size_t thread_words = (static_cast<std::size_t>(p.num_bins) + 1) / 2;
     g.smem_bytes = (thread_words * c.block_threads + p.num_bins) * sizeof(std::uint32_t);
   } else {
     const std::size_t copy_words =
-        c.layout == 0 ? g.row_stride : (static_cast<std::size_t>(p.num_bins) + sink) * 32;
+        c.layout == Layout::rows ? g.row_stride
+                                 : (static_cast<std::size_t>(p.num_bins) + sink) * 32;
     g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
   }
   // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
@@ -189,7 +180,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
 }
 
 bool has_sink(const Hist1DConfig& c, const Problem& p) {
-  return c.storage == 0 && !every_value_a_bin(p);
+  return c.storage == Storage::shared && needs_sink(p);
 }
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
@@ -197,6 +188,19 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   return out;
+}
+
+CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch) {
+  return CompileRequest{kTemplate, defines(c, p), arch, c.label()};
+}
+
+std::string validate(const Problem& p) {
+  if (p.channels != 1 || p.active_channels != 1)
+    return "channels apply to the multichannel family only";
+  if (p.row_pixels != 0 || p.row_pitch_bytes != 0)
+    return "a row pitch (row_pixels = " + std::to_string(p.row_pixels) + ", row_pitch_bytes = " +
+           std::to_string(p.row_pitch_bytes) + ") applies to the multichannel family only";
+  return {};
 }
 
 }  // namespace hist1d

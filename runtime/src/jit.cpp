@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/status.hpp"
 #include "histtune/templates/registry.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "restrictions.hpp"
 
 namespace histtune {
 namespace multichannel {
@@ -10,18 +11,18 @@ namespace multichannel {
 const std::vector<Param<MultiChannelConfig>>& params() {
   using C = MultiChannelConfig;
   static const std::vector<Param<C>> table = {
-      {"block_threads", "tpb", &C::block_threads, {256, 128, 512, 1024}, true},
-      {"vectors_per_thread", "vpt", &C::vectors_per_thread, {1, 2, 4, 8}, true},
-      {"vector_bytes", "vec", &C::vector_bytes, {16, 0, 4, 8}, true},
+      param<&C::block_threads>("block_threads", "tpb", {256, 128, 512, 1024}, true),
+      param<&C::vectors_per_thread>("vectors_per_thread", "vpt", {1, 2, 4, 8}, true),
+      param<&C::vector_bytes>("vector_bytes", "vec", {16, 0, 4, 8}, true),
       // A launch-time field of the label: request() compiles the owned count (never 0), HT_CPB.
-      {"channels_per_block", "cpb", &C::channels_per_block, {0, 4, 8, 16, 32, 64, 128}, false},
-      {"private_copies", "pc", &C::private_copies, {1, 2, 4, 8}, true},
-      {"padding", "pad", &C::padding, {1, 0}, false},
-      {"blocks_per_sm", "bps", &C::blocks_per_sm, {4, 1, 2, 8}, false},
-      {"unroll", "u", &C::unroll, {0, 2}, true},
-      {"layout", "lay", &C::layout, {0, 1, 2}, true},
-      {"prefetch", "pf", &C::prefetch, {0, 1}, true},
-      {"two_phase", "tp", &C::two_phase, {0, 1}, true},
+      param<&C::channels_per_block>("channels_per_block", "cpb", {0, 4, 8, 16, 32, 64, 128}, false),
+      param<&C::private_copies>("private_copies", "pc", {1, 2, 4, 8}, true),
+      param<&C::padding>("padding", "pad", {1, 0}, false),
+      param<&C::blocks_per_sm>("blocks_per_sm", "bps", {4, 1, 2, 8}, false),
+      param<&C::unroll>("unroll", "u", {0, 2}, true),
+      param<&C::layout>("layout", "lay", {0, 1, 2}, true),
+      param<&C::prefetch>("prefetch", "pf", {0, 1}, true),
+      param<&C::two_phase>("two_phase", "tp", {0, 1}, true),
   };
   return table;
 }
@@ -31,7 +32,7 @@ std::vector<MultiChannelConfig> space() { return params::space(params()); }
 namespace {
 unsigned int row_stride(const MultiChannelConfig& c, const Problem& p) {
   // A sink word after the bins takes samples in no bin (multichannel.cuh).
-  const unsigned sink = every_value_a_bin(p) ? 0u : 1u;
+  const unsigned sink = needs_sink(p) ? 1u : 0u;
   return p.num_bins + sink + static_cast<unsigned>(c.padding);
 }
 
@@ -61,26 +62,28 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
            " samples must not straddle channel groups (channels and channels_per_block multiples "
            "of it)";
   if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
-  if (c.layout != 0 && c.padding != 0)
+  if (c.layout != ChannelLayout::rows && c.padding != 0)
     return "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel";
-  if (c.layout == 2 && cpb % 32 != 0)
+  if (c.layout == ChannelLayout::channel_interleaved && cpb % 32 != 0)
     return "channel-interleaved layout (2) needs the block's channels (" + std::to_string(cpb) +
            ") in whole groups of 32, one per bank";
-  if (d.max_threads_per_sm > 0 && c.block_threads * c.blocks_per_sm > d.max_threads_per_sm)
-    return "blocks_per_sm x block_threads > threads per SM";
   const MultiChannelGeometry g = geometry(c, p, d);
-  if (const std::uint64_t partials = two_phase_bytes(g, p);
-      c.two_phase == 1 && partials > two_phase::max_bytes(d))
-    return "two-phase partials (" + std::to_string(partials) +
-           " B: grid rows x active channels x bins) > the temporary memory limit (" +
-           std::to_string(two_phase::max_bytes(d)) + " B)";
-  if (g.smem_bytes > d.smem_per_block_optin)
-    return "shared memory " + std::to_string(g.smem_bytes) + " B > the device's per-block limit " +
-           std::to_string(d.smem_per_block_optin) + " B";
-  if (c.blocks_per_sm > 1 && d.smem_per_sm > 0 &&
-      c.blocks_per_sm * (g.smem_bytes + 1024) > d.smem_per_sm)
-    return "blocks_per_sm x shared memory per block > shared memory per SM";
-  return {};
+  if (c.two_phase == 1) {
+    const std::uint64_t partials = two_phase_bytes(g, p);
+    if (std::string why = check_partials(partials, "grid rows x active channels x bins", d);
+        !why.empty())
+      return why;
+  }
+  return check_residency(c.block_threads, c.blocks_per_sm, g.smem_bytes, d);
+}
+
+std::string validate(const Problem& p) {
+  if (p.channels < 1 || p.channels > 4096) return "channels must be 1 .. 4096";
+  if (p.active_channels < 1 || p.active_channels > p.channels)
+    return "active_channels must be 1 .. channels";
+  if (static_cast<double>(p.num_bins) * p.active_channels > 4294967295.0)
+    return "num_bins x active_channels counters exceed 2^32";
+  return validate_pitch(p);
 }
 
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d) {
@@ -90,10 +93,11 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   g.row_stride = row_stride(c, p);
   // Layout 1 keeps 32 lane copies of each histogram, and only of the active channels when the
   // block owns every channel (multichannel.cuh).
-  const std::size_t hists = c.layout == 1 && g.channels_per_block == p.channels
+  const bool lanes_striped = c.layout == ChannelLayout::lane_striped;
+  const std::size_t hists = lanes_striped && g.channels_per_block == p.channels
                                 ? p.active_channels
                                 : g.channels_per_block;
-  const std::size_t lanes = c.layout == 1 ? 32 : 1;
+  const std::size_t lanes = lanes_striped ? 32 : 1;
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * hists * g.row_stride * lanes *
                      sizeof(std::uint32_t) +
                  range_smem_bytes(p);  // range binning's levels or u8 table, after the histograms

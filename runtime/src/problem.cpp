@@ -3,9 +3,24 @@
 #include <cmath>
 #include <sstream>
 
-#include "histtune/multichannel.hpp"
+#include "histtune/db/database.hpp"
+#include "histtune/family.hpp"
 
 namespace histtune {
+
+const char* to_string(Family f) {
+  switch (f) {
+    case Family::hist1d: return "hist1d";
+    case Family::multichannel: return "multichannel";
+  }
+  return "?";
+}
+
+std::optional<Family> parse_family(const std::string& s) {
+  for (const KernelFamily* f : families())
+    if (s == f->name()) return f->id();
+  return std::nullopt;
+}
 
 Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t n,
                      double lower, double upper) {
@@ -22,10 +37,19 @@ Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint6
 Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t active,
                              std::uint64_t rows, std::uint32_t num_bins, Binning b) {
   Problem p = flat_problem(t, b, num_bins, rows);
-  p.family = multichannel::kFamily;
+  p.family = Family::multichannel;
   p.channels = channels;
   p.active_channels = active;
   return p;
+}
+
+Problem as_one_stream(const Problem& p) {
+  Problem flat = p;
+  flat.family = Family::hist1d;
+  flat.n = p.total_samples();
+  flat.channels = flat.active_channels = 1;
+  flat.row_pixels = flat.row_pitch_bytes = 0;
+  return flat;
 }
 
 const char* to_string(SampleType t) {
@@ -73,10 +97,10 @@ std::size_t sample_bytes(SampleType t) {
 bool is_float(SampleType t) { return t == SampleType::f32; }
 
 db::ProblemRow Problem::key() const {
-  db::ProblemRow row{family, to_string(sample_type), to_string(binning), num_bins, n};
+  db::ProblemRow row{to_string(family), to_string(sample_type), to_string(binning), num_bins, n};
   // 1D problems keep the database's defaults (1 channel, 0 = not a multi-channel problem), so
   // their keys are those written before channels existed.
-  if (family == "multichannel") {
+  if (family_of(*this).has_channels()) {
     row.channels = channels;
     row.active_channels = active_channels;
   }
@@ -107,9 +131,9 @@ std::string size_text(std::uint64_t n) {
 
 std::string Problem::describe() const {
   std::ostringstream s;
-  s << family << ' ' << to_string(sample_type) << ' ' << to_string(binning)
+  s << to_string(family) << ' ' << to_string(sample_type) << ' ' << to_string(binning)
     << " bins=" << num_bins << " n=" << size_text(n);
-  if (family == "multichannel") s << " channels=" << active_channels << "/" << channels;
+  if (family_of(*this).has_channels()) s << " channels=" << active_channels << "/" << channels;
   if (row_pixels != 0) {
     s << " image=" << image_rows() << "x" << row_pixels;
     if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
@@ -173,14 +197,9 @@ std::vector<std::string> sample_defines(const Problem& p) {
   return out;
 }
 
-namespace {
-
-// The row pitch's checks (after n's: n < 2^32, so the products below cannot overflow).
+// After n's checks: n < 2^32, so the products below cannot overflow.
 std::string validate_pitch(const Problem& p) {
   if (p.row_pixels == 0 && p.row_pitch_bytes == 0) return {};
-  if (p.family != "multichannel")
-    return "a row pitch (row_pixels = " + std::to_string(p.row_pixels) + ", row_pitch_bytes = " +
-           std::to_string(p.row_pitch_bytes) + ") applies to the multichannel family only";
   if (p.row_pixels == 0) {
     if (p.n == 0) return {};  // an empty image: nothing is read
     return "row_pitch_bytes = " + std::to_string(p.row_pitch_bytes) +
@@ -207,23 +226,17 @@ std::string validate_pitch(const Problem& p) {
   return {};
 }
 
-}  // namespace
+ShapeKey shape_key(const Problem& p) {
+  return {p.family,   p.sample_type,       p.binning,   p.num_bins,     p.n,
+          p.channels, p.active_channels,   p.pitched(), even_narrow(p)};
+}
 
 std::string validate(const Problem& p) {
   if (p.num_bins == 0) return "num_bins must be at least 1";
-  if (p.family == "multichannel") {
-    if (p.channels < 1 || p.channels > 4096) return "channels must be 1 .. 4096";
-    if (p.active_channels < 1 || p.active_channels > p.channels)
-      return "active_channels must be 1 .. channels";
-    if (static_cast<double>(p.num_bins) * p.active_channels > 4294967295.0)
-      return "num_bins x active_channels counters exceed 2^32";
-  } else if (p.channels != 1 || p.active_channels != 1) {
-    return "channels apply to the multichannel family only";
-  }
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
-  if (std::string why = validate_pitch(p); !why.empty()) return why;
+  if (std::string why = family_of(p).validate(p); !why.empty()) return why;
   if (p.binning == Binning::direct && is_float(p.sample_type))
     return "direct binning needs integer samples; use even binning for f32";
   if (p.binning == Binning::range) {

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/histtune.h"
 #include "histtune/histtune.hpp"

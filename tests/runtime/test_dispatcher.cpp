@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/templates/registry.hpp"

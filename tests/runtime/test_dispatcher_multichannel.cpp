@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/templates/registry.hpp"

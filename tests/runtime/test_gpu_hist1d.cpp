@@ -237,7 +237,7 @@ TEST(PublicApi, BinsBeyondSharedMemoryAreCountedExactly) {
     std::vector<std::uint32_t> got(bins);
     HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * bins, cudaMemcpyDeviceToHost));
     EXPECT_EQ(got, reference_histogram(p, host.data())) << p.describe();
-    EXPECT_GE(last_choice().config.storage, 2) << last_choice().config.label();
+    EXPECT_GE(last_choice().config.storage, Storage::global) << last_choice().config.label();
     HT_CUDA(cudaFree(d));
     HT_CUDA(cudaFree(d_counts));
   }
@@ -251,7 +251,7 @@ TEST(PerThreadCounters, FlushesKeepEveryCountExact) {
   HT_REQUIRE_GPU();
   const DeviceInfo d = query_device(current_device());
   Hist1DConfig c;
-  c.storage = 1;
+  c.storage = Storage::thread_counters;
   c.block_threads = 128;
   c.vector_bytes = 16;
   c.vectors_per_thread = 2;
@@ -299,9 +299,10 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
                         Shape{SampleType::u16, 4096, (1u << 21) + 5},
                         Shape{SampleType::u16, 65536, 1u << 20}}) {
     const Problem p = problem_of(Case{s.type, Binning::direct, s.bins, 0, 0}, s.n);
-    for (const int agg : {0, 1, 2}) {  // none, per thread, per warp
+    for (const Aggregate agg :
+         {Aggregate::none, Aggregate::thread_runs, Aggregate::warp_match}) {
       Hist1DConfig c;
-      c.storage = 4;
+      c.storage = Storage::packed;
       c.block_threads = 512;
       c.vector_bytes = 16;
       c.vectors_per_thread = 2;

@@ -232,7 +232,7 @@ TEST(GpuRange, MultiChannelEverySampledConfigurationAndThePublicApi) {
       p.n = rows;
       p.upper = m.upper;
       Problem flat = p;  // the levels and the samples as one stream over the same bins
-      flat.family = "hist1d";
+      flat.family = Family::hist1d;
       flat.channels = flat.active_channels = 1;
       flat.n = p.total_samples();
       const auto levels = tuner::make_levels(flat);
@@ -302,7 +302,7 @@ Status call_multichannel_range(const Problem& p, const void* s, const void* lv,
 // make_levels take): p itself for 1D.
 Problem flat(Problem p) {
   p.n = p.total_samples();
-  p.family = "hist1d";
+  p.family = Family::hist1d;
   p.channels = p.active_channels = 1;
   return p;
 }

@@ -28,7 +28,7 @@ TEST(Hist1DConfig, LabelRoundTripsOverTheSpace) {
   std::mt19937_64 rng(7);
   auto random_config = [&] {
     Hist1DConfig c;
-    for (const auto& prm : table) c.*prm.member = prm.values[rng() % prm.values.size()];
+    for (const auto& prm : table) prm.set(c, prm.values[rng() % prm.values.size()]);
     return c;
   };
   std::map<std::string, Hist1DConfig> seen;
@@ -46,7 +46,7 @@ TEST(Hist1DConfig, LabelRoundTripsOverTheSpace) {
     for (int v : prm.values)
       for (int k = 0; k < 20; ++k) {
         Hist1DConfig c = random_config();
-        c.*prm.member = v;
+        prm.set(c, v);
         check(c);
       }
   for (int i = 0; i < 50000; ++i) check(random_config());
@@ -164,7 +164,7 @@ TEST(Hist1DGeometry, GridIsCappedByTheWorkAndSizedPerSm) {
   EXPECT_EQ(padded.row_stride, 257u);
   EXPECT_EQ(padded.smem_bytes, 4u * 257 * 4);
   c.padding = 0;
-  c.layout = 1;  // lane-striped: 32 words per bin per copy
+  c.layout = Layout::lane_striped;  // lane-striped: 32 words per bin per copy
   EXPECT_EQ(hist1d::geometry(c, u8_256(1 << 20), h100_like()).smem_bytes, 4u * 256 * 32 * 4);
 }
 
@@ -177,14 +177,14 @@ TEST(Hist1DRestrictions, VectorWidthAndLaneStripedRules) {
   c.vector_bytes = 16;
   EXPECT_EQ(hist1d::check(c, u32, h100_like()), "");
   Hist1DConfig lane;
-  lane.layout = 1;
+  lane.layout = Layout::lane_striped;
   lane.private_copies = 8;
   EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("at most 4"), std::string::npos);
   lane.private_copies = 2;
   lane.padding = 1;
   EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
   Hist1DConfig crowded;  // 4 copies lane-striped: 128 KiB, so 8 blocks cannot share an SM
-  crowded.layout = 1;
+  crowded.layout = Layout::lane_striped;
   crowded.private_copies = 4;
   EXPECT_NE(hist1d::check(crowded, u8_256(1 << 20), h100_like()).find("per SM"), std::string::npos);
   crowded.blocks_per_sm = 1;
@@ -193,7 +193,7 @@ TEST(Hist1DRestrictions, VectorWidthAndLaneStripedRules) {
 
 TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
   Hist1DConfig c;
-  c.storage = 1;
+  c.storage = Storage::thread_counters;
   c.vector_bytes = 16;
   c.vectors_per_thread = 2;  // 32 samples per tile
   c.batch = 4;
@@ -232,14 +232,14 @@ TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   Hist1DConfig shared;
   EXPECT_NE(hist1d::check(shared, big, h100_like()).find("shared memory"), std::string::npos);
   Hist1DConfig global;
-  global.storage = 2;
-  global.aggregate = 1;
+  global.storage = Storage::global;
+  global.aggregate = Aggregate::thread_runs;
   EXPECT_EQ(hist1d::check(global, big, h100_like()), "");
   EXPECT_EQ(hist1d::geometry(global, big, h100_like()).smem_bytes, 0u);
   EXPECT_NE(hist1d::check(global, u8_256(1 << 20), h100_like()).find("16384 bins or more"),
             std::string::npos);
   Hist1DConfig cl;
-  cl.storage = 3;
+  cl.storage = Storage::cluster;
   cl.cluster = 2;
   cl.blocks_per_sm = 1;
   EXPECT_EQ(hist1d::check(cl, big, h100_like()), "");
@@ -256,7 +256,7 @@ TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   DeviceInfo a100 = h100_like();
   a100.cc_major = 8;
   Hist1DConfig cl2;
-  cl2.storage = 3;
+  cl2.storage = Storage::cluster;
   cl2.cluster = 2;
   cl2.blocks_per_sm = 1;
   EXPECT_NE(hist1d::check(cl2, big, a100).find("sm_90"), std::string::npos);
@@ -267,7 +267,7 @@ TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
   big.sample_type = SampleType::u32;
   big.num_bins = 65536;
   Hist1DConfig packed;
-  packed.storage = 4;
+  packed.storage = Storage::packed;
   packed.block_threads = 1024;
   packed.vector_bytes = 16;
   packed.vectors_per_thread = 4;  // 16 samples a tile: 1024 x 18 <= 32768
@@ -279,16 +279,16 @@ TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
   packed.vectors_per_thread = 8;  // 32 samples a tile: 1024 x 34 > 32768
   EXPECT_NE(hist1d::check(packed, big, h100_like()).find("<= 32768"), std::string::npos);
   packed.vectors_per_thread = 4;
-  packed.layout = 1;
+  packed.layout = Layout::lane_striped;
   EXPECT_NE(hist1d::check(packed, big, h100_like()).find("layout 0"), std::string::npos);
-  packed.layout = 0;
-  packed.aggregate = 2;  // warp aggregation: packed counters only
+  packed.layout = Layout::rows;
+  packed.aggregate = Aggregate::warp_match;  // warp aggregation: packed counters only
   EXPECT_EQ(hist1d::check(packed, big, h100_like()), "");
   Hist1DConfig warp_agg_st0;
-  warp_agg_st0.aggregate = 2;
+  warp_agg_st0.aggregate = Aggregate::warp_match;
   EXPECT_NE(hist1d::check(warp_agg_st0, u8_256(1 << 20), h100_like()).find("storage 4"),
             std::string::npos);
-  packed.aggregate = 0;
+  packed.aggregate = Aggregate::none;
   packed.batch = 2;
   EXPECT_NE(hist1d::check(packed, big, h100_like()).find("batch"), std::string::npos);
   packed.batch = 1;
@@ -327,9 +327,9 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   Problem big = u8_256(1 << 26);
   big.sample_type = SampleType::u32;
   big.num_bins = 65536;
-  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 4);  // packed: one block holds them
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);  // packed: one block holds them
   big.num_bins = 200000;  // 400 KB packed: a cluster of 4 blocks holds them
-  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, 3);
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::cluster);
 }
 
 TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {

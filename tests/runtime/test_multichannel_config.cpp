@@ -7,6 +7,7 @@
 #include <set>
 
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -77,7 +78,7 @@ TEST(MultiChannelRestrictions, GroupsMustDivideTheChannelsAndKeepLoadsInside) {
   huge.private_copies = 4;
   EXPECT_NE(multichannel::check(huge, cols, h100_like()).find("shared memory"), std::string::npos);
   Problem one_d = cols;
-  one_d.family = "hist1d";
+  one_d.family = Family::hist1d;
   EXPECT_NE(multichannel::check(c, one_d, h100_like()).find("multichannel problems"), std::string::npos);
 }
 
@@ -87,7 +88,7 @@ TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
   c.channels_per_block = 64;
   c.padding = 0;
   c.blocks_per_sm = 2;
-  c.layout = 2;  // channel-interleaved: as much memory as rows, without the padding
+  c.layout = ChannelLayout::channel_interleaved;  // channel-interleaved: as much memory as rows, without the padding
   EXPECT_EQ(multichannel::check(c, cols, h100_like()), "");
   EXPECT_EQ(multichannel::geometry(c, cols, h100_like()).smem_bytes, 64u * 256 * 4);
   c.channels_per_block = 16;  // fewer than one channel per bank
@@ -98,7 +99,7 @@ TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
   // Lane-striped pixels: 32 lane copies of the 3 active channels only (RGBA, 3 of 4).
   const Problem rgba = shape(SampleType::u8, 4, 3, 1 << 20);
   MultiChannelConfig px;
-  px.layout = 1;
+  px.layout = ChannelLayout::lane_striped;
   px.padding = 0;
   px.block_threads = 1024;
   px.blocks_per_sm = 1;

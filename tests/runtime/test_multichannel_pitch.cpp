@@ -9,6 +9,7 @@
 #include <set>
 
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
@@ -262,7 +263,7 @@ TEST_P(MultiChannelPitchCompile, EveryCodePathAndValueCompilesToACubin) {
   for (const auto& [key, entry] : kernels) {
     const MultiChannelConfig& c = entry.first;
     const std::string path = std::string(c.channels_per_block == 0 ? "flat" : "groups") + ".vec" +
-                             std::to_string(c.vector_bytes) + ".lay" + std::to_string(c.layout);
+                             std::to_string(c.vector_bytes) + ".lay" + std::to_string(static_cast<int>(c.layout));
     bool brings = paths.insert(path).second;
     for (const auto& v : value_keys(c)) brings = values.insert(v).second || brings;
     if (brings) picked.push_back(&entry.second);

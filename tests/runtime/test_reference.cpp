@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "histtune/db/database.hpp"
 #include "histtune/reference.hpp"
 
 using namespace histtune;
@@ -121,7 +122,7 @@ TEST(RangeReference, MultiChannelSharesTheLevels) {
   const std::uint8_t levels[] = {0, 2, 4};
   const std::uint8_t px[] = {0, 3, 9, 7, 1, 2, 4, 0};  // 2 rows of 4 channels, 3 active
   Problem p = range_problem(SampleType::u8, 2, 2);
-  p.family = "multichannel";
+  p.family = Family::multichannel;
   p.channels = 4;
   p.active_channels = 3;
   // channel 0: 0, 1 -> bin 0 twice; channel 1: 3, 2 -> bin 1 twice; channel 2: 9, 4 -> none.

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "histtune/db/database.hpp"
 
 namespace {
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/status.hpp"
 
 using namespace histtune;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/status.hpp"
 
 using namespace histtune;
@@ -22,7 +23,7 @@ std::string error_of(const std::string& spec) {
 
 TEST(ProblemSpec, OneDimensionalFormsAreUnchanged) {
   const Problem p = parse_problem("u8:direct:256:2^24");
-  EXPECT_EQ(p.family, "hist1d");
+  EXPECT_EQ(p.family, Family::hist1d);
   EXPECT_EQ(p.n, 1u << 24);
   EXPECT_EQ(p.channels, 1u);
   EXPECT_EQ(p.active_channels, 1u);
@@ -34,7 +35,7 @@ TEST(ProblemSpec, OneDimensionalFormsAreUnchanged) {
 
 TEST(ProblemSpec, MultiChannelRgbaFrame) {
   const Problem p = parse_problem("mc:3/4:u8:direct:256:7680x4320");
-  EXPECT_EQ(p.family, "multichannel");
+  EXPECT_EQ(p.family, Family::multichannel);
   EXPECT_EQ(p.sample_type, SampleType::u8);
   EXPECT_EQ(p.binning, Binning::direct);
   EXPECT_EQ(p.num_bins, 256u);

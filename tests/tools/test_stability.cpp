@@ -182,7 +182,7 @@ TEST(Stability, PlanProblemsAreTimedOverThePlansBoundsOthersOverTheDefaults) {
   EXPECT_EQ(p.lower, 0);
   EXPECT_EQ(p.upper, 256);
   p = timed_problem(rgba());
-  EXPECT_EQ(p.family, "multichannel");
+  EXPECT_EQ(p.family, Family::multichannel);
   EXPECT_EQ(p.channels, 4u);
   EXPECT_EQ(p.active_channels, 3u);
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "gpu.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/histtune.h"

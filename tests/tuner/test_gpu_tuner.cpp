@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "gpu.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/reference.hpp"

@@ -9,6 +9,7 @@
 
 #include "fake_bench.hpp"
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/templates/registry.hpp"

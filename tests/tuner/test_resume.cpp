@@ -21,6 +21,7 @@
 #include <string>
 
 #include "fake_bench.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 using namespace histtune;

@@ -47,9 +47,10 @@ std::optional<double> kernel_like(const Point& pt, double amplitude) {
   t *= 1.0 + 0.6 / std::sqrt(bytes);                                  // latency hiding
   t *= 1.0 + std::fabs(std::log2(bytes / 32.0)) * 0.04;               // registers past 32 B
   t *= 1.0 + 0.2 * std::fabs(std::log2(c.block_threads / 1024.0));   // block size
-  t *= c.layout == 1 ? 0.9 : 1.0 + 0.15 / c.private_copies;           // bank conflicts
-  t *= c.layout == 1 ? 1.0 + 0.05 * (c.private_copies - 1) : 1.0 + 0.01 * c.private_copies;
-  t *= c.aggregate ? 1.07 : 1.0;
+  const bool striped = c.layout == Layout::lane_striped;
+  t *= striped ? 0.9 : 1.0 + 0.15 / c.private_copies;  // bank conflicts
+  t *= striped ? 1.0 + 0.05 * (c.private_copies - 1) : 1.0 + 0.01 * c.private_copies;
+  t *= c.aggregate != Aggregate::none ? 1.07 : 1.0;
   t *= 1.0 + 0.03 * std::fabs(std::log2(c.blocks_per_sm * c.block_threads / 2048.0));
   t *= c.unroll == 2 && bytes > 32 ? 1.05 : 1.0;
   t *= c.padding ? 0.98 : 1.0;
@@ -63,18 +64,19 @@ std::optional<double> kernel_roofline(const Point& pt, double amplitude) {
   const Hist1DConfig c = hist1d_config_of(pt);
   const double per_load = c.vector_bytes ? c.vector_bytes : 1;  // u8: one byte per sample
   const double bytes = per_load * c.vectors_per_thread;
-  if (c.layout == 1 && c.block_threads == 1024 && bytes == 32 && c.unroll == 2) return std::nullopt;
+  if (c.layout == Layout::lane_striped && c.block_threads == 1024 && bytes == 32 && c.unroll == 2)
+    return std::nullopt;
   if (c.private_copies == 2 && c.padding == 1 && c.blocks_per_sm == 2) return std::nullopt;
-  const double smem = c.private_copies * (c.layout ? 256.0 * 32 : 256.0 + c.padding) * 4;
+  const double smem = c.private_copies * (c.layout != Layout::rows ? 256.0 * 32 : 256.0 + c.padding) * 4;
   const double fit = std::floor(228.0 * 1024 / (smem + 1024));
   const double resident =
       std::min({double(c.blocks_per_sm), fit, 2048.0 / c.block_threads}) * c.block_threads;
   const double in_flight = resident * bytes * (c.unroll == 2 ? 1.3 : 1.0);
   const double mem = 0.0876 * (1.0 + 30e3 / in_flight);
-  const double conflicts = c.layout ? 1.0 : 1.0 + 1.5 / (c.private_copies * (c.padding ? 1.5 : 1));
-  const double issue = 0.03 * conflicts * (1.0 + 2.0 / per_load) * (c.aggregate ? 1.3 : 1.0) *
+  const double conflicts = c.layout != Layout::rows ? 1.0 : 1.0 + 1.5 / (c.private_copies * (c.padding ? 1.5 : 1));
+  const double issue = 0.03 * conflicts * (1.0 + 2.0 / per_load) * (c.aggregate != Aggregate::none ? 1.3 : 1.0) *
                        (bytes * c.unroll > 32 ? 1.8 : 1.0) / (c.unroll == 2 ? 1.1 : 1.0);
-  const double flush = 0.003 * c.private_copies * (c.layout ? 32 : 1) * c.blocks_per_sm / 8.0;
+  const double flush = 0.003 * c.private_copies * (c.layout != Layout::rows ? 32 : 1) * c.blocks_per_sm / 8.0;
   const double tail = 1.0 + 0.04 * std::fabs(std::log2(c.block_threads / 512.0));
   return (std::max(mem, issue) + 0.3 * std::min(mem, issue) + flush) * tail * noise(pt, amplitude);
 }

@@ -8,6 +8,7 @@
 
 #include "fake_bench.hpp"
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "landscapes.hpp"

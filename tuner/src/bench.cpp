@@ -73,14 +73,14 @@ std::vector<BenchRow> bench_matrix() {
   }
   // 7680 x 4320 RGBA pixels, histograms of R, G and B.
   BenchRow rgba = row(SampleType::u8, 256, 7680ull * 4320, D::uniform, ">= 85% of floor");
-  rgba.problem.family = "multichannel";
+  rgba.problem.family = Family::multichannel;
   rgba.problem.channels = 4;
   rgba.problem.active_channels = 3;
   rgba.id = "rgba-u8-7680x4320-3of4";
   rgba.min_floor_pct = 85;
   m.push_back(rgba);
   BenchRow mc = row(SampleType::u8, 256, 1048576, D::uniform, "<= 0.20 ms");
-  mc.problem.family = "multichannel";
+  mc.problem.family = Family::multichannel;
   mc.problem.channels = 512;
   mc.problem.active_channels = 512;
   mc.id = "multichannel-1048576x512-u8-256";

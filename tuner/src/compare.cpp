@@ -5,8 +5,7 @@
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
-#include "histtune/families.hpp"
-#include "histtune/multichannel.hpp"
+#include "histtune/family.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/inputs.hpp"
@@ -29,10 +28,7 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   const std::uint64_t bytes = p.total_samples() * sample_bytes(p.sample_type);
   row.floor_ms = static_cast<double>(bytes) / (read_gbps * 1e9) * 1e3;
 
-  Problem flat = p;  // the samples as one stream
-  flat.family = "hist1d";
-  flat.channels = flat.active_channels = 1;
-  flat.n = p.total_samples();
+  const Problem flat = as_one_stream(p);
   const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
   const std::vector<std::uint8_t> levels =
       p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};
@@ -79,11 +75,10 @@ namespace {
 
 // The launch of c for p's shape, prepared once as the runtime prepares it: each timed call is
 // the runtime's call.
-template <class F>
-Launch prepared(KernelCache& cache, const DeviceInfo& d, const Problem& p,
-                const typename F::Config& c) {
-  auto launch = std::make_shared<const typename F::Launch>(
-      cache, cache.get(F::request(c, p, d.arch()), F::kKernel), c, p, d);
+Launch prepared(KernelCache& cache, const DeviceInfo& d, const Problem& p, const ParamValues& c) {
+  const KernelFamily& f = family_of(p);
+  std::shared_ptr<const PreparedLaunch> launch =
+      f.prepare(cache, cache.get(f.request(c, p, d.arch()), f.kernel_name()), c, p, d);
   return [launch](const Problem& q, const void* s, std::uint32_t* counts, cudaStream_t stream) {
     (*launch)(q, s, counts, stream);
   };
@@ -91,24 +86,14 @@ Launch prepared(KernelCache& cache, const DeviceInfo& d, const Problem& p,
 
 }  // namespace
 
-CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
+CompareRow compare(const DeviceInfo& d, const Problem& p, const ParamValues& tuned,
                    KernelCache& cache, double read_gbps, Distribution dist,
                    const TimingOptions& timing, const std::string& skip_cub) {
-  CompareRow row = measure(d, p, prepared<Hist1DFamily>(cache, d, p, tuned),
-                           prepared<Hist1DFamily>(cache, d, p, hist1d::default_for(p, d)),
-                           read_gbps, dist, timing, skip_cub);
-  row.tuned_label = tuned.label();
-  return row;
-}
-
-CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
-                                const MultiChannelConfig& tuned, KernelCache& cache,
-                                double read_gbps, Distribution dist, const TimingOptions& timing) {
-  CompareRow row =
-      measure(d, p, prepared<MultiChannelFamily>(cache, d, p, tuned),
-              prepared<MultiChannelFamily>(cache, d, p, multichannel::default_for(p, d)),
-              read_gbps, dist, timing, {});
-  row.tuned_label = tuned.label();
+  const KernelFamily& f = family_of(p);
+  CompareRow row = measure(d, p, prepared(cache, d, p, tuned),
+                           prepared(cache, d, p, f.fallback(p, d)), read_gbps, dist, timing,
+                           skip_cub);
+  row.tuned_label = f.label(tuned);
   return row;
 }
 

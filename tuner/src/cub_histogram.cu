@@ -3,6 +3,7 @@
 #include <cuda/std/array>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/family.hpp"
 #include "histtune/tuner/baselines.hpp"
 
 namespace histtune::tuner {
@@ -79,7 +80,7 @@ cudaError_t cub_multichannel(void* d_temp, std::size_t& temp_bytes, const void* 
 
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
                      std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
-  if (p.family == "multichannel") {
+  if (family_of(p).has_channels()) {
     if (p.sample_type == SampleType::u8)
       return cub_multichannel<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     if (p.sample_type == SampleType::u16)

@@ -8,11 +8,8 @@
 #include <set>
 
 #include "histtune/detail/cuda_check.hpp"
-#include "histtune/families.hpp"
-#include "histtune/hist1d.hpp"
-#include "histtune/multichannel.hpp"
+#include "histtune/family.hpp"
 #include "histtune/reference.hpp"
-#include "histtune/templates/registry.hpp"
 #include "histtune/tuner/compile_pool.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -20,36 +17,16 @@
 namespace histtune::tuner {
 namespace {
 
-// The configuration at a point of the family's grid (tuner/search.hpp).
-Hist1DConfig config_of(Hist1DFamily, const Point& pt) { return hist1d_config_of(pt); }
-MultiChannelConfig config_of(MultiChannelFamily, const Point& pt) {
-  return multichannel_config_of(pt);
-}
-
-// The inputs of p as one stream of p.total_samples() samples with room for every counter: a
-// 1D problem is its own; a multi-channel problem's rows are drawn as flat samples (each channel
-// then follows the distribution) and its active_channels x num_bins counters are read back.
-Problem input_problem(const Problem& p) {
-  if (p.family != multichannel::kFamily) return p;
-  Problem flat = p;
-  flat.family = hist1d::kFamily;
-  flat.n = p.total_samples();
-  flat.channels = flat.active_channels = 1;
-  return flat;
-}
-std::uint32_t counters(const Problem& p) {
-  return p.family == multichannel::kFamily ? p.num_bins * p.active_channels : p.num_bins;
-}
-
-template <class F>
+// The bench of p's family: configurations cross it as points of the family's grid.
 class GpuBench : public Bench {
  public:
   GpuBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
-      : d_(d),
+      : f_(family_of(p)),
+        d_(d),
         p_(p),
         cache_(cache),
         timing_(opt.timing),
-        hash_(templates::get(F::kTemplate).hash),
+        hash_(f_.template_hash()),
         pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
     // Range problems: the levels every distribution is drawn in and verified with.
     if (p.binning == Binning::range) levels_ = make_levels(p);
@@ -62,7 +39,7 @@ class GpuBench : public Bench {
       const std::uint64_t seed = opt.seed;
       pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_] {
                          Host h;
-                         h.samples = make_samples(input_problem(p), seed, dist);
+                         h.samples = make_samples(as_one_stream(p), seed, dist);
                          h.expect = reference_histogram(p, h.samples.data(),
                                                         lv.empty() ? nullptr : lv.data());
                          return h;
@@ -76,14 +53,16 @@ class GpuBench : public Bench {
   GpuBench(const GpuBench&) = delete;
   GpuBench& operator=(const GpuBench&) = delete;
 
-  std::string label(const Point& pt) const override { return config_of(F{}, pt).label(); }
-  std::string params_json(const Point& pt) const override { return config_of(F{}, pt).to_json(); }
+  std::string label(const Point& pt) const override { return f_.label(values_of(f_, pt)); }
+  std::string params_json(const Point& pt) const override {
+    return f_.to_json(values_of(f_, pt));
+  }
   std::string template_hash() const override { return hash_; }
   std::size_t kernels_loaded() const override { return loaded_.size(); }
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      const CompileRequest req = F::request(config_of(F{}, pt), p_, d_.arch());
+      const CompileRequest req = f_.request(values_of(f_, pt), p_, d_.arch());
       if (cache_.contains(req)) continue;
       const std::string key = cache_key(req);
       if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
@@ -91,19 +70,19 @@ class GpuBench : public Bench {
   }
 
   Measured measure(const Point& pt, Distribution dist) override {
-    const typename F::Config c = config_of(F{}, pt);
+    const ParamValues c = values_of(f_, pt);
     Measured out;
     try {
       Data& in = data(dist);
       Problem q = p_;
       q.d_levels = in.inputs->levels();  // range binning; null otherwise
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
-      const typename F::Launch launch(cache_, kernel(c), c, q, d_);
+      const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, kernel(c), c, q, d_);
       out.timing = time_calls(
-          [&](cudaStream_t s, int) { launch(q, in.inputs->next(), in.inputs->counts(), s); },
+          [&](cudaStream_t s, int) { (*launch)(q, in.inputs->next(), in.inputs->counts(), s); },
           stream_, timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
-      out.verified = in.inputs->read_counts(counters(p_)) == in.expect;
+      out.verified = in.inputs->read_counts(f_.counters(p_)) == in.expect;
       if (!out.verified)
         out.error = std::string("output differs from the host reference (") + to_string(dist) +
                     " data)";
@@ -136,23 +115,24 @@ class GpuBench : public Bench {
                       " inputs: this bench draws only its TuneOptions::distributions");
     Host h = pending->second.get();  // rethrows a failure to draw them
     Data fresh;
-    Problem sized = input_problem(p_);  // the pool's counts buffer holds every counter
-    sized.num_bins = counters(p_);
+    Problem sized = as_one_stream(p_);  // the pool's counts buffer holds every counter
+    sized.num_bins = static_cast<std::uint32_t>(f_.counters(p_));
     fresh.inputs = std::make_unique<DeviceInputs>(sized, h.samples, d_.l2_bytes, levels_);
     fresh.expect = std::move(h.expect);
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
 
-  Kernel kernel(const typename F::Config& c) {
-    const CompileRequest req = F::request(c, p_, d_.arch());
-    if (cache_.contains(req)) return cache_.get(req, F::kKernel);
+  Kernel kernel(const ParamValues& c) {
+    const CompileRequest req = f_.request(c, p_, d_.arch());
+    if (cache_.contains(req)) return cache_.get(req, f_.kernel_name());
     const std::string key = cache_key(req);
     loaded_.insert(key);
     if (auto it = queued_.find(key); it != queued_.end())
-      return cache_.load(req, pool_.get(it->second), F::kKernel);
-    return cache_.get(req, F::kKernel);  // the store, else NVRTC, on this thread
+      return cache_.load(req, pool_.get(it->second), f_.kernel_name());
+    return cache_.get(req, f_.kernel_name());  // the store, else NVRTC, on this thread
   }
 
+  const KernelFamily& f_;
   DeviceInfo d_;
   Problem p_;
   KernelCache& cache_;
@@ -170,44 +150,25 @@ class GpuBench : public Bench {
 
 }  // namespace
 
-std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
-                                         const TuneOptions& opt) {
-  return std::make_unique<GpuBench<Hist1DFamily>>(d, p, cache, opt);
+std::unique_ptr<Bench> make_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                                  const TuneOptions& opt) {
+  return std::make_unique<GpuBench>(d, p, cache, opt);
 }
 
-std::unique_ptr<Bench> make_multichannel_bench(const DeviceInfo& d, const Problem& p,
-                                               KernelCache& cache, const TuneOptions& opt) {
-  return std::make_unique<GpuBench<MultiChannelFamily>>(d, p, cache, opt);
-}
+std::string template_hash_of(const Problem& p) { return family_of(p).template_hash(); }
 
-std::string template_hash_of(const Problem& p) {
-  return templates::get(p.family == multichannel::kFamily ? multichannel::kTemplate
-                                                          : hist1d::kTemplate)
-      .hash;
-}
-
-namespace {
-
-// tune() for family F: the GPU bench, with the built-in default always measured and searched from.
-template <class F>
-TuneResult tune_family(const DeviceInfo& d, const Problem& p, KernelCache& cache,
-                       const TuneOptions& opt) {
-  GpuBench<F> bench(d, p, cache, opt);
+TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
+  GpuBench bench(d, p, cache, opt);
   TuneOptions with = opt;
-  if (const std::optional<Point> pt = point_of_label(F::fallback(p, d).label(), p, d)) {
+  // The built-in default is always measured, and annealing searches around it too: its
+  // neighbours may beat it.
+  const KernelFamily& f = family_of(p);
+  if (const std::optional<Point> pt = point_of_label(f.label(f.fallback(p, d)), p, d)) {
     with.always.push_back(*pt);
-    // Annealing also searches around it: its neighbours may beat it.
     if (std::find(with.starts.begin(), with.starts.end(), *pt) == with.starts.end())
       with.starts.push_back(*pt);
   }
   return tune_with(p, search_space(p, d), bench, with);
-}
-
-}  // namespace
-
-TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
-  return p.family == multichannel::kFamily ? tune_family<MultiChannelFamily>(d, p, cache, opt)
-                                           : tune_family<Hist1DFamily>(d, p, cache, opt);
 }
 
 }  // namespace histtune::tuner

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "histtune/multichannel.hpp"
 #include "histtune/tuner/search.hpp"
 
 namespace histtune::tuner {
@@ -81,9 +80,7 @@ std::vector<SideBySide> side_by_side(const DeviceInfo& d, const Problem& p,
   bench_opt.timing = opt.timing;
   // A bench draws the inputs of the distributions it is given, and only those.
   bench_opt.distributions = timed(opt);
-  const std::unique_ptr<Bench> bench = p.family == multichannel::kFamily
-                                           ? make_multichannel_bench(d, p, cache, bench_opt)
-                                           : make_hist1d_bench(d, p, cache, bench_opt);
+  const std::unique_ptr<Bench> bench = make_bench(d, p, cache, bench_opt);
   return side_by_side(*bench, *a, *b, opt);
 }
 

@@ -107,34 +107,32 @@ std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) 
   return out;
 }
 
-namespace {
-
-// A point of a family's table as its value struct, and back (throws off the grid).
-template <class C>
-C config_of(const std::vector<Param<C>>& prms, const Point& point) {
-  C c;
+ParamValues values_of(const KernelFamily& f, const Point& point) {
+  const auto& prms = f.params();
+  ParamValues v;
   for (std::size_t k = 0; k < prms.size() && k < point.size(); ++k)
-    c.*prms[k].member = prms[k].values.at(static_cast<std::size_t>(point[k]));
-  return c;
+    v.push_back(prms[k].values.at(static_cast<std::size_t>(point[k])));
+  return v;
 }
 
-template <class C>
-Point point_of(const std::vector<Param<C>>& prms, const C& c) {
+Point point_of(const KernelFamily& f, const ParamValues& v) {
+  const auto& prms = f.params();
   Point p;
-  for (const auto& prm : prms) {
-    auto it = std::find(prm.values.begin(), prm.values.end(), c.*prm.member);
-    if (it == prm.values.end())
-      throw std::invalid_argument(std::string(prm.name) + " = " + std::to_string(c.*prm.member) +
+  for (std::size_t k = 0; k < prms.size() && k < v.size(); ++k) {
+    auto it = std::find(prms[k].values.begin(), prms[k].values.end(), v[k]);
+    if (it == prms[k].values.end())
+      throw std::invalid_argument(prms[k].name + " = " + std::to_string(v[k]) +
                                   " is not on the family's grid");
-    p.push_back(static_cast<int>(it - prm.values.begin()));
+    p.push_back(static_cast<int>(it - prms[k].values.begin()));
   }
   return p;
 }
 
+namespace {
+
 // A family's grid: the sizes, each parameter's rungs (value indices by value), and the coupled
 // pairs among threads per block / blocks per SM and vectors per thread / vector bytes.
-template <class C>
-void grid_of(const std::vector<Param<C>>& prms, SearchSpace& s) {
+void grid_of(const std::vector<ParamSpec>& prms, SearchSpace& s) {
   for (const auto& prm : prms) {
     s.sizes.push_back(static_cast<int>(prm.values.size()));
     std::vector<int> order(prm.values.size());
@@ -156,50 +154,21 @@ void grid_of(const std::vector<Param<C>>& prms, SearchSpace& s) {
 
 }  // namespace
 
-SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
-  SearchSpace s;
-  grid_of(hist1d::params(), s);
-  s.valid = [p, d](const Point& pt) { return hist1d::check(hist1d_config_of(pt), p, d).empty(); };
-  return s;
-}
-
-Hist1DConfig hist1d_config_of(const Point& point) { return config_of(hist1d::params(), point); }
-
-Point hist1d_point_of(const Hist1DConfig& c) { return point_of(hist1d::params(), c); }
-
-SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d) {
-  SearchSpace s;
-  grid_of(multichannel::params(), s);
-  s.valid = [p, d](const Point& pt) {
-    return multichannel::check(multichannel_config_of(pt), p, d).empty();
-  };
-  return s;
-}
-
-MultiChannelConfig multichannel_config_of(const Point& point) {
-  return config_of(multichannel::params(), point);
-}
-
-Point multichannel_point_of(const MultiChannelConfig& c) {
-  return point_of(multichannel::params(), c);
-}
-
 SearchSpace search_space(const Problem& p, const DeviceInfo& d) {
-  return p.family == multichannel::kFamily ? multichannel_search_space(p, d)
-                                           : hist1d_search_space(p, d);
+  const KernelFamily& f = family_of(p);
+  SearchSpace s;
+  grid_of(f.params(), s);
+  s.valid = [&f, p, d](const Point& pt) { return f.check(values_of(f, pt), p, d).empty(); };
+  return s;
 }
 
 std::optional<Point> point_of_label(const std::string& label, const Problem& p,
                                     const DeviceInfo& d) {
+  const KernelFamily& f = family_of(p);
+  const std::optional<ParamValues> v = f.parse(label);
+  if (!v || !f.check(*v, p, d).empty()) return std::nullopt;
   try {
-    if (p.family == multichannel::kFamily) {
-      const auto c = MultiChannelConfig::parse(label);
-      if (!c || !multichannel::check(*c, p, d).empty()) return std::nullopt;
-      return multichannel_point_of(*c);
-    }
-    const auto c = Hist1DConfig::parse(label);
-    if (!c || !hist1d::check(*c, p, d).empty()) return std::nullopt;
-    return hist1d_point_of(*c);
+    return point_of(f, *v);
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // a value no longer on the grid
   }

@@ -119,9 +119,7 @@ StrategyComparison compare_strategies(const DeviceInfo& d, const Problem& p, Ker
   t.seed = opt.first_seed;
   t.distributions = {Distribution::uniform};
   t.compile_threads = opt.compile_threads;
-  const std::unique_ptr<Bench> bench = p.family == multichannel::kFamily
-                                           ? make_multichannel_bench(d, p, cache, t)
-                                           : make_hist1d_bench(d, p, cache, t);
+  const std::unique_ptr<Bench> bench = make_bench(d, p, cache, t);
   return compare_strategies_with(p, search_space(p, d), *bench, opt);
 }
 

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string>
 
-#include "histtune/db/database.hpp"
 
 namespace histtune {
+namespace db {
+struct DeviceRow;
+}
 
 struct DeviceInfo {
   int ordinal = -1;

@@ -4,7 +4,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,15 +14,18 @@
 #include <tuple>
 
 #include "histtune/device.hpp"
+#include "histtune/family.hpp"
+#include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
-#include "histtune/kernel_args.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
-#include "histtune/two_phase.hpp"
 
 namespace histtune {
+namespace db {
+class Database;
+}
 
 // How a configuration was found, best first.
 enum class LookupLevel {
@@ -58,6 +60,28 @@ struct ChoiceOf {
 using Choice = ChoiceOf<Hist1DConfig>;
 using MultiChannelChoice = ChoiceOf<MultiChannelConfig>;
 
+// The same for any family: the configuration as its family's parameter values.
+struct FamilyChoice {
+  const KernelFamily* family = nullptr;
+  ParamValues config;
+  LookupLevel level = LookupLevel::builtin_default;
+  bool unverified = false;
+  std::string stale;
+  std::string detail;
+  std::string label() const { return family ? family->label(config) : std::string(); }
+  std::string summary() const {
+    std::string s = std::string(to_string(level)) + " " + label();
+    if (unverified) s += " (unverified: " + stale + ")";
+    return s;
+  }
+};
+
+// A FamilyChoice of family F as F's typed choice.
+template <class F>
+ChoiceOf<typename F::Config> typed_choice(const FamilyChoice& c) {
+  return {FamilyModel<F>::config(c.config), c.level, c.unverified, c.stale, c.detail};
+}
+
 // What runs now, against which stored results are judged (see Dispatcher::explain).
 struct Toolchain {
   int driver_version = 0;  // cudaDriverGetVersion; 0 = unknown, not compared
@@ -65,9 +89,9 @@ struct Toolchain {
   std::string template_hash;  // of the family's kernel template
   std::string histtune_version;
 };
-// The toolchain of this process for a call on `d` (the driver version is d's) in `family`
-// ("hist1d" or "multichannel": whose template hash).
-Toolchain current_toolchain(const DeviceInfo& d, const std::string& family = hist1d::kFamily);
+// The toolchain of this process for a call on `d` (the driver version is d's) in `family` (whose
+// template hash).
+Toolchain current_toolchain(const DeviceInfo& d, Family family = Family::hist1d);
 
 struct DispatcherOptions {
   // Database location, in order: this path if given, else $HISTTUNE_DB (when set and not
@@ -99,26 +123,33 @@ class Dispatcher {
   //    the device the result was tuned on, as of its latest tuning run.
   // Each skipped row is named in `detail` with the reason; the lookup goes on to the next row and
   // level, down to the built-in default.
+  FamilyChoice lookup(const DeviceInfo& d, const Problem& p) const;
+  // lookup() of a 1D problem, as its family's configuration.
   Choice explain(const DeviceInfo& d, const Problem& p) const;
 
-  // The same graded lookup for a multi-channel problem (family "multichannel"), with the same
-  // stale-row rules and restriction checks. Candidates at every level have the same sample type,
+  // lookup() of a multi-channel problem, as its family's configuration: the same stale-row rules
+  // and restriction checks. Candidates at every level have the same sample type,
   // binning, channels and active channels as `p` (the kernel is compiled for the channel count,
   // channels_per_block must divide it, and the active channels set the grid): nearest_shape is
   // the nearest rows and bins in log space, as in 1D.
   MultiChannelChoice explain_multichannel(const DeviceInfo& d, const Problem& p) const;
 
   // Checks the arguments, looks up, zeroes d_counts and launches on `stream`, which must belong to
-  // the current device. Nothing is synchronised. `used`, when given, receives the choice.
-  // Bad arguments return invalid_argument before anything is launched (see check_arguments).
+  // the current device: every public entry point of every family comes here. Nothing is
+  // synchronised. `used`, when given, receives the choice (owned by the dispatcher, valid while
+  // it lives). Bad arguments return invalid_argument before anything is launched (see
+  // check_arguments).
   //
-  // The first call for a (device, problem) resolves it: lookup, compile or load, shared-memory
-  // limit. Later calls are a map lookup and the launch, with no allocation, synchronisation or
-  // attribute change, so they may be captured into a CUDA graph. A first call on a capturing
-  // stream is refused (invalid_argument): make one call outside the capture first.
+  // The first call for a (device, problem shape) resolves it: lookup, compile or load,
+  // shared-memory limit. Later calls are a map lookup and the launch, with no allocation,
+  // synchronisation or attribute change, so they may be captured into a CUDA graph. A first call
+  // on a capturing stream is refused (invalid_argument): make one call outside the capture first.
   // Thread-safe; one dispatcher may serve many threads and streams.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
-             Choice* used = nullptr);
+             const FamilyChoice** used = nullptr);
+  // The same, with the choice of a 1D problem as the 1D family's.
+  Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
+             Choice* used);
 
   const std::string& db_path() const { return db_path_; }
   bool has_database() const { return db_ != nullptr; }
@@ -126,23 +157,24 @@ class Dispatcher {
   KernelCache& cache() { return cache_; }
 
  private:
-  struct Resolved;
+  struct Resolved {
+    FamilyChoice choice;
+    std::unique_ptr<PreparedLaunch> launch;
+  };
   const Resolved& resolve(int ordinal, const Problem& p);
+  Kernel load_kernel(const KernelFamily& f, const CompileRequest& req, const Problem& p);
 
   std::string db_path_;
   std::string db_error_;  // why the file at db_path_ could not be used, when it could not
   bool strict_ = false;
   std::unique_ptr<db::Database> db_;
   mutable std::mutex db_mutex_;  // one SQLite connection: one lookup at a time
-  // The warm path: a call whose (device, problem) was seen before takes the shared lock, finds
-  // the prepared launch and launches it: no database query, no string, no restriction check.
+  // The warm path: a call whose (device, problem shape) was seen before takes the shared lock,
+  // finds the prepared launch and launches it: no database query, no string, no restriction
+  // check.
   mutable std::shared_mutex memo_mutex_;
   std::map<int, DeviceInfo> devices_;
-  // device, type, binning, bins, n, and even_narrow(p): the call's bounds choose that kernel
-  // variant, so a shape called with other bounds may need the other one.
-  using MemoKey = std::tuple<int, int, int, std::uint32_t, std::uint64_t, bool>;
-  static MemoKey memo_key(int ordinal, const Problem& p);
-  std::map<MemoKey, std::unique_ptr<Resolved>> resolved_;  // entries are never erased
+  std::map<std::pair<int, ShapeKey>, std::unique_ptr<Resolved>> resolved_;  // never erased
   KernelCache cache_;
 };
 
@@ -171,49 +203,5 @@ std::string check_levels(const Problem& p, int current_device);
 // since querying a capturing stream's device is not capture-safe on every driver. `capturing`
 // receives whether it is. No synchronisation, legal during capture.
 std::string check_stream(cudaStream_t stream, int current_device, bool& capturing);
-
-using Hist1DArgs = KernelArgs;  // kernel_args.hpp: both families take the same list
-
-// The launch of the 1D kernel `k` built for (c, p) on `d`, prepared once per problem shape:
-// geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
-// during capture, hence here). Calling it with a problem of that shape (same sample type,
-// binning, bins and n; the even bounds may differ) zeroes the counts when the kernel adds to them
-// and launches (a two-phase configuration: its partials' buffer, the kernel, the reduction, the
-// buffer freed, all stream-ordered); all legal under stream capture.
-class Hist1DLaunch {
- public:
-  Hist1DLaunch() = default;
-  Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
-               const DeviceInfo& d);
-  void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                  cudaStream_t stream) const;
-  // The kernel's arguments for one call, for a bare cudaLaunchKernel (the overhead benchmark).
-  Hist1DArgs args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) const;
-  const Kernel& kernel() const { return kernel_; }
-  const LaunchGeometry& geometry() const { return geometry_; }
-  bool zeroes_counts() const { return zero_counts_; }
-  // Two-phase: a call is more than one kernel (args() alone does not make one).
-  bool two_phase() const { return two_phase_; }
-
- private:
-  void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                     cudaStream_t stream) const;
-  Kernel kernel_;
-  LaunchGeometry geometry_;
-  int cluster_ = 1;
-  bool zero_counts_ = true;
-  bool two_phase_ = false;
-  two_phase::Reducer reducer_;
-};
-
-// Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one
-// call (no lookup), for one-off launches (the GPU tests). The tuner, `compare` and the dispatcher
-// each prepare a Hist1DLaunch once per shape and call it, so what is timed is what users get.
-void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
-                   const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
-                   cudaStream_t stream);
-
-// The compile request for (c, p) on architecture `arch`.
-CompileRequest hist1d_request(const Hist1DConfig& c, const Problem& p, int arch);
 
 }  // namespace histtune

@@ -1,7 +1,10 @@
 // The 1D privatized family (templates/hist1d.cuh): its one value struct, its search space and
-// restrictions, and its launch geometry. The table of parameters below is the single source of
+// restrictions, its launch geometry and its prepared launch, and its traits (Hist1DFamily), which
+// family.hpp's registry reaches it through. The table of parameters below is the single source of
 // the configuration's label (the database key), its NVRTC defines and its JSON form.
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <optional>
@@ -9,10 +12,27 @@
 #include <vector>
 
 #include "histtune/device.hpp"
+#include "histtune/family.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/kernel_args.hpp"
 #include "histtune/params.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/two_phase.hpp"
 
 namespace histtune {
+
+// Where a block keeps its counters (Hist1DConfig::storage, HT_STORAGE).
+enum class Storage : int {
+  shared = 0,           // private copies in shared memory, updated by shared atomics
+  thread_counters = 1,  // per-thread 16-bit counters, plain loads and stores
+  global = 2,           // atomics straight on the output (L2)
+  cluster = 3,          // one histogram over a thread-block cluster's shared memories (sm_90)
+  packed = 4,           // copies of packed 16-bit counters, flushed at 2^15
+};
+// How a copy's bins lie in shared memory (Hist1DConfig::layout, HT_LAYOUT).
+enum class Layout : int { rows = 0, lane_striped = 1 };
+// What a thread merges before its atomic (Hist1DConfig::aggregate, HT_AGGREGATE).
+enum class Aggregate : int { none = 0, thread_runs = 1, warp_match = 2 };
 
 struct Hist1DConfig {
   // Threads per block {128, 256, 512, 1024}: more threads hide more latency but share one
@@ -29,11 +49,11 @@ struct Hist1DConfig {
   int private_copies = 1;
   // Shared-memory layout {0, 1}: 0 one row per copy; 1 lane-striped (bin b of lane l at word
   // b * 32 + l): never a bank conflict, 32x the memory.
-  int layout = 0;
+  Layout layout = Layout::rows;
   // Aggregation {0, 1, 2}: 1 merges a thread's equal neighbours before the atomic (pays off on
   // constant, skewed and image-like data, costs a compare per sample on uniform data); 2 (packed
   // counters only) merges the lanes of a warp that hold one bin (__match_any_sync).
-  int aggregate = 0;
+  Aggregate aggregate = Aggregate::none;
   // Unroll depth of the tile loop {0, 2}; 0 leaves it to the compiler: instruction-level
   // parallelism vs. code size.
   int unroll = 0;
@@ -47,7 +67,7 @@ struct Hist1DConfig {
   // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB;
   // 4 copies of packed 16-bit counters updated by shared atomics, 2^15 moved to the output
   // whenever a counter reaches it: half the memory of 0, so 65536 bins fit one block.
-  int storage = 0;
+  Storage storage = Storage::shared;
   // Samples whose counters load together {1, 2, 4} (storage 1): latency overlap vs. the compares
   // that merge equal words.
   int batch = 1;
@@ -87,7 +107,7 @@ struct LaunchGeometry {
 
 namespace hist1d {
 
-constexpr const char* kFamily = "hist1d";
+constexpr Family kFamily = Family::hist1d;
 constexpr const char* kTemplate = "hist1d.cuh";
 constexpr const char* kKernel = "histtune_hist1d";
 // Beyond this one block is slower than any grid: single_block is not searched there.
@@ -118,6 +138,79 @@ bool has_sink(const Hist1DConfig& c, const Problem& p);
 // All -D options for one kernel: the configuration's, the problem's sample type and binning, and
 // HT_SINK.
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
+// The compile request for (c, p) on architecture `arch`.
+CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
+// The family's checks of a problem: one channel, no row pitch.
+std::string validate(const Problem& p);
 
 }  // namespace hist1d
+
+using Hist1DArgs = KernelArgs;  // kernel_args.hpp: both families take the same list
+
+// The launch of the 1D kernel `k` built for (c, p) on `d`, prepared once per problem shape:
+// geometry computed, the kernel's shared-memory limit raised (a CUDA attribute call: not legal
+// during capture, hence here). Calling it with a problem of that shape (same sample type,
+// binning, bins and n; the even bounds may differ) zeroes the counts when the kernel adds to them
+// and launches (a two-phase configuration: its partials' buffer, the kernel, the reduction, the
+// buffer freed, all stream-ordered); all legal under stream capture.
+class Hist1DLaunch {
+ public:
+  Hist1DLaunch() = default;
+  Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
+               const DeviceInfo& d);
+  void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                  cudaStream_t stream) const;
+  // The kernel's arguments for one call, for a bare cudaLaunchKernel (the overhead benchmark).
+  Hist1DArgs args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) const;
+  const Kernel& kernel() const { return kernel_; }
+  const LaunchGeometry& geometry() const { return geometry_; }
+  bool zeroes_counts() const { return zero_counts_; }
+  // Two-phase: a call is more than one kernel (args() alone does not make one).
+  bool two_phase() const { return two_phase_; }
+
+ private:
+  void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                     cudaStream_t stream) const;
+  Kernel kernel_;
+  LaunchGeometry geometry_;
+  int cluster_ = 1;
+  bool zero_counts_ = true;
+  bool two_phase_ = false;
+  two_phase::Reducer reducer_;
+};
+
+// Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one
+// call (no lookup), for one-off launches (the GPU tests). The tuner, `compare` and the dispatcher
+// each prepare a Hist1DLaunch once per shape and call it, so what is timed is what users get.
+void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,
+                   const DeviceInfo& d, const void* d_samples, std::uint32_t* d_counts,
+                   cudaStream_t stream);
+
+// Earlier name of hist1d::request.
+inline CompileRequest hist1d_request(const Hist1DConfig& c, const Problem& p, int arch) {
+  return hist1d::request(c, p, arch);
+}
+
+// The family's traits, for family.hpp's FamilyModel (the registry) and typed callers.
+struct Hist1DFamily {
+  using Config = Hist1DConfig;
+  using Launch = Hist1DLaunch;
+  static constexpr Family kId = Family::hist1d;
+  static constexpr const char* kTemplate = hist1d::kTemplate;
+  static constexpr const char* kKernel = hist1d::kKernel;
+  static constexpr const char* kSpecPrefix = "";
+  static constexpr bool kChannels = false;
+  static const std::vector<Param<Config>>& params() { return hist1d::params(); }
+  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+    return hist1d::check(c, p, d);
+  }
+  static Config fallback(const Problem& p, const DeviceInfo& d) { return hist1d::default_for(p, d); }
+  static CompileRequest request(const Config& c, const Problem& p, int arch) {
+    return hist1d::request(c, p, arch);
+  }
+  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
+  static std::string validate(const Problem& p) { return hist1d::validate(p); }
+  static std::uint64_t counters(const Problem& p) { return p.num_bins; }
+};
+
 }  // namespace histtune

@@ -4,7 +4,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "histtune/db/database.hpp"
 
 #include <map>
 #include <memory>
@@ -14,6 +13,9 @@
 #include <vector>
 
 namespace histtune {
+namespace db {
+class Database;
+}
 
 struct CompileRequest {
   std::string template_name;         // "hist1d.cuh"

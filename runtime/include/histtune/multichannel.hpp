@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "histtune/device.hpp"
+#include "histtune/family.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/kernel_args.hpp"
 #include "histtune/params.hpp"
@@ -19,6 +20,9 @@
 #include "histtune/two_phase.hpp"
 
 namespace histtune {
+
+// How a block's channel histograms lie in shared memory (MultiChannelConfig::layout, HT_LAYOUT).
+enum class ChannelLayout : int { rows = 0, lane_striped = 1, channel_interleaved = 2 };
 
 struct MultiChannelConfig {
   // Threads per block {256, 128, 512, 1024}.
@@ -44,7 +48,7 @@ struct MultiChannelConfig {
   // 2 channel-interleaved (bin b of channel c at word b * 32 + c % 32, lanes take their
   // samples in rotated order so a warp's 32 adds hit 32 channels mod 32: no conflict, for 32
   // channels per block or more).
-  int layout = 0;
+  ChannelLayout layout = ChannelLayout::rows;
   // Software pipelining {0, 1} of the packed input's whole tiles: the next tile's loads are
   // issued before this tile is counted.
   int prefetch = 0;
@@ -72,7 +76,7 @@ struct MultiChannelGeometry {
 
 namespace multichannel {
 
-constexpr const char* kFamily = "multichannel";
+constexpr Family kFamily = Family::multichannel;
 constexpr const char* kTemplate = "multichannel.cuh";
 constexpr const char* kKernel = "histtune_multichannel";
 constexpr const char* kLabelPrefix = "mc.";
@@ -84,6 +88,8 @@ std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 // The built-in choice when nothing is tuned (first valid of a short per-shape list).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
+// The family's checks of a problem: channels and active channels, the counters, the row pitch.
+std::string validate(const Problem& p);
 // A pitched problem (Problem::pitched) compiles the kernel's pitched variant (HT_PITCHED=1): the
 // same configuration and key, another kernel; packed problems' requests are those of before.
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
@@ -125,6 +131,32 @@ class MultiChannelLaunch {
   bool pitched_ = false;  // built for pitched problems (HT_PITCHED)
   bool two_phase_ = false;
   two_phase::Reducer reducer_;
+};
+
+// The family's traits, for family.hpp's FamilyModel (the registry) and typed callers.
+struct MultiChannelFamily {
+  using Config = MultiChannelConfig;
+  using Launch = MultiChannelLaunch;
+  static constexpr Family kId = Family::multichannel;
+  static constexpr const char* kTemplate = multichannel::kTemplate;
+  static constexpr const char* kKernel = multichannel::kKernel;
+  static constexpr const char* kSpecPrefix = "mc";
+  static constexpr bool kChannels = true;
+  static const std::vector<Param<Config>>& params() { return multichannel::params(); }
+  static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
+  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+    return multichannel::check(c, p, d);
+  }
+  static Config fallback(const Problem& p, const DeviceInfo& d) {
+    return multichannel::default_for(p, d);
+  }
+  static CompileRequest request(const Config& c, const Problem& p, int arch) {
+    return multichannel::request(c, p, arch);
+  }
+  static std::string validate(const Problem& p) { return multichannel::validate(p); }
+  static std::uint64_t counters(const Problem& p) {
+    return std::uint64_t{p.num_bins} * p.active_channels;
+  }
 };
 
 }  // namespace histtune

@@ -16,17 +16,37 @@ template <class Config>
 struct Param {
   const char* name;  // "block_threads"; the define is HT_BLOCK_THREADS
   const char* key;   // label prefix, "tpb"
-  int Config::*member;
   std::vector<int> values;  // the searched values, in order of simplicity
   bool compile_time;        // true: an NVRTC define; false: a launch argument
+  // The member's value as an int, and back: members may be ints or enums over int.
+  int (*get)(const Config&);
+  void (*set)(Config&, int);
 };
+
+// Param<Config> of the member M (an int or an enum over int): param<&Config::storage>("storage",
+// "st", {0, 1, 2}, true).
+template <auto M, class T = decltype(M)>
+struct ParamOf;
+template <auto M, class C, class V>
+struct ParamOf<M, V C::*> {
+  static Param<C> make(const char* name, const char* key, std::vector<int> values,
+                       bool compile_time) {
+    return {name, key, std::move(values), compile_time,
+            [](const C& c) { return static_cast<int>(c.*M); },
+            [](C& c, int v) { c.*M = static_cast<V>(v); }};
+  }
+};
+template <auto M>
+auto param(const char* name, const char* key, std::vector<int> values, bool compile_time) {
+  return ParamOf<M>::make(name, key, std::move(values), compile_time);
+}
 
 namespace params {
 
 template <class C>
 bool equal(const std::vector<Param<C>>& t, const C& a, const C& b) {
   for (const auto& p : t)
-    if (a.*p.member != b.*p.member) return false;
+    if (p.get(a) != p.get(b)) return false;
   return true;
 }
 
@@ -34,7 +54,7 @@ bool equal(const std::vector<Param<C>>& t, const C& a, const C& b) {
 template <class C>
 std::string label(const std::vector<Param<C>>& t, const C& c, const std::string& prefix = "") {
   std::string s;
-  for (const auto& p : t) s += (s.empty() ? "" : ".") + std::string(p.key) + std::to_string(c.*p.member);
+  for (const auto& p : t) s += (s.empty() ? "" : ".") + std::string(p.key) + std::to_string(p.get(c));
   return prefix + s;
 }
 
@@ -51,7 +71,7 @@ std::optional<C> parse(const std::vector<Param<C>>& t, const std::string& text, 
   for (const auto& p : t) {
     if (!std::getline(in, part, '.')) {
       if (i < required) return std::nullopt;
-      c.*p.member = p.values.front();
+      p.set(c, p.values.front());
       continue;
     }
     ++i;
@@ -59,7 +79,7 @@ std::optional<C> parse(const std::vector<Param<C>>& t, const std::string& text, 
     if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
     const std::string num = part.substr(key.size());
     if (num.size() > 6 || !std::all_of(num.begin(), num.end(), ::isdigit)) return std::nullopt;
-    c.*p.member = std::stoi(num);
+    p.set(c, std::stoi(num));
   }
   if (std::getline(in, part, '.')) return std::nullopt;  // trailing fields
   return c;
@@ -69,7 +89,7 @@ template <class C>
 std::string json(const std::vector<Param<C>>& t, const C& c) {
   std::string s = "{";
   for (const auto& p : t)
-    s += (s.size() > 1 ? ", \"" : "\"") + std::string(p.name) + "\": " + std::to_string(c.*p.member);
+    s += (s.size() > 1 ? ", \"" : "\"") + std::string(p.name) + "\": " + std::to_string(p.get(c));
   return s + "}";
 }
 
@@ -81,7 +101,7 @@ std::vector<std::string> defines(const std::vector<Param<C>>& t, const C& c) {
     if (!p.compile_time) continue;
     std::string name = p.name;
     std::transform(name.begin(), name.end(), name.begin(), ::toupper);
-    out.push_back("-DHT_" + name + "=" + std::to_string(c.*p.member));
+    out.push_back("-DHT_" + name + "=" + std::to_string(p.get(c)));
   }
   return out;
 }
@@ -90,7 +110,7 @@ std::vector<std::string> defines(const std::vector<Param<C>>& t, const C& c) {
 template <class C>
 std::string check_values(const std::vector<Param<C>>& t, const C& c) {
   for (const auto& p : t) {
-    const int v = c.*p.member;
+    const int v = p.get(c);
     if (std::find(p.values.begin(), p.values.end(), v) == p.values.end())
       return std::string(p.name) + " = " + std::to_string(v) + " is not one of the family's values";
   }
@@ -106,7 +126,7 @@ std::vector<C> space(const std::vector<Param<C>>& t) {
     for (const auto& c : out)
       for (int v : p.values) {
         C x = c;
-        x.*p.member = v;
+        p.set(x, v);
         next.push_back(x);
       }
     out.swap(next);
@@ -124,7 +144,7 @@ bool for_each(const std::vector<Param<C>>& t, F&& keep_going) {
   std::vector<std::size_t> at(t.size(), 0);
   while (true) {
     C c;
-    for (std::size_t k = 0; k < t.size(); ++k) c.*t[k].member = t[k].values[at[k]];
+    for (std::size_t k = 0; k < t.size(); ++k) t[k].set(c, t[k].values[at[k]]);
     if (!keep_going(c)) return false;
     std::size_t k = t.size();
     while (k > 0 && ++at[k - 1] == t[k - 1].values.size()) at[--k] = 0;

@@ -6,11 +6,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
-#include "histtune/db/database.hpp"
-
 namespace histtune {
+namespace db {
+struct ProblemRow;
+}
+
+// The kernel families (family.hpp). The database stores a family by its name.
+enum class Family { hist1d, multichannel };
+const char* to_string(Family f);
+std::optional<Family> parse_family(const std::string& s);
 
 enum class SampleType { u8, u16, u32, i32, f32 };
 // direct: the sample value is the bin (integer samples; values >= num_bins, and negative
@@ -31,7 +38,7 @@ bool is_float(SampleType t);
 constexpr std::uint64_t kMaxSamples = 0xFFFFFFFFull;
 
 struct Problem {
-  std::string family = "hist1d";
+  Family family = Family::hist1d;
   SampleType sample_type = SampleType::u8;
   Binning binning = Binning::direct;
   std::uint32_t num_bins = 256;
@@ -83,6 +90,11 @@ Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t
                              std::uint64_t rows, std::uint32_t num_bins = 256,
                              Binning b = Binning::direct);
 
+// p's samples as one 1D stream of p.total_samples() samples (a multi-channel problem's rows
+// drawn as flat samples, so that each channel follows their distribution); a 1D problem is its
+// own. What the tuner and `compare` draw inputs for.
+Problem as_one_stream(const Problem& p);
+
 // How a range-binning kernel reads the levels (HT_RANGE_MODE), derived from the problem alone so
 // that the kernel source of a problem does not depend on the device:
 //   0: binary search in global memory (levels beyond kRangeStageMaxBytes);
@@ -111,8 +123,22 @@ std::vector<std::string> sample_defines(const Problem& p);
 // can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).
 bool every_value_a_bin(const Problem& p);
 
-// Checks the problem itself (bins, n, bounds, channels, row pitch); empty when valid, else the
-// reason.
+// The part of a problem that its kernel is compiled and prepared for: family, sample type,
+// binning, bins, n, channels, active channels, whether the rows are pitched and even_narrow().
+// Calls with equal keys share one prepared launch (the dispatcher's memo); everything else a
+// call carries (the even bounds, the levels, the pitch) is an argument of each launch. Derived
+// here alone, so that a property that changes the kernel is added to the one key.
+using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uint64_t,
+                            std::uint32_t, std::uint32_t, bool, bool>;
+ShapeKey shape_key(const Problem& p);
+
+// Checks the problem itself (bins, n, bounds, then its family's checks of channels and row
+// pitch); empty when valid, else the reason.
 std::string validate(const Problem& p);
+// The row pitch's checks, shared by the families that take pitched rows; empty when valid.
+std::string validate_pitch(const Problem& p);
+// Whether the kernels keep a sink word after the bins for samples in no bin: unless every value is
+// a bin. The one rule behind hist1d's HT_SINK (shared-memory copies) and the row strides.
+inline bool needs_sink(const Problem& p) { return !every_value_a_bin(p); }
 
 }  // namespace histtune

@@ -23,18 +23,13 @@ struct CompareRow {
   double floor_ms = 0;    // input bytes / measured read bandwidth
 };
 
-// `skip_cub`, when not empty, is why CUB is not run (it becomes cub_error): for problems where
-// CUB is known to fault, since a fault would poison this process's CUDA context.
-CompareRow compare(const DeviceInfo& d, const Problem& p, const Hist1DConfig& tuned,
+// `tuned` (values of p's family's parameters), the family's built-in default and CUB (where it
+// expresses the problem: its MultiHistogram takes up to 4 interleaved channels) on the same
+// inputs. `skip_cub`, when not empty, is why CUB is not run (it becomes cub_error): for problems
+// where CUB is known to fault, since a fault would poison this process's CUDA context.
+CompareRow compare(const DeviceInfo& d, const Problem& p, const ParamValues& tuned,
                    KernelCache& cache, double read_gbps,
                    Distribution dist = Distribution::uniform, const TimingOptions& timing = {},
                    const std::string& skip_cub = {});
-
-// The same for a multi-channel problem: `tuned` and the family's built-in default; CUB where its
-// MultiHistogram expresses the shape (up to 4 interleaved channels).
-CompareRow compare_multichannel(const DeviceInfo& d, const Problem& p,
-                                const MultiChannelConfig& tuned, KernelCache& cache,
-                                double read_gbps, Distribution dist = Distribution::uniform,
-                                const TimingOptions& timing = {});
 
 }  // namespace histtune::tuner

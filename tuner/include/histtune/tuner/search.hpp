@@ -14,8 +14,7 @@
 #include <vector>
 
 #include "histtune/device.hpp"
-#include "histtune/hist1d.hpp"
-#include "histtune/multichannel.hpp"
+#include "histtune/families.hpp"
 #include "histtune/problem.hpp"
 
 namespace histtune::tuner {
@@ -156,21 +155,40 @@ std::vector<Point> worst_case_climb(const SearchSpace& space, std::size_t distri
 // Every valid point of the grid, in enumeration order (the first parameter varies slowest).
 std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid = nullptr);
 
-// The 1D family's space for one problem on one device.
-SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d);
-Hist1DConfig hist1d_config_of(const Point& point);
-Point hist1d_point_of(const Hist1DConfig& c);  // throws std::invalid_argument off the grid
+// A point of family f's grid as its parameter values, and back (throws std::invalid_argument off
+// the grid).
+ParamValues values_of(const KernelFamily& f, const Point& point);
+Point point_of(const KernelFamily& f, const ParamValues& v);
 
-// The multi-channel family's space (multichannel::params(), restricted by multichannel::check).
-SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d);
-MultiChannelConfig multichannel_config_of(const Point& point);
-Point multichannel_point_of(const MultiChannelConfig& c);  // throws off the grid
-
-// The space of p's family ("hist1d" or "multichannel").
+// The space of p's family (family_of(p)) for p on d: its grid, restricted by its check.
 SearchSpace search_space(const Problem& p, const DeviceInfo& d);
 // The point of a stored label of p's family, when it parses, is on the grid and passes the
 // restrictions for p on d.
 std::optional<Point> point_of_label(const std::string& label, const Problem& p,
                                     const DeviceInfo& d);
+
+// Typed forms for code written per family (the tests).
+template <class F>
+typename F::Config config_of(const Point& point) {
+  return FamilyModel<F>::config(values_of(family(F::kId), point));
+}
+template <class F>
+Point point_of(const typename F::Config& c) {
+  return point_of(family(F::kId), FamilyModel<F>::values(c));
+}
+inline SearchSpace hist1d_search_space(const Problem& p, const DeviceInfo& d) {
+  return search_space(p, d);
+}
+inline Hist1DConfig hist1d_config_of(const Point& point) { return config_of<Hist1DFamily>(point); }
+inline Point hist1d_point_of(const Hist1DConfig& c) { return point_of<Hist1DFamily>(c); }
+inline SearchSpace multichannel_search_space(const Problem& p, const DeviceInfo& d) {
+  return search_space(p, d);
+}
+inline MultiChannelConfig multichannel_config_of(const Point& point) {
+  return config_of<MultiChannelFamily>(point);
+}
+inline Point multichannel_point_of(const MultiChannelConfig& c) {
+  return point_of<MultiChannelFamily>(c);
+}
 
 }  // namespace histtune::tuner

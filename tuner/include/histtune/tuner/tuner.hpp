@@ -186,19 +186,17 @@ struct TuneResult {
 TuneResult tune_with(const Problem& p, const SearchSpace& space, Bench& bench,
                      const TuneOptions& opt);
 
-// The GPU bench of the 1D family for p on d: kernels compiled ahead on a pool of
-// opt.compile_threads (through `cache`, which consults its CUBIN store first), inputs of each of
-// opt.distributions drawn (with opt.seed) on other threads and timed with opt.timing, rotating
-// copies as tuner/inputs.hpp says.
-std::unique_ptr<Bench> make_hist1d_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
-                                         const TuneOptions& opt);
+// The GPU bench of p's family (family_of(p)) for p on d: kernels compiled ahead on a pool of
+// opt.compile_threads (through `cache`, which consults its CUBIN store first), inputs of
+// p.total_samples() samples of each of opt.distributions drawn (with opt.seed) on other threads
+// (each channel of a multi-channel problem follows the distribution) and timed with opt.timing,
+// rotating copies as tuner/inputs.hpp says, and every counter verified against the host
+// reference.
+std::unique_ptr<Bench> make_bench(const DeviceInfo& d, const Problem& p, KernelCache& cache,
+                                  const TuneOptions& opt);
 
-// The same for the multi-channel family: inputs of p.total_samples() samples (each channel
-// follows the distribution), verified against the host reference of every active channel.
-std::unique_ptr<Bench> make_multichannel_bench(const DeviceInfo& d, const Problem& p,
-                                               KernelCache& cache, const TuneOptions& opt);
-
-// tune_with on the GPU, over the space and bench of p's family ("hist1d" or "multichannel").
+// tune_with on the GPU, over the space and bench of p's family; the family's built-in default is
+// always measured and searched from.
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt);
 // The template hash of p's family's kernel: what its measurements and winners are recorded with.
 std::string template_hash_of(const Problem& p);

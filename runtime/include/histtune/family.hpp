@@ -1,0 +1,89 @@
+// A kernel family, declared once. Each family is a traits struct beside its value struct
+// (Hist1DFamily in hist1d.hpp, MultiChannelFamily in multichannel.hpp), wrapped by FamilyModel
+// (family_model.hpp) and listed once in runtime/src/families.cpp. The dispatcher, the tuner, the
+// database's family column and the CLI reach a family only through this interface:
+// families(), family(id) and family_of(problem).
+//
+// Configurations cross this interface as ParamValues: one value per parameter, in the order of
+// the family's params(); their label (the database key) and NVRTC defines come from the family.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "histtune/device.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
+
+namespace histtune {
+
+// A tunable as the search and the reports see it, without the family's value struct.
+struct ParamSpec {
+  std::string name;  // "block_threads"
+  std::string key;   // its label prefix, "tpb"
+  std::vector<int> values;  // searched values, simplest first
+  bool compile_time = true;  // an NVRTC define (else a launch argument)
+};
+
+// A configuration of some family: the value of each of its params(), in order.
+using ParamValues = std::vector<int>;
+
+// What the first call of a (device, problem shape) prepares: geometry computed, shared-memory
+// limit raised. Calling it with a problem of that shape zeroes what the kernel adds to and
+// launches, stream-ordered and legal under stream capture.
+class PreparedLaunch {
+ public:
+  virtual ~PreparedLaunch() = default;
+  virtual void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                          cudaStream_t stream) const = 0;
+};
+
+class KernelFamily {
+ public:
+  virtual ~KernelFamily() = default;
+  virtual Family id() const = 0;
+  const char* name() const { return to_string(id()); }
+  virtual const char* template_name() const = 0;  // in templates/
+  virtual const char* kernel_name() const = 0;    // the __global__ function
+  virtual const std::vector<ParamSpec>& params() const = 0;
+
+  // A stored label as values; nullopt when it is not a label of this family.
+  virtual std::optional<ParamValues> parse(const std::string& label) const = 0;
+  virtual std::string label(const ParamValues& v) const = 0;
+  virtual std::string to_json(const ParamValues& v) const = 0;
+  // Empty when v may run p on d; else the restriction that says no.
+  virtual std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
+  // The built-in choice when nothing is tuned.
+  virtual ParamValues fallback(const Problem& p, const DeviceInfo& d) const = 0;
+  virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;
+  virtual std::unique_ptr<PreparedLaunch> prepare(KernelCache& cache, const Kernel& k,
+                                                  const ParamValues& v, const Problem& p,
+                                                  const DeviceInfo& d) const = 0;
+
+  // The family's own checks of a problem (channels, row pitch), after those every family shares
+  // (validate() in problem.hpp); empty when valid.
+  virtual std::string validate(const Problem& p) const = 0;
+  // The first field of its problems' specs in the CLI's grammar ("mc" in
+  // "mc:3/4:u8:direct:256:7680x4320"); empty for the family of plain TYPE:BINNING:BINS:N specs.
+  virtual const char* spec_prefix() const = 0;
+  // Whether its problems are rows of channels: their database key and description name them.
+  virtual bool has_channels() const = 0;
+  // The counters one call writes (and zeroes): its histograms' bins, one after another.
+  virtual std::uint64_t counters(const Problem& p) const = 0;
+  // The template's hash: stored results recorded under another are stale.
+  std::string template_hash() const;
+};
+
+// Every family, in Family order.
+const std::vector<const KernelFamily*>& families();
+const KernelFamily& family(Family id);
+const KernelFamily& family_of(const Problem& p);
+// "hist1d, multichannel": the families' names, for messages.
+std::string family_names();
+
+}  // namespace histtune

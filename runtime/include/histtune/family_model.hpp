@@ -1,0 +1,84 @@
+// KernelFamily over a family's traits F: F::Config (its value struct), F::Launch (its prepared
+// launch), F::kId, F::kTemplate, F::kKernel, and static params(), parse(), check(), fallback(),
+// request(), validate() and counters(), kChannels and kSpecPrefix. runtime/src/families.cpp instantiates one per family.
+#pragma once
+
+#include <utility>
+
+#include "histtune/family.hpp"
+#include "histtune/params.hpp"
+
+namespace histtune {
+
+template <class F>
+class FamilyModel final : public KernelFamily {
+ public:
+  using Config = typename F::Config;
+
+  // The configuration of values v (throws std::invalid_argument when v has the wrong size).
+  static Config config(const ParamValues& v) {
+    const auto& table = F::params();
+    if (v.size() != table.size())
+      throw std::invalid_argument(std::string(to_string(F::kId)) + " takes " +
+                                  std::to_string(table.size()) + " parameter values, got " +
+                                  std::to_string(v.size()));
+    Config c;
+    for (std::size_t k = 0; k < table.size(); ++k) table[k].set(c, v[k]);
+    return c;
+  }
+  static ParamValues values(const Config& c) {
+    ParamValues v;
+    for (const auto& prm : F::params()) v.push_back(prm.get(c));
+    return v;
+  }
+
+  Family id() const override { return F::kId; }
+  const char* template_name() const override { return F::kTemplate; }
+  const char* kernel_name() const override { return F::kKernel; }
+  const std::vector<ParamSpec>& params() const override {
+    static const std::vector<ParamSpec> specs = [] {
+      std::vector<ParamSpec> out;
+      for (const auto& prm : F::params())
+        out.push_back({prm.name, prm.key, prm.values, prm.compile_time});
+      return out;
+    }();
+    return specs;
+  }
+  std::optional<ParamValues> parse(const std::string& label) const override {
+    const std::optional<Config> c = F::parse(label);
+    if (!c) return std::nullopt;
+    return values(*c);
+  }
+  std::string label(const ParamValues& v) const override { return config(v).label(); }
+  std::string to_json(const ParamValues& v) const override { return config(v).to_json(); }
+  std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
+    return F::check(config(v), p, d);
+  }
+  ParamValues fallback(const Problem& p, const DeviceInfo& d) const override {
+    return values(F::fallback(p, d));
+  }
+  CompileRequest request(const ParamValues& v, const Problem& p, int arch) const override {
+    return F::request(config(v), p, arch);
+  }
+  std::unique_ptr<PreparedLaunch> prepare(KernelCache& cache, const Kernel& k,
+                                          const ParamValues& v, const Problem& p,
+                                          const DeviceInfo& d) const override {
+    return std::make_unique<Prepared>(typename F::Launch(cache, k, config(v), p, d));
+  }
+  std::string validate(const Problem& p) const override { return F::validate(p); }
+  bool has_channels() const override { return F::kChannels; }
+  const char* spec_prefix() const override { return F::kSpecPrefix; }
+  std::uint64_t counters(const Problem& p) const override { return F::counters(p); }
+
+ private:
+  struct Prepared final : PreparedLaunch {
+    explicit Prepared(typename F::Launch l) : launch(std::move(l)) {}
+    void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                    cudaStream_t stream) const override {
+      launch(p, d_samples, d_counts, stream);
+    }
+    typename F::Launch launch;
+  };
+};
+
+}  // namespace histtune

@@ -1,0 +1,143 @@
+// The argument checks of every public entry point, made before anything is launched.
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+#include "histtune/dispatcher.hpp"
+
+namespace histtune {
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string address(const void* ptr) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", ptr);
+  return buf;
+}
+
+}  // namespace
+
+std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
+  if (p.binning == Binning::even) {
+    // Said before validate(), whose "lower < upper" would be a puzzling answer for a NaN.
+    if (std::isnan(p.lower) || std::isnan(p.upper))
+      return "even binning needs bounds that are numbers, got lower = " + num(p.lower) +
+             ", upper = " + num(p.upper);
+    if (!std::isfinite(p.lower) || !std::isfinite(p.upper))
+      return "even binning needs finite bounds, got lower = " + num(p.lower) +
+             ", upper = " + num(p.upper);
+  }
+  if (std::string why = validate(p); !why.empty()) {
+    if (p.binning == Binning::even && !(p.lower < p.upper))
+      why += ", got lower = " + num(p.lower) + ", upper = " + num(p.upper);
+    return why;
+  }
+  if (p.binning == Binning::even && is_float(p.sample_type)) {
+    // The kernel bins in float: the bounds, their range and the scale must all be floats.
+    const float lower_f = static_cast<float>(p.lower), upper_f = static_cast<float>(p.upper);
+    if (!(lower_f < upper_f))
+      return "even binning needs lower < upper as floats: " + num(p.lower) + " and " +
+             num(p.upper) + " round to the same float";
+    const float range_f = upper_f - lower_f;
+    if (!std::isfinite(range_f))
+      return "upper - lower = " + num(p.upper - p.lower) + " overflows float";
+    if (!std::isfinite(static_cast<float>(p.num_bins) / range_f))
+      return "num_bins / (upper - lower) = " + num(p.num_bins / (p.upper - p.lower)) +
+             " overflows float: the range is too narrow for the bins";
+  }
+  if (p.binning == Binning::even && !is_float(p.sample_type)) {
+    constexpr double kExact = 9007199254740992.0;  // 2^53: integers a double holds exactly
+    if (std::fabs(p.lower) > kExact || std::fabs(p.upper) > kExact)
+      return "even binning of integer samples needs bounds within +-2^53, got lower = " +
+             num(p.lower) + ", upper = " + num(p.upper);
+  }
+  if (d_counts == nullptr) return "d_counts is null";
+  if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
+  const std::size_t bytes = sample_bytes(p.sample_type);
+  if (reinterpret_cast<std::uintptr_t>(d_samples) % bytes != 0)
+    return "d_samples = " + address(d_samples) + " is not aligned to its " + std::to_string(bytes) +
+           "-byte " + to_string(p.sample_type) + " samples";
+  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint32_t) != 0)
+    return "d_counts = " + address(d_counts) + " is not aligned to its 4-byte counters";
+  if (p.binning == Binning::range && p.n > 0) {
+    if (p.d_levels == nullptr)
+      return "d_levels is null with n = " + std::to_string(p.n) + " (range binning reads " +
+             std::to_string(std::uint64_t{p.num_bins} + 1) + " levels)";
+    if (reinterpret_cast<std::uintptr_t>(p.d_levels) % bytes != 0)
+      return "d_levels = " + address(p.d_levels) + " is not aligned to its " +
+             std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " levels";
+  }
+  return {};
+}
+
+std::string check_levels(const Problem& p, int current_device) {
+  if (p.binning != Binning::range || p.n == 0) return {};
+  // Asked on every call, during stream capture too: the CUDA documentation names no pointer query
+  // among the calls a capture prohibits (its examples allocate or synchronise; this does neither),
+  // and the GpuRangeGraph tests check that a global-mode capture survives it, refusals included.
+  cudaPointerAttributes a{};
+  const cudaError_t e = cudaPointerGetAttributes(&a, p.d_levels);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
+    return "cudaPointerGetAttributes(d_levels = " + address(p.d_levels) + ") failed: " +
+           cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+  }
+  switch (a.type) {
+    case cudaMemoryTypeUnregistered:
+      return "d_levels = " + address(p.d_levels) +
+             " is host memory the GPU cannot read; copy the levels to device memory";
+    case cudaMemoryTypeHost:
+      if (a.devicePointer == nullptr)
+        return "d_levels = " + address(p.d_levels) + " is pinned host memory not mapped for GPU " +
+               std::to_string(current_device);
+      return {};
+    case cudaMemoryTypeDevice:
+      if (a.device != current_device) {
+        int ok = 0;
+        if (cudaDeviceCanAccessPeer(&ok, current_device, a.device) != cudaSuccess) {
+          (void)cudaGetLastError();
+          ok = 0;
+        }
+        if (!ok)
+          return "d_levels = " + address(p.d_levels) + " is memory of GPU " +
+                 std::to_string(a.device) + ", which GPU " + std::to_string(current_device) +
+                 " cannot read";
+      }
+      return {};
+    default:
+      return {};  // managed memory
+  }
+}
+
+std::string check_stream(cudaStream_t stream, int current_device, bool& capturing) {
+  capturing = false;
+  // The legacy stream cannot capture (and asking it while another stream captures fails).
+  if (stream == nullptr || stream == cudaStreamLegacy) return {};
+  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+  cudaError_t e = cudaStreamIsCapturing(stream, &cs);
+  int stream_device = current_device;  // the per-thread stream is the current device's
+#if CUDART_VERSION >= 12080  // cudaStreamGetDevice is new in 12.8; older toolkits skip the check
+  if (e == cudaSuccess && cs == cudaStreamCaptureStatusNone && stream != cudaStreamPerThread)
+    e = cudaStreamGetDevice(stream, &stream_device);
+#endif
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
+    return "the stream " + address(stream) + " cannot be used: " + cudaGetErrorName(e) + " (" +
+           cudaGetErrorString(e) + ")";
+  }
+  capturing = cs != cudaStreamCaptureStatusNone;
+  if (stream_device != current_device)
+    return "the stream belongs to device " + std::to_string(stream_device) +
+           " but the current device is " + std::to_string(current_device) +
+           "; call cudaSetDevice(" + std::to_string(stream_device) +
+           ") first, or pass a stream of the current device";
+  return {};
+}
+
+}  // namespace histtune

@@ -1,0 +1,35 @@
+// The registry: one line per family. Adding a family: its template in templates/, its header
+// and source in runtime/ (value struct, parameter table, restrictions, launch, traits), its
+// Family value in problem.hpp, and its line below.
+#include "histtune/family_model.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/multichannel.hpp"
+#include "histtune/templates/registry.hpp"
+
+namespace histtune {
+
+const std::vector<const KernelFamily*>& families() {
+  static const FamilyModel<Hist1DFamily> hist1d;
+  static const FamilyModel<MultiChannelFamily> multichannel;
+  static const std::vector<const KernelFamily*> all = {&hist1d, &multichannel};
+  return all;
+}
+
+const KernelFamily& family(Family id) {
+  for (const KernelFamily* f : families())
+    if (f->id() == id) return *f;
+  throw std::invalid_argument("histtune: no kernel family with id " +
+                              std::to_string(static_cast<int>(id)));
+}
+
+const KernelFamily& family_of(const Problem& p) { return family(p.family); }
+
+std::string family_names() {
+  std::string s;
+  for (const KernelFamily* f : families()) s += (s.empty() ? "" : ", ") + std::string(f->name());
+  return s;
+}
+
+std::string KernelFamily::template_hash() const { return templates::get(template_name()).hash; }
+
+}  // namespace histtune

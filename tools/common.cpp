@@ -130,8 +130,9 @@ Problem parse_problem(const std::string& spec) {
   };
   const double bins = number(f[2], "bin count");
   const double n = number(f[3], p.family == "multichannel" ? "row count" : "sample count");
-  if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
-  if (n < 0 || n > 1e15) throw bad("sample count out of range");
+  // Negated so that NaN ("nan", "infx0") fails too instead of reaching the casts below.
+  if (!(bins >= 0 && bins <= 4294967295.0)) throw bad("bin count out of range");
+  if (!(n >= 0 && n <= 1e15)) throw bad("sample count out of range");
   p.num_bins = static_cast<std::uint32_t>(bins);
   p.n = static_cast<std::uint64_t>(n);
   if (f.size() == 6) {

@@ -77,4 +77,13 @@ TEST(ProblemSpec, MalformedMultiChannelSpecsAreNamed) {
   EXPECT_NE(error_of("u8:direct").find("mc:ACTIVE/CHANNELS:"), std::string::npos);
 }
 
+// Found by fuzzing (tests/fuzz/corpus/problem_spec/nan_row_count): a NaN count ("nan", or a
+// product such as 0xnan) passed the range checks and reached a float-to-integer cast.
+TEST(ProblemSpec, NanCountsAreOutOfRange) {
+  EXPECT_NE(error_of("u8:direct:nan:2^20").find("bin count out of range"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:nan").find("sample count out of range"), std::string::npos);
+  EXPECT_NE(error_of("mc:4/4:u16:even:64:8x0xnan:0:4096").find("sample count out of range"),
+            std::string::npos);
+}
+
 }  // namespace

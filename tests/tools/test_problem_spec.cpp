@@ -86,4 +86,18 @@ TEST(ProblemSpec, NanCountsAreOutOfRange) {
             std::string::npos);
 }
 
+// A --problem argument may be 128 KB: the parser recursed once per factor of a product, and 10^5
+// factors overflowed the stack (found reviewing the grammar; fuzz_problem_spec's ASan build
+// reports the overflow on that input, the CLI died of SIGSEGV).
+TEST(ProblemSpec, ProductsOfManyFactorsParseWithoutRecursion) {
+  std::string n = "1";
+  for (int i = 0; i < 100000; ++i) n += "x1";
+  EXPECT_EQ(parse_problem("u8:direct:256:" + n).n, 1u);
+  // Products parse as before: decimal and 2^K factors, 2^K only last.
+  EXPECT_EQ(parse_problem("u8:direct:256:2x3x4").n, 24u);
+  EXPECT_EQ(parse_problem("u8:direct:256:4x2^3").n, 32u);
+  EXPECT_NE(error_of("u8:direct:256:2^3x4").find("bad sample count"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:2xx3").find("bad sample count 'x3'"), std::string::npos);
+}
+
 }  // namespace

@@ -100,4 +100,19 @@ TEST(ProblemSpec, ProductsOfManyFactorsParseWithoutRecursion) {
   EXPECT_NE(error_of("u8:direct:256:2xx3").find("bad sample count 'x3'"), std::string::npos);
 }
 
+// fuzz_problem_spec's round-trip check reports this hand-made input: an i32 range problem of more
+// than 2^31 - 1 bins parses with explicit bounds, but the spec of its key (which keeps no bounds)
+// did not: the default span [0, 2^31 - 1] held fewer values than bins. It starts at -2^31 now.
+TEST(ProblemSpec, StoredKeysOfI32RangeProblemsOfManyBinsParseBack) {
+  const Problem p = parse_problem("i32:range:3000000000:1:-2147483648:2147483647");
+  EXPECT_EQ(problem_spec(p.key()), "i32:range:3000000000:2^0");
+  const Problem back = parse_problem(problem_spec(p.key()));
+  EXPECT_EQ(back.key(), p.key());
+  EXPECT_EQ(back.lower, -2147483648.0);
+  EXPECT_EQ(back.upper, 2147483647.0);
+  EXPECT_EQ(problem_of(p.key()).lower, -2147483648.0);
+  // Spans that held the bins are unchanged.
+  EXPECT_EQ(parse_problem("i32:range:1000:2^20").lower, 0);
+}
+
 }  // namespace

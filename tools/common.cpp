@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -108,8 +107,8 @@ Problem parse_problem(const std::string& spec) {
   if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;
   p.binning = *b;
-  std::function<double(const std::string&, const char*)> number =
-      [&](const std::string& s, const char* what) -> double {
+  // One factor: 2^K or a decimal number.
+  auto factor = [&](const std::string& s, const char* what) -> double {
     try {
       std::size_t used = 0;
       if (s.rfind("2^", 0) == 0) {
@@ -117,9 +116,6 @@ Problem parse_problem(const std::string& spec) {
         if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
         return static_cast<double>(1ull << e);
       }
-      // A product, for image sizes: 7680x4320.
-      if (const std::size_t x = s.find('x'); x != std::string::npos && x > 0)
-        return number(s.substr(0, x), what) * number(s.substr(x + 1), what);
       double v = std::stod(s, &used);
       if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
       return v;
@@ -129,10 +125,22 @@ Problem parse_problem(const std::string& spec) {
       throw bad(std::string("bad ") + what + " '" + s + "'");
     }
   };
+  // A factor, or a product for image sizes (7680x4320); what follows "2^" is one factor. A loop,
+  // not recursion: an argument of 10^5 factors (up to 128 KB) overflowed the stack.
+  auto number = [&](const std::string& s, const char* what) {
+    double v = 1;
+    std::size_t from = 0;
+    for (std::size_t x; s.compare(from, 2, "2^") != 0 &&
+                        (x = s.find('x', from)) != std::string::npos && x > from;
+         from = x + 1)
+      v *= factor(s.substr(from, x - from), what);
+    return v * factor(s.substr(from), what);
+  };
   const double bins = number(f[2], "bin count");
   const double n = number(f[3], family_of(p).has_channels() ? "row count" : "sample count");
-  if (bins < 0 || bins > 4294967295.0) throw bad("bin count out of range");
-  if (n < 0 || n > 1e15) throw bad("sample count out of range");
+  // Negated so that NaN ("nan", "infx0") fails too instead of reaching the casts below.
+  if (!(bins >= 0 && bins <= 4294967295.0)) throw bad("bin count out of range");
+  if (!(n >= 0 && n <= 1e15)) throw bad("sample count out of range");
   p.num_bins = static_cast<std::uint32_t>(bins);
   p.n = static_cast<std::uint64_t>(n);
   if (f.size() == 6) {

@@ -78,4 +78,42 @@ TEST(ProblemSpec, MalformedMultiChannelSpecsAreNamed) {
   EXPECT_NE(error_of("u8:direct").find("mc:ACTIVE/CHANNELS:"), std::string::npos);
 }
 
+// Found by fuzzing (tests/fuzz/corpus/problem_spec/nan_row_count): a NaN count ("nan", or a
+// product such as 0xnan) passed the range checks and reached a float-to-integer cast.
+TEST(ProblemSpec, NanCountsAreOutOfRange) {
+  EXPECT_NE(error_of("u8:direct:nan:2^20").find("bin count out of range"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:nan").find("sample count out of range"), std::string::npos);
+  EXPECT_NE(error_of("mc:4/4:u16:even:64:8x0xnan:0:4096").find("sample count out of range"),
+            std::string::npos);
+}
+
+// A --problem argument may be 128 KB: the parser recursed once per factor of a product, and 10^5
+// factors overflowed the stack (found reviewing the grammar; fuzz_problem_spec's ASan build
+// reports the overflow on that input, the CLI died of SIGSEGV).
+TEST(ProblemSpec, ProductsOfManyFactorsParseWithoutRecursion) {
+  std::string n = "1";
+  for (int i = 0; i < 100000; ++i) n += "x1";
+  EXPECT_EQ(parse_problem("u8:direct:256:" + n).n, 1u);
+  // Products parse as before: decimal and 2^K factors, 2^K only last.
+  EXPECT_EQ(parse_problem("u8:direct:256:2x3x4").n, 24u);
+  EXPECT_EQ(parse_problem("u8:direct:256:4x2^3").n, 32u);
+  EXPECT_NE(error_of("u8:direct:256:2^3x4").find("bad sample count"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:2xx3").find("bad sample count 'x3'"), std::string::npos);
+}
+
+// fuzz_problem_spec's round-trip check reports this hand-made input: an i32 range problem of more
+// than 2^31 - 1 bins parses with explicit bounds, but the spec of its key (which keeps no bounds)
+// did not: the default span [0, 2^31 - 1] held fewer values than bins. It starts at -2^31 now.
+TEST(ProblemSpec, StoredKeysOfI32RangeProblemsOfManyBinsParseBack) {
+  const Problem p = parse_problem("i32:range:3000000000:1:-2147483648:2147483647");
+  EXPECT_EQ(problem_spec(p.key()), "i32:range:3000000000:2^0");
+  const Problem back = parse_problem(problem_spec(p.key()));
+  EXPECT_EQ(back.key(), p.key());
+  EXPECT_EQ(back.lower, -2147483648.0);
+  EXPECT_EQ(back.upper, 2147483647.0);
+  EXPECT_EQ(problem_of(p.key()).lower, -2147483648.0);
+  // Spans that held the bins are unchanged.
+  EXPECT_EQ(parse_problem("i32:range:1000:2^20").lower, 0);
+}
+
 }  // namespace

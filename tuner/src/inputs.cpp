@@ -224,7 +224,10 @@ void set_default_level_span(Problem& p) {
     p.upper = p.num_bins;
     return;
   }
-  p.upper = std::min(4.0 * p.num_bins, type_limits(p.sample_type).second);
+  const auto [lo, hi] = type_limits(p.sample_type);
+  p.upper = std::min(4.0 * p.num_bins, hi);
+  // i32 with more bins than non-negative values: the levels take the negative ones too.
+  if (p.upper - p.lower < p.num_bins) p.lower = lo;
 }
 
 DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host,

@@ -43,7 +43,8 @@ std::vector<std::uint8_t> make_levels(const Problem& p);
 std::string level_span_problem(const Problem& p);
 // The span of levels when a range problem gives none: [0, num_bins] for f32, and
 // [0, min(4 x num_bins, the type's largest value)] for integers (uneven, and beyond u8's
-// 255 bins no wider than u8 holds).
+// 255 bins no wider than u8 holds); from the type's smallest value where that holds fewer values
+// than bins (i32 beyond 2^31 - 1 bins).
 void set_default_level_span(Problem& p);
 
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and

@@ -2,6 +2,7 @@
 #include "histtune/histtune.hpp"
 
 #include <string>
+#include <vector>
 
 #include "last_choice.hpp"
 
@@ -30,25 +31,27 @@ Dispatcher& default_dispatcher() {
 
 namespace {
 // Per family, the choice of this thread's last successful call (owned by the default dispatcher).
-thread_local const FamilyChoice* t_last[2] = {nullptr, nullptr};
-static_assert(sizeof(t_last) / sizeof(t_last[0]) == 2, "one entry per Family value");
+std::vector<const FamilyChoice*>& last_choices() {
+  thread_local std::vector<const FamilyChoice*> last(families().size(), nullptr);
+  return last;
+}
 }  // namespace
 
 Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                     cudaStream_t stream) {
   const FamilyChoice* used = nullptr;
   Status s = default_dispatcher().run(p, d_samples, d_counts, stream, &used);
-  if (used) t_last[static_cast<int>(p.family)] = used;
+  if (used) last_choices()[static_cast<std::size_t>(p.family)] = used;
   return s;
 }
 
 Choice last_choice() {
-  const FamilyChoice* c = t_last[static_cast<int>(Family::hist1d)];
+  const FamilyChoice* c = last_choices()[static_cast<std::size_t>(Family::hist1d)];
   return c ? typed_choice<Hist1DFamily>(*c) : Choice{};
 }
 
 MultiChannelChoice last_multichannel_choice() {
-  const FamilyChoice* c = t_last[static_cast<int>(Family::multichannel)];
+  const FamilyChoice* c = last_choices()[static_cast<std::size_t>(Family::multichannel)];
   return c ? typed_choice<MultiChannelFamily>(*c) : MultiChannelChoice{};
 }
 

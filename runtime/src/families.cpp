@@ -1,6 +1,6 @@
 // The registry: one line per family. Adding a family: its template in templates/, its header
-// and source in runtime/ (value struct, parameter table, restrictions, launch, traits), its
-// Family value in problem.hpp, and its line below.
+// and source in runtime/ (value struct, parameter table, restrictions, launch, traits with its
+// name), its Family value in problem.hpp, and its line below; nothing else switches on families.
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"

@@ -9,10 +9,8 @@
 namespace histtune {
 
 const char* to_string(Family f) {
-  switch (f) {
-    case Family::hist1d: return "hist1d";
-    case Family::multichannel: return "multichannel";
-  }
+  for (const KernelFamily* k : families())
+    if (k->id() == f) return k->name();
   return "?";
 }
 

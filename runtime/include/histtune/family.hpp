@@ -47,7 +47,7 @@ class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
   virtual Family id() const = 0;
-  const char* name() const { return to_string(id()); }
+  virtual const char* name() const = 0;  // "hist1d": the database's family column
   virtual const char* template_name() const = 0;  // in templates/
   virtual const char* kernel_name() const = 0;    // the __global__ function
   virtual const std::vector<ParamSpec>& params() const = 0;

@@ -1,5 +1,5 @@
 // KernelFamily over a family's traits F: F::Config (its value struct), F::Launch (its prepared
-// launch), F::kId, F::kTemplate, F::kKernel, and static params(), parse(), check(), fallback(),
+// launch), F::kId, F::kName, F::kTemplate, F::kKernel, and static params(), parse(), check(), fallback(),
 // request(), validate() and counters(), kChannels and kSpecPrefix. runtime/src/families.cpp instantiates one per family.
 #pragma once
 
@@ -19,7 +19,7 @@ class FamilyModel final : public KernelFamily {
   static Config config(const ParamValues& v) {
     const auto& table = F::params();
     if (v.size() != table.size())
-      throw std::invalid_argument(std::string(to_string(F::kId)) + " takes " +
+      throw std::invalid_argument(std::string(F::kName) + " takes " +
                                   std::to_string(table.size()) + " parameter values, got " +
                                   std::to_string(v.size()));
     Config c;
@@ -33,6 +33,7 @@ class FamilyModel final : public KernelFamily {
   }
 
   Family id() const override { return F::kId; }
+  const char* name() const override { return F::kName; }
   const char* template_name() const override { return F::kTemplate; }
   const char* kernel_name() const override { return F::kKernel; }
   const std::vector<ParamSpec>& params() const override {

@@ -196,6 +196,7 @@ struct Hist1DFamily {
   using Config = Hist1DConfig;
   using Launch = Hist1DLaunch;
   static constexpr Family kId = Family::hist1d;
+  static constexpr const char* kName = "hist1d";
   static constexpr const char* kTemplate = hist1d::kTemplate;
   static constexpr const char* kKernel = hist1d::kKernel;
   static constexpr const char* kSpecPrefix = "";

@@ -138,6 +138,7 @@ struct MultiChannelFamily {
   using Config = MultiChannelConfig;
   using Launch = MultiChannelLaunch;
   static constexpr Family kId = Family::multichannel;
+  static constexpr const char* kName = "multichannel";
   static constexpr const char* kTemplate = multichannel::kTemplate;
   static constexpr const char* kKernel = multichannel::kKernel;
   static constexpr const char* kSpecPrefix = "mc";

@@ -78,7 +78,8 @@ std::optional<C> parse(const std::vector<Param<C>>& t, const std::string& text, 
     const std::string key = p.key;
     if (part.size() <= key.size() || part.compare(0, key.size(), key) != 0) return std::nullopt;
     const std::string num = part.substr(key.size());
-    if (num.size() > 6 || !std::all_of(num.begin(), num.end(), ::isdigit)) return std::nullopt;
+    const auto digit = [](unsigned char ch) { return std::isdigit(ch) != 0; };  // no UB past 0x7F
+    if (num.size() > 6 || !std::all_of(num.begin(), num.end(), digit)) return std::nullopt;
     p.set(c, std::stoi(num));
   }
   if (std::getline(in, part, '.')) return std::nullopt;  // trailing fields

@@ -38,11 +38,16 @@
 // deep; with HT_PREFETCH it loads the next tile before it counts this one. A misaligned head
 // and the tail that fills no whole tile are handled by all blocks.
 //
+// Code: each storage is an HtCounters with the same steps (setup, zero, begin, count, end_of_tile,
+// end_of_tiles, flush), chosen by HT_STORAGE; the kernel zeroes, loops over the tiles and
+// flushes through them.
+//
 // Compile-time parameters (-D, all derived from histtune::Hist1DConfig and the Problem): those
-// of ht_common.cuh (sample type, binning; range binning's levels come after the counts), and
-//   HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_VECTOR_BYTES (0 = one sample per load), HT_PRIVATE_COPIES, HT_LAYOUT,
-//   HT_AGGREGATE, HT_UNROLL (0: the compiler's choice), HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK,
-//   HT_CLUSTER, HT_PREFETCH, HT_TWO_PHASE, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15)
+// of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES, HT_UNROLL; range binning's levels
+// come after the counts), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_PRIVATE_COPIES,
+// HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
+// HT_TWO_PHASE, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15) and
+// HT_TEST_FLUSH_TILES (storage 1's flush interval).
 
 #include "ht_common.cuh"
 
@@ -57,76 +62,59 @@
 #error "HT_SINK must be defined (hist1d::defines)"
 #endif
 
-#if HT_STORAGE == 3
-__device__ __forceinline__ unsigned int ht_cluster_rank() {
-  unsigned int r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-// Every thread of every block of the cluster; orders shared-memory writes across the cluster.
-__device__ __forceinline__ void ht_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
-                   : "memory");
-}
-// Adds v to the word at `local` (an address in this block's shared memory) of block `rank`.
-__device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsigned int rank,
-                                               unsigned int v) {
-  const unsigned int a = (unsigned int)__cvta_generic_to_shared(local);
-  unsigned int remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(a), "r"(rank));
-  asm volatile("red.relaxed.cluster.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v)
-               : "memory");
-}
-#endif
+enum : unsigned int {
+  kThreads = HT_BLOCK_THREADS,
+  kVecs = HT_VECTORS_PER_THREAD,
+  kCopies = HT_PRIVATE_COPIES,
+  kPerTile = kVecs * kPerVec,  // samples per thread per tile
+};
+enum : unsigned long long { kTileVecs = (unsigned long long)kThreads * kVecs };
 
-#if HT_STORAGE == 4
-#ifdef HT_TEST_HARVEST_AT
-constexpr unsigned int kHarvest = HT_TEST_HARVEST_AT;  // tests make harvests frequent
+// ---- what the counter storages share -------------------------------------------------------
+
+// Stores bin b's block total: the only block stores every count (HT_SINGLE_BLOCK), a two-phase
+// block its row of the partials (zeros too), any other block adds what it counted.
+__device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned int num_bins,
+                                               unsigned int b, unsigned int sum) {
+#if HT_SINGLE_BLOCK
+  counts[b] = sum;
+#elif HT_TWO_PHASE
+  counts[(unsigned long long)blockIdx.x * num_bins + b] = sum;
 #else
-constexpr unsigned int kHarvest = 0x8000u;
+  if (sum) atomicAdd(&counts[b], sum);
 #endif
-// Counts a block may add between two barriers: a counter starts an epoch below kHarvest and
-// ends it below kHarvest + kEpochCounts <= 2^16, so it never carries into its neighbour.
-constexpr unsigned int kEpochCounts = 0x10000u - kHarvest;
-// Adds `count` to the 16-bit counter `bin` of the packed copy at `copy`. Only the add that takes
-// the counter from below kHarvest to kHarvest or more harvests: it moves kHarvest to the output.
-// A second crossing needs the counter below kHarvest again, which only that harvest's subtract
-// does, so at most one harvest per counter is pending, the subtract never borrows, and with every
-// thread finishing its harvests before the epoch's barrier no counter starts an epoch at
-// kHarvest or more.
-__device__ __forceinline__ void ht_packed_add(unsigned int* copy, unsigned int* out,
-                                              unsigned int bin, unsigned int count) {
-  const unsigned int shift = (bin & 1u) * 16u;
-  const unsigned int old = (atomicAdd(copy + bin / 2u, count << shift) >> shift) & 0xFFFFu;
-  if (old < kHarvest && old + count >= kHarvest) {
-    atomicSub(copy + bin / 2u, kHarvest << shift);
-    atomicAdd(out + bin, kHarvest);
-  }
 }
-#endif
 
-// One thread's counting state: where its private counters are, and the open run.
-struct HtCounter {
-  unsigned int* base;  // layout 0: the row of this warp's copy; layout 1: copy base + lane
+// The flush of a block histogram held in shared memory: bin b's total is sum_of(b).
+template <class SumOf>
+__device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned int num_bins,
+                                                SumOf sum_of) {
+  for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads)
+    ht_store_total(counts, num_bins, b, sum_of(b));
+}
+
+// Storages 0, 2, 3 and 4 count with atomics: Storage::add_to(bin, count) at `base`. A sample's
+// count is first merged with the thread's run of equal bins (HT_AGGREGATE 1) or with the lanes of
+// its warp that hold the same bin (2); with HT_SINK a sample in no bin counts in the sink bin.
+template <class Storage>
+struct HtAtomicCounting {
+  unsigned int* base;  // where this thread adds: its copy, the output or the block's share
   unsigned int run_bin;
   unsigned int run_len;
-  unsigned int sink;  // storage 0: the sink bin's index (num_bins)
-  unsigned int* out;  // storage 4: the output counts, for harvests
+  unsigned int sink;  // num_bins
+  unsigned int* out;  // the output counts (storage 4's harvests)
 
   __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
-#if HT_STORAGE == 2
-    atomicAdd(base + bin, count);  // base: the output counts
-#elif HT_STORAGE == 3
-    ht_cluster_add(base + bin / HT_CLUSTER, bin % HT_CLUSTER, count);
-#elif HT_STORAGE == 4
-    ht_packed_add(base, out, bin, count);
-#elif HT_LAYOUT == 0
-    atomicAdd(base + bin, count);
-#else
-    atomicAdd(base + bin * 32u, count);
-#endif
+    static_cast<Storage*>(this)->add_to(bin, count);
   }
-  __device__ __forceinline__ void count(unsigned int bin) {
+  // After `base` is set.
+  __device__ __forceinline__ void start_runs(unsigned int num_bins, unsigned int* counts) {
+    sink = num_bins;
+    out = counts;
+    run_bin = 0xFFFFFFFFu;
+    run_len = 0;
+  }
+  __device__ __forceinline__ void count_one(unsigned int bin) {
 #if HT_AGGREGATE == 1
     if (bin == run_bin) {
       ++run_len;
@@ -139,24 +127,140 @@ struct HtCounter {
     add(bin, 1u);
 #endif
   }
+  // Adds the open run; called before every barrier that ends the counting (or an epoch).
   __device__ __forceinline__ void close() {
 #if HT_AGGREGATE == 1
     if (run_len) add(run_bin, run_len);
     run_len = 0;
 #endif
   }
+  // Counts M samples whose bins are computed (bin[i] when ok[i]).
+  template <unsigned int M>
+  __device__ __forceinline__ void count(const unsigned int* bin, const bool* ok) {
+#if HT_AGGREGATE == 2
+    // Warp aggregation: the lanes holding one bin elect their lowest lane, which adds their
+    // number. The hardware merges equal-address +1s (ATOMS.POPC.INC) but not the variable adds
+    // of packed counters, which otherwise serialise when a warp reads a run of one value.
+#pragma unroll
+    for (unsigned int i = 0; i < M; ++i) {
+      const unsigned int peers = __match_any_sync(__activemask(), ok[i] ? bin[i] : 0xFFFFFFFFu);
+      if (ok[i] && threadIdx.x % 32u == __ffs(peers) - 1u) add(bin[i], __popc(peers));
+    }
+#elif HT_SINK
+#pragma unroll
+    for (unsigned int i = 0; i < M; ++i) count_one(ok[i] ? bin[i] : sink);
+#else
+#pragma unroll
+    for (unsigned int i = 0; i < M; ++i)
+      if (ok[i]) count_one(bin[i]);
+#endif
+  }
 };
 
-// Storage 1: the thread-counter area and the warp-wise flush into the block histogram.
-struct HtThreadCounters {
-  unsigned int* area;   // words_per_thread rows of HT_BLOCK_THREADS words
+// Storages 0 and 4: kCopies private copies of copy_words words each in shared memory, warp w on
+// copy w % kCopies (lane-striped: each lane on its own words of it).
+template <class Storage>
+struct HtCopies : HtAtomicCounting<Storage> {
+  unsigned int* copy0;
+  unsigned int copy_words, words;
+
+  __device__ __forceinline__ void zero() {
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = 0u;
+  }
+  __device__ __forceinline__ void begin(unsigned int num_bins, unsigned int* counts) {
+    __syncthreads();
+    this->base = copy0 + ((threadIdx.x / 32u) % kCopies) * copy_words;
+    if constexpr (HT_LAYOUT == 1) this->base += threadIdx.x % 32u;
+    this->start_runs(num_bins, counts);
+  }
+};
+
+// ---- the counter storages (HT_STORAGE) -------------------------------------------------------
+// Each is an HtCounters with the same steps: setup() places the counters in the block's shared
+// memory (`words` words; range binning's data follows them), zero() clears them, begin() waits
+// for the block (or cluster) and starts this thread's counting, count<M>() counts M binned
+// samples, end_of_tile() and end_of_tiles() close what a tile or the tile loop needs closed, and
+// flush() moves the block's counts to the output.
+
+#if HT_STORAGE == 0
+// Private copies updated by shared atomics, warp w on copy w % kCopies. Layout 0: rows of
+// row_stride words (the bins, the sink, the padding); layout 1: bin b of lane l at word b * 32 + l.
+struct HtCounters : HtCopies<HtCounters> {
+  __device__ __forceinline__ void setup(unsigned int* smem, unsigned int num_bins,
+                                        unsigned int row_stride) {
+#if HT_LAYOUT == 0
+    copy_words = row_stride;
+#else
+    copy_words = (num_bins + HT_SINK) * 32u;
+#endif
+    words = kCopies * copy_words;
+    copy0 = smem;
+  }
+  __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
+    if constexpr (HT_LAYOUT == 0)
+      atomicAdd(base + bin, count);
+    else
+      atomicAdd(base + bin * 32u, count);
+  }
+  __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
+  __device__ __forceinline__ void end_of_tiles() {}
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+    close();
+    __syncthreads();
+    ht_flush_totals(counts, num_bins, [&](unsigned int b) {
+      unsigned int sum = 0;
+#pragma unroll
+      for (unsigned int c = 0; c < kCopies; ++c) {
+#if HT_LAYOUT == 0
+        sum += copy0[c * copy_words + b];
+#else
+        const unsigned int* row = copy0 + c * copy_words + b * 32u;
+#pragma unroll 8
+        for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+#endif
+      }
+      return sum;
+    });
+  }
+};
+
+#elif HT_STORAGE == 1
+// A thread adds at most kPerTile samples per tile, and at most kPerTile + 2 after the last (the
+// leftover vectors, the head and the tail): summing the counters into the block histogram every
+// kFlushTiles tiles keeps every 16-bit counter below 2^16.
+#ifdef HT_TEST_FLUSH_TILES
+enum : unsigned int { kFlushTiles = HT_TEST_FLUSH_TILES };  // tests exercise frequent flushes
+#else
+enum : unsigned int { kFlushTiles = (0xFFFFu - kPerTile - 2u) / kPerTile };
+#endif
+
+// Per-thread 16-bit counters, two per word (bin pair q of thread t at word q * kThreads + t),
+// updated by plain loads and stores; then the block histogram (num_bins words) they are summed
+// into, which the final flush reads as its one copy.
+struct HtCounters {
+  unsigned int* area;   // words_per_thread rows of kThreads words
   unsigned int* block;  // num_bins words
   unsigned int words_per_thread;
   unsigned int num_bins;
+  unsigned int words;
 
-  // Adds HT_BATCH samples (bin[i] counted when ok[i]) to this thread's counters: all loads
-  // first, so their latencies overlap; samples on one word are merged, so equal words store
-  // equal values and the order of the stores does not matter.
+  __device__ __forceinline__ void setup(unsigned int* smem, unsigned int bins,
+                                        unsigned int /*row_stride*/) {
+    words_per_thread = (bins + 1u) / 2u;
+    num_bins = bins;
+    area = smem;
+    block = smem + words_per_thread * kThreads;
+    words = words_per_thread * kThreads + bins;
+  }
+  __device__ __forceinline__ void zero() {
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) area[i] = 0u;
+  }
+  __device__ __forceinline__ void begin(unsigned int /*num_bins*/, unsigned int* /*counts*/) {
+    __syncthreads();
+  }
+  // Adds B samples (bin[i] counted when ok[i]) to this thread's counters: all loads first, so
+  // their latencies overlap; samples on one word are merged, so equal words store equal values
+  // and the order of the stores does not matter.
   template <int B>
   __device__ __forceinline__ void add(const unsigned int* bin, const bool* ok) {
     unsigned int* a[B];
@@ -178,10 +282,16 @@ struct HtThreadCounters {
       *a[i] = v[i] + t;
     }
   }
-
-  // Every warp sums whole rows (one bin pair over all threads) and clears them; a row belongs to
-  // one warp, so the block histogram needs no atomics here.
-  __device__ void flush() {
+  // HT_BATCH samples load their counters together.
+  template <unsigned int M>
+  __device__ __forceinline__ void count(const unsigned int* bin, const bool* ok) {
+    constexpr unsigned int b = M % HT_BATCH == 0 ? HT_BATCH : 1;
+#pragma unroll
+    for (unsigned int i = 0; i < M; i += b) add<b>(bin + i, ok + i);
+  }
+  // Every warp sums whole rows (one bin pair over all threads) into the block histogram and
+  // clears them; a row belongs to one warp, so the block histogram needs no atomics here.
+  __device__ void sum_into_block() {
     __syncthreads();
     const unsigned int lane = threadIdx.x % 32u;
     for (unsigned int q = threadIdx.x / 32u; q < words_per_thread; q += HT_BLOCK_THREADS / 32) {
@@ -206,33 +316,176 @@ struct HtThreadCounters {
     }
     __syncthreads();
   }
+  __device__ __forceinline__ void end_of_tile(unsigned int& tiles) {
+    if (++tiles == kFlushTiles) {  // the same count in every thread of the block
+      sum_into_block();
+      tiles = 0;
+    }
+  }
+  __device__ __forceinline__ void end_of_tiles() {}
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int /*num_bins*/) {
+    sum_into_block();
+    ht_flush_totals(counts, num_bins, [&](unsigned int b) { return block[b]; });
+  }
 };
 
-// Counts M samples whose bins are computed (bin[i] when ok[i]) in the configured storage.
-template <unsigned int M>
-__device__ __forceinline__ void ht_count(HtCounter& ctr, HtThreadCounters& tc,
-                                         const unsigned int* bin, const bool* ok) {
-#if HT_STORAGE == 1
-  constexpr unsigned int b = M % HT_BATCH == 0 ? HT_BATCH : 1;
-#pragma unroll
-  for (unsigned int i = 0; i < M; i += b) tc.add<b>(bin + i, ok + i);
-#elif HT_AGGREGATE == 2
-  // Warp aggregation: the lanes holding one bin elect their lowest lane, which adds their
-  // number. The hardware merges equal-address +1s (ATOMS.POPC.INC) but not the variable adds of
-  // packed counters, which otherwise serialise when a warp reads a run of one value.
-#pragma unroll
-  for (unsigned int i = 0; i < M; ++i) {
-    const unsigned int peers = __match_any_sync(__activemask(), ok[i] ? bin[i] : 0xFFFFFFFFu);
-    if (ok[i] && threadIdx.x % 32u == __ffs(peers) - 1u) ctr.add(bin[i], __popc(peers));
+#elif HT_STORAGE == 2
+// No private counters: every count (or run) is an atomic on the output, in L2.
+struct HtCounters : HtAtomicCounting<HtCounters> {
+  unsigned int words;  // 0
+
+  __device__ __forceinline__ void setup(unsigned int* /*smem*/, unsigned int /*num_bins*/,
+                                        unsigned int /*row_stride*/) {
+    words = 0;
   }
-#elif HT_SINK
-#pragma unroll
-  for (unsigned int i = 0; i < M; ++i) ctr.count(ok[i] ? bin[i] : ctr.sink);
+  __device__ __forceinline__ void zero() {}
+  __device__ __forceinline__ void begin(unsigned int num_bins, unsigned int* counts) {
+    __syncthreads();  // range binning's shared data
+    base = counts;
+    start_runs(num_bins, counts);
+  }
+  __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
+    atomicAdd(base + bin, count);
+  }
+  __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
+  __device__ __forceinline__ void end_of_tiles() {}
+  __device__ __forceinline__ void flush(unsigned int* /*counts*/, unsigned int /*num_bins*/) {
+    close();  // every count is already in the output
+  }
+};
+
+#elif HT_STORAGE == 3
+__device__ __forceinline__ unsigned int ht_cluster_rank() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// Every thread of every block of the cluster; orders shared-memory writes across the cluster.
+__device__ __forceinline__ void ht_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// Adds v to the word at `local` (an address in this block's shared memory) of block `rank`.
+__device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsigned int rank,
+                                               unsigned int v) {
+  const unsigned int a = (unsigned int)__cvta_generic_to_shared(local);
+  unsigned int remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(a), "r"(rank));
+  asm volatile("red.relaxed.cluster.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v)
+               : "memory");
+}
+
+// One histogram spread over the cluster's blocks: bin b lives in block b % HT_CLUSTER, word
+// b / HT_CLUSTER, updated through distributed shared memory.
+struct HtCounters : HtAtomicCounting<HtCounters> {
+  unsigned int* share;  // this block's bins: rank, rank + HT_CLUSTER, ...
+  unsigned int rank, words;
+
+  __device__ __forceinline__ void setup(unsigned int* smem, unsigned int num_bins,
+                                        unsigned int /*row_stride*/) {
+    rank = ht_cluster_rank();
+    words = (num_bins + HT_CLUSTER - 1u) / HT_CLUSTER;
+    share = smem;
+  }
+  __device__ __forceinline__ void zero() {
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) share[i] = 0u;
+  }
+  __device__ __forceinline__ void begin(unsigned int num_bins, unsigned int* counts) {
+    ht_cluster_sync();  // no block may add to another's share before that one is zeroed
+    base = share;
+    start_runs(num_bins, counts);
+  }
+  __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
+    ht_cluster_add(base + bin / HT_CLUSTER, bin % HT_CLUSTER, count);
+  }
+  __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
+  __device__ __forceinline__ void end_of_tiles() {}
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+    close();
+    ht_cluster_sync();  // every block's adds to this share are done; nobody reads it afterwards
+    for (unsigned int w = threadIdx.x; w < words; w += kThreads) {
+      const unsigned int b = w * HT_CLUSTER + rank;
+      const unsigned int sum = share[w];
+      if (b < num_bins && sum) atomicAdd(&counts[b], sum);
+    }
+  }
+};
+
+#elif HT_STORAGE == 4
+#ifdef HT_TEST_HARVEST_AT
+constexpr unsigned int kHarvest = HT_TEST_HARVEST_AT;  // tests make harvests frequent
 #else
-#pragma unroll
-  for (unsigned int i = 0; i < M; ++i)
-    if (ok[i]) ctr.count(bin[i]);
+constexpr unsigned int kHarvest = 0x8000u;
 #endif
+// Counts a block may add between two barriers: a counter starts an epoch below kHarvest and
+// ends it below kHarvest + kEpochCounts <= 2^16, so it never carries into its neighbour.
+constexpr unsigned int kEpochCounts = 0x10000u - kHarvest;
+// A thread counts at most kPerTile samples per tile, and kPerTile + 2 after the tile loop
+// (restriction: kThreads x (kPerTile + 2) <= 2^15 <= kEpochCounts).
+enum : unsigned int { kEpochTiles = kEpochCounts / (kThreads * kPerTile) };
+
+// Adds `count` to the 16-bit counter `bin` of the packed copy at `copy`. Only the add that takes
+// the counter from below kHarvest to kHarvest or more harvests: it moves kHarvest to the output.
+// A second crossing needs the counter below kHarvest again, which only that harvest's subtract
+// does, so at most one harvest per counter is pending, the subtract never borrows, and with every
+// thread finishing its harvests before the epoch's barrier no counter starts an epoch at
+// kHarvest or more.
+__device__ __forceinline__ void ht_packed_add(unsigned int* copy, unsigned int* out,
+                                              unsigned int bin, unsigned int count) {
+  const unsigned int shift = (bin & 1u) * 16u;
+  const unsigned int old = (atomicAdd(copy + bin / 2u, count << shift) >> shift) & 0xFFFFu;
+  if (old < kHarvest && old + count >= kHarvest) {
+    atomicSub(copy + bin / 2u, kHarvest << shift);
+    atomicAdd(out + bin, kHarvest);
+  }
+}
+
+// Private copies of packed 16-bit counters (rows of row_stride words: (num_bins + 1) / 2, the
+// padding), updated by shared atomics, warp w on copy w % kCopies; the block meets at a barrier
+// every kEpochTiles tiles (an epoch).
+struct HtCounters : HtCopies<HtCounters> {
+  __device__ __forceinline__ void setup(unsigned int* smem, unsigned int /*num_bins*/,
+                                        unsigned int row_stride) {
+    copy_words = row_stride;
+    words = kCopies * copy_words;
+    copy0 = smem;
+  }
+  __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
+    ht_packed_add(base, out, bin, count);
+  }
+  __device__ __forceinline__ void end_of_tile(unsigned int& tiles) {
+    if (++tiles == kEpochTiles) {  // the same count in every thread of the block
+      close();  // an open run belongs to this epoch's counts
+      __syncthreads();
+      tiles = 0;
+    }
+  }
+  __device__ __forceinline__ void end_of_tiles() {
+    close();
+    __syncthreads();  // a new epoch for what is left
+  }
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+    close();
+    __syncthreads();
+    ht_flush_totals(counts, num_bins, [&](unsigned int b) {
+      unsigned int sum = 0;
+#pragma unroll
+      for (unsigned int c = 0; c < kCopies; ++c)
+        sum += (copy0[c * copy_words + b / 2u] >> ((b & 1u) * 16u)) & 0xFFFFu;
+      return sum;
+    });
+  }
+};
+#endif
+
+// ---- reading the input -----------------------------------------------------------------------
+
+// Vector k of this thread's kVecs vectors of tile t, strided by the block (a warp's loads stay
+// coalesced). By value: a copy through a pointer compiles to other loads.
+__device__ __forceinline__ VecT ht_tile_vec(const VecT* body, unsigned long long t,
+                                            unsigned int k) {
+  const VecT* p = body + t * kTileVecs + threadIdx.x;
+  return p[k * kThreads];
 }
 
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
@@ -243,89 +496,26 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
                 unsigned long long /*row_pixels*/, unsigned long long /*row_pitch*/) {
   // The last two arguments are the multi-channel row pitch (multichannel.cuh): both families
   // take one argument list (histtune::KernelArgs); 1D samples are always packed.
-  constexpr unsigned int kThreads = HT_BLOCK_THREADS;
-  constexpr unsigned int kVecs = HT_VECTORS_PER_THREAD;
-  // HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes (whole 32-bit words).
-  constexpr unsigned int kWords = HT_VECTOR_BYTES / 4;
-  constexpr unsigned int kVecBytes = kWords ? HT_VECTOR_BYTES : sizeof(SampleT);
-  constexpr unsigned int kPerWord = kWords ? 4 / sizeof(SampleT) : 1;
-  constexpr unsigned int kPerVec = kWords ? kWords * kPerWord : 1;
-  constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
-  constexpr unsigned int kPerTile = kVecs * kPerVec;  // samples per thread per tile
-  typedef typename HtVec<kWords>::T VecT;
-
+  HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
   extern __shared__ unsigned int private_bins[];
-  HtThreadCounters tc;  // storage 1 only
-#if HT_STORAGE == 1
-  // Thread counters, then the block histogram (what the final flush reads as its one copy).
-  tc.words_per_thread = (num_bins + 1u) / 2u;
-  tc.num_bins = num_bins;
-  tc.area = private_bins;
-  tc.block = private_bins + tc.words_per_thread * kThreads;
-  const unsigned int words = tc.words_per_thread * kThreads + num_bins;
-  unsigned int* const copy0 = tc.block;
-  const unsigned int copy_words = num_bins;
-  // A thread adds at most kPerTile samples per tile, and at most kPerTile + 2 after the last
-  // (the leftover vectors, the head and the tail): flushing every kFlushTiles tiles keeps every
-  // 16-bit counter below 2^16.
-#ifdef HT_TEST_FLUSH_TILES
-  constexpr unsigned int kFlushTiles = HT_TEST_FLUSH_TILES;  // tests exercise frequent flushes
-#else
-  constexpr unsigned int kFlushTiles = (0xFFFFu - kPerTile - 2u) / kPerTile;
-#endif
-#elif HT_STORAGE == 2
-  const unsigned int words = 0, copy_words = 0;
-  unsigned int* const copy0 = counts;
-#elif HT_STORAGE == 3
-  // This block's share of the cluster's histogram: bins rank, rank + HT_CLUSTER, ...
-  const unsigned int rank = ht_cluster_rank();
-  const unsigned int words = (num_bins + HT_CLUSTER - 1u) / HT_CLUSTER;
-  const unsigned int copy_words = words;
-  unsigned int* const copy0 = private_bins;
-#else
-  // Layout 0: kCopies rows of row_stride words. Layout 1: kCopies blocks of num_bins x 32 words.
-#if HT_LAYOUT == 0
-  // num_bins, the sink, the padding (storage 4: (num_bins + 1) / 2 words, the padding)
-  const unsigned int copy_words = row_stride;
-#else
-  const unsigned int copy_words = (num_bins + HT_SINK) * 32u;
-#endif
-  const unsigned int words = kCopies * copy_words;
-  unsigned int* const copy0 = private_bins;
-#endif
-  for (unsigned int i = threadIdx.x; i < words; i += kThreads) private_bins[i] = 0u;
-  // Range binning: levels or the u8 table after the counters (the barrier below publishes them).
-  const HtRange range = ht_range_setup(levels, num_bins, private_bins + words);
-#if HT_STORAGE == 3
-  ht_cluster_sync();  // no block may add to another's share before that one is zeroed
-#else
-  __syncthreads();
-#endif
+  HtCounters ctr;
+  ctr.setup(private_bins, num_bins, row_stride);
+  ctr.zero();
+  // Range binning: levels or the u8 table after the counters (begin()'s barrier publishes them).
+  binning.range = ht_range_setup(levels, num_bins, private_bins + ctr.words);
+  ctr.begin(num_bins, counts);
 
-  HtCounter ctr;
-  ctr.base = copy0 + ((threadIdx.x / 32u) % kCopies) * copy_words;
-#if HT_LAYOUT == 1
-  ctr.base += threadIdx.x % 32u;
-#endif
-  ctr.sink = num_bins;
-  ctr.out = counts;
-  ctr.run_bin = 0xFFFFFFFFu;
-  ctr.run_len = 0;
-
-  auto bin_of = [&](SampleT s, unsigned int& bin) {
-    return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range,
-                     bin);
-  };
+  // Counting: lambdas, not functions (as functions they compile to other code).
   auto count_sample = [&](SampleT s) {
     unsigned int bin[1];
     bool ok[1];
-    ok[0] = bin_of(s, bin[0]);
-    ht_count<1>(ctr, tc, bin, ok);
+    ok[0] = binning.bin_of(s, bin[0]);
+    ctr.template count<1>(bin, ok);
   };
-  // The bins of one vector's samples, from index `at` of bin/ok.
+  // The bins of one vector's samples (bin[j] when ok[j]).
   auto bins_of_vec = [&](VecT v, unsigned int* bin, bool* ok) {
     if (kWords == 0) {
-      ok[0] = bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
+      ok[0] = binning.bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
       return;
     }
 #pragma unroll
@@ -333,11 +523,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
       const unsigned int word = ht_word(v, w);
       unsigned int* b = bin + w * kPerWord;
       bool* o = ok + w * kPerWord;
-      o[0] = bin_of(ht_sample_of<0>(word), b[0]);
-      if (kPerWord > 1) o[1] = bin_of(ht_sample_of<1>(word), b[1]);
+      o[0] = binning.bin_of(ht_sample_of<0>(word), b[0]);
+      if (kPerWord > 1) o[1] = binning.bin_of(ht_sample_of<1>(word), b[1]);
       if (kPerWord > 2) {
-        o[2] = bin_of(ht_sample_of<2>(word), b[2]);
-        o[3] = bin_of(ht_sample_of<3>(word), b[3]);
+        o[2] = binning.bin_of(ht_sample_of<2>(word), b[2]);
+        o[3] = binning.bin_of(ht_sample_of<3>(word), b[3]);
       }
     }
   };
@@ -345,127 +535,56 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     unsigned int bin[kPerVec];
     bool ok[kPerVec];
     bins_of_vec(v, bin, ok);
-    ht_count<kPerVec>(ctr, tc, bin, ok);
+    ctr.template count<kPerVec>(bin, ok);
   };
 
-  // Samples before the first vector-aligned address, and the aligned body as vectors.
   const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
   unsigned long long head = misalign ? kPerVec - misalign : 0;
   if (head > n) head = n;
   const VecT* body = reinterpret_cast<const VecT*>(samples + head);
   const unsigned long long body_vecs = (n - head) / kPerVec;
-  constexpr unsigned long long kTileVecs = (unsigned long long)kThreads * kVecs;
   const unsigned long long full_tiles = body_vecs / kTileVecs;
-#if HT_STORAGE == 1
-  unsigned int since_flush = 0;
-#elif HT_STORAGE == 4
-  // A thread counts at most kPerTile samples per tile, and kPerTile + 2 after the tile loop
-  // (restriction: kThreads x (kPerTile + 2) <= 2^15 <= kEpochCounts).
-  constexpr unsigned int kEpochTiles = kEpochCounts / (kThreads * kPerTile);
-  unsigned int since_epoch = 0;
-#endif
-#if HT_PREFETCH
-  // Each thread keeps the next tile's loads in flight while it counts the current one: with
-  // few resident threads (per-thread counters) or many samples to count per byte (u8), the
-  // loads otherwise stop while a warp counts.
+  unsigned int tiles = 0;  // since the last epoch (storage 4) or counter flush (storage 1)
+  // HT_PREFETCH: each thread keeps the next tile's loads in flight while it counts the current
+  // one (with few resident threads, per-thread counters, or many samples to count per byte, u8,
+  // the loads otherwise stop while a warp counts).
   VecT next[kVecs];
-  if (blockIdx.x < full_tiles) {
-    const VecT* p = body + blockIdx.x * kTileVecs + threadIdx.x;
+  if (HT_PREFETCH && blockIdx.x < full_tiles) {
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) next[k] = p[k * kThreads];
+    for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
   }
-#endif
-#if HT_UNROLL > 0
-  HT_UNROLL_LOOP(HT_UNROLL)
-#endif
+  HT_UNROLL_TILES
   for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     VecT v[kVecs];
-#if HT_PREFETCH
+    if constexpr (HT_PREFETCH) {
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) v[k] = next[k];
-    if (t + gridDim.x < full_tiles) {
-      const VecT* p = body + (t + gridDim.x) * kTileVecs + threadIdx.x;
+      for (unsigned int k = 0; k < kVecs; ++k) v[k] = next[k];
+      if (t + gridDim.x < full_tiles) {
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) next[k] = p[k * kThreads];
+        for (unsigned int k = 0; k < kVecs; ++k)
+          next[k] = ht_tile_vec(body, t + gridDim.x, k);
+      }
+    } else {
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) v[k] = ht_tile_vec(body, t, k);
     }
-#else
-    const VecT* p = body + t * kTileVecs + threadIdx.x;
-#pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) v[k] = p[k * kThreads];
-#endif
     unsigned int bin[kPerTile];
     bool ok[kPerTile];
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) bins_of_vec(v[k], bin + k * kPerVec, ok + k * kPerVec);
-    ht_count<kPerTile>(ctr, tc, bin, ok);
-#if HT_STORAGE == 1
-    if (++since_flush == kFlushTiles) {  // the same count in every thread of the block
-      tc.flush();
-      since_flush = 0;
-    }
-#elif HT_STORAGE == 4
-    if (++since_epoch == kEpochTiles) {  // the same count in every thread of the block
-      ctr.close();  // an open run belongs to this epoch's counts
-      __syncthreads();
-      since_epoch = 0;
-    }
-#endif
+    for (unsigned int k = 0; k < kVecs; ++k)
+      bins_of_vec(v[k], bin + k * kPerVec, ok + k * kPerVec);
+    ctr.template count<kPerTile>(bin, ok);
+    ctr.end_of_tile(tiles);
   }
-
-#if HT_STORAGE == 4
-  ctr.close();
-  __syncthreads();  // a new epoch for what is left
-#endif
-  // Whole vectors after the last full tile, spread over every thread of the grid.
+  ctr.end_of_tiles();
+  // What the tiles leave, spread over every thread of the grid: the whole vectors after the
+  // last full tile, then the head and the last partial vector (fewer than 2 x kPerVec samples).
   const unsigned long long gtid = (unsigned long long)blockIdx.x * kThreads + threadIdx.x;
   const unsigned long long gthreads = (unsigned long long)gridDim.x * kThreads;
   for (unsigned long long i = full_tiles * kTileVecs + gtid; i < body_vecs; i += gthreads)
     count_vec(body[i]);
-
-  // The head and the last partial vector: fewer than 2 x kPerVec samples.
   const unsigned long long tail_start = head + body_vecs * kPerVec;
   if (gtid < head) count_sample(samples[gtid]);
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
-#if HT_STORAGE == 2
-  ctr.close();  // every count is already in the output
-#elif HT_STORAGE == 3
-  ctr.close();
-  ht_cluster_sync();  // every block's adds to this share are done; nobody reads it afterwards
-  for (unsigned int w = threadIdx.x; w < words; w += kThreads) {
-    const unsigned int b = w * HT_CLUSTER + rank;
-    const unsigned int sum = private_bins[w];
-    if (b < num_bins && sum) atomicAdd(&counts[b], sum);
-  }
-#else
-#if HT_STORAGE == 1
-  tc.flush();
-  constexpr unsigned int kFlushCopies = 1;
-#else
-  ctr.close();
-  __syncthreads();
-  constexpr unsigned int kFlushCopies = kCopies;
-#endif
-  for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads) {
-    unsigned int sum = 0;
-#pragma unroll
-    for (unsigned int c = 0; c < kFlushCopies; ++c) {
-#if HT_STORAGE == 4
-      sum += (copy0[c * copy_words + b / 2u] >> ((b & 1u) * 16u)) & 0xFFFFu;
-#elif HT_LAYOUT == 0 || HT_STORAGE == 1
-      sum += copy0[c * copy_words + b];
-#else
-      const unsigned int* row = copy0 + c * copy_words + b * 32u;
-#pragma unroll 8
-      for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
-#endif
-    }
-#if HT_SINGLE_BLOCK
-    counts[b] = sum;  // the only block: every count is stored, zeros too
-#elif HT_TWO_PHASE
-    counts[(unsigned long long)blockIdx.x * num_bins + b] = sum;  // this block's row, zeros too
-#else
-    if (sum) atomicAdd(&counts[b], sum);
-#endif
-  }
-#endif
+  ctr.flush(counts, num_bins);
 }

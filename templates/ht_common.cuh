@@ -1,5 +1,5 @@
-// Shared by every kernel template (included through NVRTC's header list): the sample type, the
-// sample-to-bin mapping and the vector-load helpers. Compile-time parameters used here:
+// Shared by the histogram kernel templates (included through NVRTC's header list): the sample
+// type, the sample-to-bin mapping and the vector-load helpers. Compile-time parameters used here:
 //   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper);
 //                        2: bins between caller-given ascending levels (binary search)
@@ -10,6 +10,8 @@
 //   HT_RANGE_MODE        binning 2 only: 0 search the levels in global memory; 1 stage them in
 //                        shared memory and search there; 2 (u8) a 256-entry sample -> bin table
 //                        in shared memory (histtune::range_mode says when each is used)
+//   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
+//   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
 #pragma once
 
 #ifndef HT_SAMPLE_T
@@ -133,6 +135,20 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
 #endif
 }
 
+// A call's binning: the kernel's binning arguments, gathered into one value at the top of the
+// kernel (range binning's `range` is set up per block by ht_range_setup, after the counters).
+struct HtBinning {
+  unsigned int num_bins;
+  long long lower_i;
+  unsigned long long range_i, recip_i;
+  float lower_f, upper_f, scale_f;
+  HtRange range;
+
+  __device__ bool bin_of(SampleT s, unsigned int& bin) const {
+    return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range, bin);
+  }
+};
+
 // Sample k (0 .. 4/sizeof(SampleT) - 1) of a 32-bit word, little-endian like memory.
 template <int K>
 __device__ __forceinline__ SampleT ht_sample_of(unsigned int w) {
@@ -152,6 +168,17 @@ template <> struct HtVec<1> { typedef unsigned int T; };
 template <> struct HtVec<2> { typedef uint2 T; };
 template <> struct HtVec<4> { typedef uint4 T; };
 
+// The vector a thread loads (HT_VECTOR_BYTES 0: one sample per load; else 4, 8 or 16 bytes,
+// whole 32-bit words): its words, bytes and samples. Enumerators rather than constexpr
+// variables: NVRTC gives every namespace-scope constexpr variable a device global.
+enum : unsigned int {
+  kWords = HT_VECTOR_BYTES / 4,
+  kVecBytes = kWords ? HT_VECTOR_BYTES : sizeof(SampleT),
+  kPerWord = kWords ? 4 / sizeof(SampleT) : 1,
+  kPerVec = kWords ? kWords * kPerWord : 1,  // samples per vector
+};
+typedef HtVec<kWords>::T VecT;
+
 __device__ __forceinline__ unsigned int ht_word(unsigned int v, int) { return v; }
 __device__ __forceinline__ unsigned int ht_word(unsigned short v, int) { return v; }
 __device__ __forceinline__ unsigned int ht_word(unsigned char v, int) { return v; }
@@ -162,3 +189,30 @@ __device__ __forceinline__ unsigned int ht_word(uint4 v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
+// Calls f(sample, j) for the samples j = 0 .. kPerVec - 1 of a vector whose word w is
+// word_of(w) (word_of(0) the sample itself when kWords is 0), in memory order.
+template <class WordOf, class F>
+__device__ __forceinline__ void ht_for_each_sample(WordOf word_of, F f) {
+  if (kWords == 0) {
+    f(ht_sample_of<0>(word_of(0)), 0u);
+    return;
+  }
+#pragma unroll
+  for (unsigned int w = 0; w < kWords; ++w) {
+    const unsigned int word = word_of(w);
+    const unsigned int j = w * kPerWord;
+    f(ht_sample_of<0>(word), j);
+    if constexpr (kPerWord > 1) f(ht_sample_of<1>(word), j + 1);
+    if constexpr (kPerWord > 2) {
+      f(ht_sample_of<2>(word), j + 2);
+      f(ht_sample_of<3>(word), j + 3);
+    }
+  }
+}
+
+// The tile loop's unrolling: HT_UNROLL deep, or the compiler's choice for 0.
+#if HT_UNROLL > 0
+#define HT_UNROLL_TILES HT_UNROLL_LOOP(HT_UNROLL)
+#else
+#define HT_UNROLL_TILES
+#endif

@@ -30,6 +30,10 @@
 // assembled from word or sample loads (packed input off the alignment is read one sample at a
 // time). HT_PREFETCH and HT_UNROLL shape the packed loops only.
 //
+// Code: the layout is an HtLayout chosen by HT_LAYOUT (where a counter lives, how the flush and
+// the lanes walk the counters); HtChannelHists holds the block's copies (setup, zero, begin,
+// count, flush); one kernel per HT_PITCHED reads the input and counts through them.
+//
 // Compile-time parameters: those of ht_common.cuh (range binning's levels, shared by all
 // channels, come after the counts), and HT_CHANNELS, HT_ACTIVE, HT_CPB (divides HT_CHANNELS),
 // HT_ROW_STRIDE (words per channel histogram: bins, the sink unless every value is a bin, padding),
@@ -46,6 +50,21 @@
 #ifndef HT_TWO_PHASE
 #define HT_TWO_PHASE 0
 #endif
+
+enum : unsigned int {
+  kC = HT_CHANNELS,
+  kA = HT_ACTIVE,
+  kCpb = HT_CPB,
+  kThreads = HT_BLOCK_THREADS,
+  kVecs = HT_VECTORS_PER_THREAD,
+  kCopies = HT_PRIVATE_COPIES,
+  // Words per channel histogram, known at compile time (the launch's row_stride is the same
+  // value), so a sample's channel offset is an immediate of its atomic's address.
+  kRowStride = HT_ROW_STRIDE,
+};
+// Grid x covers the groups holding an active channel; only when kA is not a multiple of kCpb
+// can a block own an inactive channel.
+enum : bool { kCheckActive = kA % kCpb != 0 };
 
 // A row tile's vector load that asks L2 to fetch the 256-byte block around it
 // (ld.global.nc.L2::256B): a channel group reads a narrow piece of each row, and the blocks of
@@ -138,6 +157,187 @@ __device__ __forceinline__ VecT ht_load_narrow(const SampleT* p) {
 }
 #endif
 
+// ---- the layouts (HT_LAYOUT): where a copy keeps bin b of the block's channel lc -------------
+// Each is an HtLayout: a copy holds kHists channel histograms in kHists x kRowStride x kLanes
+// words; add_one() counts a sample from `mine` (this thread's copy, and lane); add_total() adds
+// a counter's words of one copy to a sum; flush_item() is the (channel, bin) of the flush's i-th
+// counter; for_each_sample() passes a vector's samples with their channels, in the order the
+// lanes count them.
+
+// What layouts 0 and 1 share: the flush takes the counters channel after channel, and the lanes
+// take a vector's samples (kWords > 0) in memory order, sample j in channel c0 + j. Only the
+// flat stream (kCpb == kC) wraps: a channel group's vector starts at a multiple of kPerVec below
+// kCpb, a multiple of kPerVec.
+struct HtRowOrder {
+  __device__ __forceinline__ static void flush_item(unsigned int i, unsigned int num_bins,
+                                                    unsigned int& lc, unsigned int& b) {
+    lc = i / num_bins, b = i % num_bins;
+  }
+  template <class F>
+  __device__ __forceinline__ static void for_each_sample(VecT x, unsigned int c0,
+                                                         unsigned int /*lane*/, F f) {
+    ht_for_each_sample([&](unsigned int w) { return ht_word(x, w); },
+                       [&](SampleT s, unsigned int j) {
+                         f(s, kCpb == kC ? (c0 + j) % kCpb : c0 + j);
+                       });
+  }
+};
+
+#if HT_LAYOUT == 0
+// Rows: channel c's bin b at word c * kRowStride + b; the padding shifts channels by banks.
+struct HtLayout : HtRowOrder {
+  enum : unsigned int { kHists = kCpb, kLanes = 1 };
+  __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
+                                                 unsigned int bin) {
+    atomicAdd(mine + lc * kRowStride + bin, 1u);
+  }
+  __device__ __forceinline__ static void add_total(unsigned int& sum, const unsigned int* h,
+                                                   unsigned int lc, unsigned int b) {
+    sum += h[lc * kRowStride + b];
+  }
+};
+
+#elif HT_LAYOUT == 1
+// Lane-striped: bin b of lane l at word (c * kRowStride + b) * 32 + l, so a warp's 32 adds always
+// hit 32 banks, at 32x the memory. A copy keeps only the active channels' histograms when the
+// block owns every channel (then lc < kA for every counted sample).
+struct HtLayout : HtRowOrder {
+  enum : unsigned int { kHists = kCpb == kC ? kA : kCpb, kLanes = 32 };
+  __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
+                                                 unsigned int bin) {
+    atomicAdd(mine + (lc * kRowStride + bin) * 32u, 1u);
+  }
+  __device__ __forceinline__ static void add_total(unsigned int& sum, const unsigned int* h,
+                                                   unsigned int lc, unsigned int b) {
+    const unsigned int* row = h + (lc * kRowStride + b) * 32u;
+#pragma unroll 8
+    for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+  }
+};
+
+#elif HT_LAYOUT == 2
+// Channel-interleaved: bin b of channel c at word (c / 32) * kRowStride * 32 + b * 32 + c % 32,
+// and lane l takes its vector's samples starting at sample rot(l): a warp's 32 adds then hit 32
+// channels that differ mod 32, so 32 banks, at no extra memory.
+struct HtLayout {
+  enum : unsigned int { kHists = kCpb, kLanes = 1 };
+  __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
+                                                 unsigned int bin) {
+    atomicAdd(mine + (lc / 32u) * kRowStride * 32u + bin * 32u + lc % 32u, 1u);
+  }
+  __device__ __forceinline__ static void add_total(unsigned int& sum, const unsigned int* h,
+                                                   unsigned int lc, unsigned int b) {
+    sum += h[(lc / 32u) * kRowStride * 32u + b * 32u + lc % 32u];
+  }
+  // A warp reads 32 channels of one bin: 32 banks.
+  __device__ __forceinline__ static void flush_item(unsigned int i, unsigned int /*num_bins*/,
+                                                    unsigned int& lc, unsigned int& b) {
+    lc = i % 32u + 32u * ((i / 32u) % (kCpb >= 32u ? kCpb / 32u : 1u)), b = i / kCpb;
+  }
+  // A vector's first channel is kPerVec x (lane mod 32 / kPerVec) mod 32, the same for
+  // 32 / kPerVec lanes; those start at different samples, so their channels differ mod 32 at
+  // every step.
+  template <class F>
+  __device__ __forceinline__ static void for_each_sample(VecT x, unsigned int c0,
+                                                         unsigned int lane, F f) {
+    const unsigned int rot = (lane / (32u / kPerVec)) % kPerVec;
+    unsigned int rotated[kWords ? kWords : 1];
+    ht_rotate<kWords ? kWords : 1, kPerWord>(x, rot, rotated);
+    ht_for_each_sample([&](unsigned int w) { return rotated[w]; },
+                       [&](SampleT s, unsigned int j) {
+                         f(s, (c0 + ((j + rot) & (kPerVec - 1u))) % kCpb);
+                       });
+  }
+};
+#endif
+
+// ---- the block's histograms ------------------------------------------------------------------
+
+// kCopies copies of the block's channel histograms in shared memory, one per warp group, laid
+// out by HtLayout; a sample in no bin counts in its row's sink (word num_bins, never flushed)
+// unless every value is a bin.
+struct HtChannelHists {
+  enum : unsigned int { kCopyWords = HtLayout::kHists * kRowStride * HtLayout::kLanes };
+  unsigned int lane;
+  unsigned int* hist;  // [copy][HtLayout::kHists channels]
+  unsigned int words;
+  unsigned int* mine;  // this thread's copy (lane-striped: plus its lane)
+  // This block's first channel: 0 when one block owns every channel (grid x is 1), so the
+  // activity of a vector's samples is known at compile time.
+  unsigned int first;
+
+  __device__ __forceinline__ void setup(unsigned int* smem) {
+    lane = threadIdx.x % 32u;
+    hist = smem;
+    words = kCopies * kCopyWords;
+  }
+  __device__ __forceinline__ void zero() {
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
+  }
+  __device__ __forceinline__ void begin() {
+    __syncthreads();
+    mine = hist + ((threadIdx.x / 32u) % kCopies) * kCopyWords + (HT_LAYOUT == 1 ? lane : 0u);
+    first = kCpb == kC ? 0u : blockIdx.x * kCpb;
+  }
+  // Sample s of the block's channel lc; inactive channels are read (they share the vector) but
+  // not counted.
+  __device__ void count(const HtBinning& binning, SampleT s, unsigned int lc) {
+    if (kCheckActive && first + lc >= kA) return;
+    unsigned int bin;
+    const bool ok = binning.bin_of(s, bin);
+    // An unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not.
+    if constexpr (!HT_EVERY_VALUE_A_BIN) {
+      if (!ok) bin = binning.num_bins;
+    }
+    HtLayout::add_one(mine, lc, bin);
+  }
+  // The samples of vector x, the first of which is in the block's channel c0.
+  __device__ void count_vec(const HtBinning& binning, VecT x, unsigned int c0) {
+    if (kWords == 0) {
+      count(binning, ht_sample_of<0>(ht_word(x, 0)), c0);
+      return;
+    }
+    HtLayout::for_each_sample(x, c0, lane,
+                              [&](SampleT s, unsigned int lc) { count(binning, s, lc); });
+  }
+  // Adds every count to the output (two-phase: stores grid row y's partials).
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+    __syncthreads();
+    for (unsigned int i = threadIdx.x; i < HtLayout::kHists * num_bins; i += kThreads) {
+      unsigned int lc, b;
+      HtLayout::flush_item(i, num_bins, lc, b);
+      if (kCheckActive && first + lc >= kA) continue;
+      unsigned int sum = 0;
+#pragma unroll
+      for (unsigned int c = 0; c < kCopies; ++c)
+        HtLayout::add_total(sum, hist + c * kCopyWords, lc, b);
+      if constexpr (HT_TWO_PHASE) {
+        // Grid row y's blocks own disjoint channels: together they store row y of the partials.
+        counts[((unsigned long long)blockIdx.y * kA + first + lc) * num_bins + b] = sum;
+      } else {
+        if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);
+      }
+    }
+  }
+};
+
+// ---- the kernel: one for pitched rows, one for packed (HT_PITCHED) -----------------------------
+// The loops over the input stay in the kernel body: moved into functions they compile to other
+// code.
+
+#if HT_PITCHED
+// Pitched: `rows` is image rows x row_pixels, image row r starts at samples + r * row_pitch.
+// The tiles of the packed loops, over the image rows' vectors (per_row to a row). No division
+// in the loop (its registers would be the kernel's, and the grid assumes the packed kernel's
+// occupancy): a thread's vector is (image row, vector in row), advanced by the steps between
+// its vectors (kThreads) and its tiles (the grid's), each split into rows and a remainder once;
+// remainders are below per_row, so one wrap per step. rows < 2^32 (validate()).
+//
+// Flat stream: an image row is len samples, sample f in channel f % kC. Its first `head`
+// samples (< kPerVec) reach the vector alignment; per_row vectors follow, as many as every head
+// leaves room for; the head and the rest, `edge` samples, are read one by one. Channel groups:
+// kSeg vectors per pixel, every vector of an image row with its row start's alignment (kC and
+// kCpb are multiples of kPerVec).
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long rows,
                       unsigned int num_bins, unsigned int row_stride, long long lower_i,
@@ -145,113 +345,22 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
                       float upper_f, float scale_f, unsigned int* __restrict__ counts,
                       const SampleT* __restrict__ levels, unsigned long long row_pixels,
                       unsigned long long row_pitch) {
-  constexpr unsigned int kC = HT_CHANNELS, kA = HT_ACTIVE, kCpb = HT_CPB;
-  constexpr unsigned int kThreads = HT_BLOCK_THREADS, kVecs = HT_VECTORS_PER_THREAD;
-  constexpr unsigned int kCopies = HT_PRIVATE_COPIES;
-  constexpr unsigned int kWords = HT_VECTOR_BYTES / 4;
-  constexpr unsigned int kVecBytes = kWords ? HT_VECTOR_BYTES : sizeof(SampleT);
-  constexpr unsigned int kPerWord = kWords ? 4 / sizeof(SampleT) : 1;
-  constexpr unsigned int kE = kWords ? kWords * kPerWord : 1;  // samples per vector
-  typedef typename HtVec<kWords>::T VecT;
-
-  // Histograms a copy holds: layout 1 keeps only the active ones when the block owns every
-  // channel (then lc < kA for every counted sample).
-  constexpr unsigned int kH = HT_LAYOUT == 1 && kCpb == kC ? kA : kCpb;
-  // Words per channel histogram, known at compile time (the launch's row_stride is the same
-  // value), so a sample's channel offset is an immediate of its atomic's address.
-  constexpr unsigned int kRowStride = HT_ROW_STRIDE;
-  (void)row_stride;
-  constexpr unsigned int kLanes = HT_LAYOUT == 1 ? 32 : 1;
-  const unsigned int lane = threadIdx.x % 32u;
-  extern __shared__ unsigned int hist[];  // [copy][kH channels, laid out by HT_LAYOUT]
-  constexpr unsigned int copy_words = kH * kRowStride * kLanes;
-  const unsigned int words = kCopies * copy_words;
-  for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
+  (void)row_stride;  // HT_ROW_STRIDE
+  HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
+  extern __shared__ unsigned int hist[];
+  HtChannelHists hists;
+  hists.setup(hist);
+  hists.zero();
   // Range binning: levels or the u8 table after the histograms, shared by every channel.
-  const HtRange range = ht_range_setup(levels, num_bins, hist + words);
-  __syncthreads();
-  unsigned int* const mine =
-      hist + ((threadIdx.x / 32u) % kCopies) * copy_words + (HT_LAYOUT == 1 ? lane : 0u);
-  // This block's first channel: 0 when one block owns every channel (grid x is 1), so the
-  // activity of a vector's samples is known at compile time.
-  const unsigned int first = kCpb == kC ? 0u : blockIdx.x * kCpb;
-  // Grid x covers the groups holding an active channel; only when kA is not a multiple of kCpb
-  // can a block own an inactive channel.
-  constexpr bool kCheckActive = kA % kCpb != 0;
-
-  // lc: the channel among this block's; inactive channels are read (they share the vector)
-  // but not counted.
-  auto count = [&](SampleT s, unsigned int lc) {
-    if (kCheckActive && first + lc >= kA) return;
-    unsigned int bin;
-    const bool ok =
-        ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range, bin);
-#if !HT_EVERY_VALUE_A_BIN
-    // A sample in no bin counts in the row's sink (word num_bins, never flushed): an
-    // unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not.
-    if (!ok) bin = num_bins;
-#else
-    (void)ok;
-#endif
-#if HT_LAYOUT == 0
-    atomicAdd(mine + lc * kRowStride + bin, 1u);
-#elif HT_LAYOUT == 1
-    atomicAdd(mine + (lc * kRowStride + bin) * 32u, 1u);
-#else
-    atomicAdd(mine + (lc / 32u) * kRowStride * 32u + bin * 32u + lc % 32u, 1u);
-#endif
-  };
-  // The samples of vector x, the first of which is in channel c0 (of the block's channels).
-  auto count_vec = [&](VecT x, unsigned int c0) {
-    if (kWords == 0) {
-      count(ht_sample_of<0>(ht_word(x, 0)), c0);
-      return;
-    }
-#if HT_LAYOUT == 2
-    // A vector's first channel is kE x (lane mod 32 / kE) mod 32, the same for 32 / kE lanes;
-    // those start at different samples, so their channels differ mod 32 at every step.
-    const unsigned int rot = (lane / (32u / kE)) % kE;
-    unsigned int rotated[kWords ? kWords : 1];
-    ht_rotate<kWords ? kWords : 1, kPerWord>(x, rot, rotated);
-    auto word_of = [&](unsigned int w) { return rotated[w]; };
-    auto at = [&](unsigned int j) { return (c0 + ((j + rot) & (kE - 1u))) % kCpb; };
-#else
-    // Only the flat stream (kCpb == kC) wraps: a channel group's vector starts at a multiple of
-    // kE below kCpb, a multiple of kE.
-    auto word_of = [&](unsigned int w) { return ht_word(x, w); };
-    auto at = [&](unsigned int j) { return kCpb == kC ? (c0 + j) % kCpb : c0 + j; };
-#endif
-#pragma unroll
-    for (unsigned int w = 0; w < kWords; ++w) {
-      const unsigned int word = word_of(w);
-      const unsigned int j = w * kPerWord;
-      count(ht_sample_of<0>(word), at(j));
-      if (kPerWord > 1) count(ht_sample_of<1>(word), at(j + 1));
-      if (kPerWord > 2) {
-        count(ht_sample_of<2>(word), at(j + 2));
-        count(ht_sample_of<3>(word), at(j + 3));
-      }
-    }
-  };
-
-#if HT_PITCHED
-  // Pitched: `rows` is image rows x row_pixels, image row r starts at samples + r * row_pitch.
-  // The tiles of the packed loops, over the image rows' vectors (per_row to a row). No division
-  // in the loop (its registers would be the kernel's, and the grid assumes the packed kernel's
-  // occupancy): a thread's vector is (image row, vector in row), advanced by the steps between
-  // its vectors (kThreads) and its tiles (the grid's), each split into rows and a remainder once;
-  // remainders are below per_row, so one wrap per step. rows < 2^32 (validate()).
+  binning.range = ht_range_setup(levels, num_bins, hist + hists.words);
+  hists.begin();
+  const unsigned int first = hists.first;
   constexpr unsigned int kTile = kThreads * kVecs;
   const unsigned long long image_rows = (unsigned int)rows / (unsigned int)row_pixels;
-  // Flat stream: an image row is len samples, sample f in channel f % kC. Its first `head`
-  // samples (< kE) reach the vector alignment; per_row vectors follow, as many as every head
-  // leaves room for; the head and the rest, `edge` samples, are read one by one. Channel groups:
-  // kSeg vectors per pixel, every vector of an image row with its row start's alignment (kC and
-  // kCpb are multiples of kE).
-  constexpr unsigned int kSeg = kCpb / kE;
+  constexpr unsigned int kSeg = kCpb / kPerVec;
   const unsigned long long len = row_pixels * kC;
   const unsigned long long per_row =
-      kCpb == kC ? (len + 1u > kE ? (len + 1u - kE) / kE : 0) : row_pixels * kSeg;
+      kCpb == kC ? (len + 1u > kPerVec ? (len + 1u - kPerVec) / kPerVec : 0) : row_pixels * kSeg;
   auto head_of = [&](const SampleT* row) {
     return (unsigned int)((kVecBytes - (unsigned long long)row % kVecBytes) % kVecBytes /
                           sizeof(SampleT));
@@ -261,13 +370,13 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
     const SampleT* row = samples + r * row_pitch;
     if (kCpb == kC) {
       const unsigned int head = head_of(row);
-      x = *reinterpret_cast<const VecT*>(row + head + v * kE);
-      c0 = kE % kC == 0 ? head % kC : (unsigned int)((head + v * kE) % kC);
+      x = *reinterpret_cast<const VecT*>(row + head + v * kPerVec);
+      c0 = kPerVec % kC == 0 ? head % kC : (unsigned int)((head + v * kPerVec) % kC);
     } else {
-      const SampleT* at = row + (v / kSeg) * kC + first + (v % kSeg) * kE;
+      const SampleT* at = row + (v / kSeg) * kC + first + (v % kSeg) * kPerVec;
       x = (unsigned long long)row % kVecBytes == 0 ? *reinterpret_cast<const VecT*>(at)
                                                   : ht_load_narrow<kWords, kPerWord, VecT>(at);
-      c0 = (unsigned int)(v % kSeg) * kE;
+      c0 = (unsigned int)(v % kSeg) * kPerVec;
     }
   };
   if (per_row != 0) {
@@ -305,13 +414,13 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
       }
 #pragma unroll
       for (unsigned int k = 0; k < kVecs; ++k)
-        if (in[k]) count_vec(x[k], c0[k]);
+        if (in[k]) hists.count_vec(binning, x[k], c0[k]);
     }
   }
-  // The flat stream's edges (each image row's head and rest, < 2 kE samples), one sample per
+  // The flat stream's edges (each image row's head and rest, < 2 kPerVec samples), one sample per
   // thread over the grid: a thread per row read its edge's samples one after another, a chain of
   // dependent loads (H100, RGBA 7680x4320: 75 us a call against 50 us packed).
-  const unsigned int edge = (unsigned int)(len - per_row * kE);  // < 2 kE
+  const unsigned int edge = (unsigned int)(len - per_row * kPerVec);  // < 2 kPerVec
   if (kCpb == kC && edge != 0) {
     const unsigned long long items = image_rows * edge;
     for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
@@ -320,61 +429,100 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
       const unsigned int q = (unsigned int)(i - r * edge);
       const SampleT* row = samples + r * row_pitch;
       const unsigned int head = head_of(row);
-      const unsigned long long f = q < head ? q : q + per_row * kE;
-      count(row[f], (unsigned int)(f % kC));
+      const unsigned long long f = q < head ? q : q + per_row * kPerVec;
+      hists.count(binning, row[f], (unsigned int)(f % kC));
     }
   }
+  hists.flush(counts, num_bins);
+}
+
 #else
-  // The packed input as a stream of vectors: vector i of the flat stream (kCpb == kC) holds
-  // samples i*kE .. i*kE + kE - 1, sample f in channel f % kC; in rows, vector i is row i / kSeg's
-  // (i % kSeg)-th vector of this block's channels (kCpb and kC are multiples of kE, so they stay
-  // aligned). Unaligned input has no vectors and is read one sample at a time below.
+// The packed input as a stream of vectors: vector i of the flat stream (kCpb == kC) holds samples
+// i*kPerVec .. i*kPerVec + kPerVec - 1, sample f in channel f % kC; in rows, vector i is row
+// i / kSeg's (i % kSeg)-th vector of this block's channels (kCpb and kC are multiples of kPerVec,
+// so they stay aligned). Unaligned input has no vectors and is read one sample at a time.
+enum : unsigned int { kSeg = kCpb >= kPerVec ? kCpb / kPerVec : 1u };
+// In rows, i % kSeg is threadIdx.x % kSeg (tiles and kThreads are multiples of kSeg): a
+// thread's channels are the same in every row, so their offsets are loop invariants.
+static_assert(kCpb == kC || kThreads % kSeg == 0, "a thread's channels must not move");
+enum : unsigned long long { kTile = (unsigned long long)kThreads * kVecs };
+
+// What no vector holds: the flat stream's tail (all of it when unaligned), or unaligned rows.
+__device__ __forceinline__ void ht_count_unvectored(HtChannelHists& h, const HtBinning& binning,
+                                                    const SampleT* samples, unsigned long long rows,
+                                                    unsigned long long vecs, bool aligned) {
+  if (kCpb == kC) {
+    const unsigned long long total = rows * kC;
+    for (unsigned long long f =
+             vecs * kPerVec + (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
+         f < total; f += (unsigned long long)gridDim.y * kThreads)
+      h.count(binning, samples[f], (unsigned int)(f % kC));
+  } else if (!aligned) {
+    const unsigned long long items = rows * kCpb;
+    for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
+         i += (unsigned long long)gridDim.y * kThreads)
+      h.count(binning, samples[(i / kCpb) * kC + h.first + i % kCpb], (unsigned int)(i % kCpb));
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
+histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long rows,
+                      unsigned int num_bins, unsigned int row_stride, long long lower_i,
+                      unsigned long long range_i, unsigned long long recip_i, float lower_f,
+                      float upper_f, float scale_f, unsigned int* __restrict__ counts,
+                      const SampleT* __restrict__ levels, unsigned long long /*row_pixels*/,
+                      unsigned long long /*row_pitch*/) {
+  (void)row_stride;  // HT_ROW_STRIDE
+  HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
+  extern __shared__ unsigned int hist[];
+  HtChannelHists hists;
+  hists.setup(hist);
+  hists.zero();
+  // Range binning: levels or the u8 table after the histograms, shared by every channel.
+  binning.range = ht_range_setup(levels, num_bins, hist + hists.words);
+  hists.begin();
+  const unsigned int first = hists.first;
   const bool aligned = (unsigned long long)samples % kVecBytes == 0;
-  constexpr unsigned int kSeg = kCpb >= kE ? kCpb / kE : 1u;
-  const unsigned long long vecs = !aligned ? 0 : kCpb == kC ? rows * kC / kE : rows * kSeg;
+  const unsigned long long vecs = !aligned ? 0 : kCpb == kC ? rows * kC / kPerVec : rows * kSeg;
   auto load_vec = [&](unsigned long long i) {
     return kCpb == kC ? reinterpret_cast<const VecT*>(samples)[i]
                       : ht_load_l2_256(reinterpret_cast<const VecT*>(
-                            samples + (i / kSeg) * kC + first + (i % kSeg) * kE));
+                            samples + (i / kSeg) * kC + first + (i % kSeg) * kPerVec));
   };
-  // In rows, i % kSeg is threadIdx.x % kSeg (tiles and kThreads are multiples of kSeg): a
-  // thread's channels are the same in every row, so their offsets are loop invariants.
-  static_assert(kCpb == kC || kThreads % kSeg == 0, "a thread's channels must not move");
   auto channel_of = [&](unsigned long long i) {
-    return kCpb == kC ? (kE % kC == 0 ? 0u : (unsigned int)(i * kE % kC))
-                      : (threadIdx.x % kSeg) * kE;
+    return kCpb == kC ? (kPerVec % kC == 0 ? 0u : (unsigned int)(i * kPerVec % kC))
+                      : (threadIdx.x % kSeg) * kPerVec;
   };
-  constexpr unsigned long long kTile = (unsigned long long)kThreads * kVecs;
   const unsigned long long step = gridDim.y * kTile;
-  unsigned long long first_base = blockIdx.y * kTile;
-#if HT_PREFETCH
-  // Whole tiles with the next tile's loads in flight while this one is counted (as hist1d's
-  // pf1); the partial last tile is left to the loop below.
-  const unsigned long long full = vecs / kTile;
-  VecT next[kVecs];
-  if (blockIdx.y < full) {
-#pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) next[k] = load_vec(blockIdx.y * kTile + k * kThreads + threadIdx.x);
-  }
-  for (unsigned long long t = blockIdx.y; t < full; t += gridDim.y) {
-    VecT x[kVecs];
-#pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) x[k] = next[k];
-    if (t + gridDim.y < full) {
+  unsigned long long base = blockIdx.y * kTile;
+  // HT_PREFETCH: the whole tiles with the next tile's loads in flight while this one is counted
+  // (as hist1d's pf1); the partial last tile is left to the loop below.
+  if constexpr (HT_PREFETCH) {
+    const unsigned long long full = vecs / kTile;
+    VecT next[kVecs];
+    if (blockIdx.y < full) {
 #pragma unroll
       for (unsigned int k = 0; k < kVecs; ++k)
-        next[k] = load_vec((t + gridDim.y) * kTile + k * kThreads + threadIdx.x);
+        next[k] = load_vec(blockIdx.y * kTile + k * kThreads + threadIdx.x);
     }
+    for (unsigned long long t = blockIdx.y; t < full; t += gridDim.y) {
+      VecT x[kVecs];
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k)
-      count_vec(x[k], channel_of(t * kTile + k * kThreads + threadIdx.x));
+      for (unsigned int k = 0; k < kVecs; ++k) x[k] = next[k];
+      if (t + gridDim.y < full) {
+#pragma unroll
+        for (unsigned int k = 0; k < kVecs; ++k)
+          next[k] = load_vec((t + gridDim.y) * kTile + k * kThreads + threadIdx.x);
+      }
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k)
+        hists.count_vec(binning, x[k], channel_of(t * kTile + k * kThreads + threadIdx.x));
+    }
+    base = (full + blockIdx.y) * kTile;
   }
-  first_base = (full + blockIdx.y) * kTile;
-#endif
-#if HT_UNROLL > 0
-  HT_UNROLL_LOOP(HT_UNROLL)
-#endif
-  for (unsigned long long base = first_base; base < vecs; base += step) {
+  // The tiles (from the first the prefetch left), all loads of a tile before its counts.
+  HT_UNROLL_TILES
+  for (; base < vecs; base += step) {
     VecT x[kVecs];
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) {
@@ -384,52 +532,10 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) {
       const unsigned long long i = base + k * kThreads + threadIdx.x;
-      if (i < vecs) count_vec(x[k], channel_of(i));
+      if (i < vecs) hists.count_vec(binning, x[k], channel_of(i));
     }
   }
-  // What no vector holds: the flat stream's tail (all of it when unaligned), or unaligned rows.
-  if (kCpb == kC) {
-    const unsigned long long total = rows * kC;
-    for (unsigned long long f = vecs * kE + (unsigned long long)blockIdx.y * kThreads + threadIdx.x;
-         f < total; f += (unsigned long long)gridDim.y * kThreads)
-      count(samples[f], (unsigned int)(f % kC));
-  } else if (!aligned) {
-    const unsigned long long items = rows * kCpb;
-    for (unsigned long long i = (unsigned long long)blockIdx.y * kThreads + threadIdx.x; i < items;
-         i += (unsigned long long)gridDim.y * kThreads)
-      count(samples[(i / kCpb) * kC + first + i % kCpb], (unsigned int)(i % kCpb));
-  }
-#endif  // HT_PITCHED
-  __syncthreads();
-
-  for (unsigned int i = threadIdx.x; i < kH * num_bins; i += kThreads) {
-#if HT_LAYOUT == 2
-    // A warp reads 32 channels of one bin: 32 banks.
-    const unsigned int lc = i % 32u + 32u * ((i / 32u) % (kCpb >= 32u ? kCpb / 32u : 1u)),
-                       b = i / kCpb;
-#else
-    const unsigned int lc = i / num_bins, b = i % num_bins;
-#endif
-    if (kCheckActive && first + lc >= kA) continue;
-    unsigned int sum = 0;
-#pragma unroll
-    for (unsigned int c = 0; c < kCopies; ++c) {
-      const unsigned int* h = hist + c * copy_words;
-#if HT_LAYOUT == 0
-      sum += h[lc * kRowStride + b];
-#elif HT_LAYOUT == 1
-      const unsigned int* row = h + (lc * kRowStride + b) * 32u;
-#pragma unroll 8
-      for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
-#else
-      sum += h[(lc / 32u) * kRowStride * 32u + b * 32u + lc % 32u];
-#endif
-    }
-#if HT_TWO_PHASE
-    // Grid row y's blocks own disjoint channels: together they store row y of the partials.
-    counts[((unsigned long long)blockIdx.y * kA + first + lc) * num_bins + b] = sum;
-#else
-    if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);
-#endif
-  }
+  ht_count_unvectored(hists, binning, samples, rows, vecs, aligned);
+  hists.flush(counts, num_bins);
 }
+#endif  // HT_PITCHED

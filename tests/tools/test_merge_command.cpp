@@ -4,7 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "gpu.hpp"
 #include "histtune/db/database.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
 
 namespace {
 
@@ -40,6 +44,24 @@ TEST(MergeCommand, WithoutAGpuOfThatKindTheStoredWinnerIsKeptAndSaid) {
   ASSERT_EQ(j["winner_conflicts"].size(), 1u) << r.out;
   EXPECT_EQ(j["winner_conflicts"][0]["retimed"], false);
   EXPECT_EQ(j["winner_conflicts"][0]["stored"], "tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad1.bps4");
+}
+
+// With a GPU of that kind here, both winners are timed side by side and the faster kept.
+TEST(MergeCommand, OnAGpuOfThatKindBothWinnersAreRetimed) {
+  HT_REQUIRE_GPU();
+  ScratchDir dir("histtune_merge_retime");
+  const histtune::db::DeviceRow gpu = histtune::query_device(0).row();
+  const std::string hash = histtune::templates::get(histtune::hist1d::kTemplate).hash;
+  const std::string ours = dir / "ours.db", theirs = dir / "theirs.db";
+  const char* const a = "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4";
+  const char* const b = "tpb1024.vpt8.vec0.pc4.lay0.agg0.u2.pad1.bps2";
+  histtune::db::Database(ours).set_winner(gpu, kProblem, a, 0.02, hash, histtune::version());
+  histtune::db::Database(theirs).set_winner(gpu, kProblem, b, 0.01, hash, histtune::version());
+  const auto r = run_cli("merge " + theirs + " --db " + ours);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("re-timed side by side on GPU 0"), std::string::npos) << r.out;
+  const std::string kept = histtune::db::Database(ours).winner(gpu.uuid, kProblem)->config_label;
+  EXPECT_NE(r.out.find("kept " + kept), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
   X(bench)                       \
   X(stability)                   \
   X(show)                        \
+  X(explain)                     \
   X(report)                      \
   X(export)                      \
   X(import)                      \

@@ -72,6 +72,27 @@ std::unique_ptr<db::Database> open_db_read_only(const Common& c) {
   return std::make_unique<db::Database>(path, db::Database::OpenMode::kReadOnly);
 }
 
+namespace {
+// What the runtime accepts but a --problem names by mistake: nothing to count, bins that no
+// sample value can reach, bounds that direct binning ignores.
+std::string rejected_by_cli(const Problem& p, bool bounds_given) {
+  if (p.n == 0)
+    return family_of(p).has_channels() ? "ROWS = 0: nothing to count (at least 1)"
+                                       : "N = 0: nothing to count (at least 1)";
+  if (p.binning != Binning::direct) return {};
+  if (bounds_given)
+    return "direct binning takes no LOWER:UPPER (each sample value is its own bin); use even "
+           "or range binning for bounds";
+  const std::uint64_t values = p.sample_type == SampleType::u8    ? 256
+                               : p.sample_type == SampleType::u16 ? 65536
+                                                                  : 0;
+  if (values != 0 && p.num_bins > values)
+    return "direct binning of " + std::string(to_string(p.sample_type)) + " samples has at most " +
+           std::to_string(values) + " bins (one per value), not " + std::to_string(p.num_bins);
+  return {};
+}
+}  // namespace
+
 Problem parse_problem(const std::string& spec) {
   std::vector<std::string> f;
   std::stringstream in(spec);
@@ -152,6 +173,7 @@ Problem parse_problem(const std::string& spec) {
   } else if (p.binning == Binning::range) {
     tuner::set_default_level_span(p);
   }
+  if (std::string why = rejected_by_cli(p, f.size() == 6); !why.empty()) throw bad(why);
   if (std::string why = validate(p); !why.empty()) throw bad(why);
   // Range problems: LOWER:UPPER is the span of the tuner's levels (tuner::make_levels).
   if (p.binning == Binning::range)

@@ -10,6 +10,7 @@
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
+#include "standing.hpp"
 
 namespace histtune::cli {
 namespace {
@@ -36,11 +37,13 @@ int run_info(const Common& c) {
       jd["tuned_problems"] = winners.size();
       jd["measurements"] = measurements;
       jd["compared_problems"] = baselines;
+      const Standing st = standing_of(winners, local_driver_version());
+      jd["standing"] = standing_json(st);
       jdb["devices"].push_back(jd);
       if (!c.json)
-        std::printf("  %s (%s, sm_%d%d): %zu tuned problems, %zu measurements, %zu compared\n",
+        std::printf("  %s (%s, sm_%d%d): %zu tuned problems, %zu measurements, %zu compared\n%s",
                     dev.name.c_str(), dev.uuid.c_str(), dev.cc_major, dev.cc_minor,
-                    winners.size(), measurements, baselines);
+                    winners.size(), measurements, baselines, standing_text(st, "    ").c_str());
     }
   } else if (!c.json) {
     std::printf("database: %s (not created yet)\n", path.c_str());

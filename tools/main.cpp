@@ -1,5 +1,6 @@
-// The histtune command line: `histtune --gpu auto` tunes this machine's GPU; the subcommands
-// compare, benchmark, inspect and move what was tuned. Each subcommand registers itself from its
+// The histtune command line: `histtune tune` (or `histtune --gpu auto`) tunes this machine's GPU;
+// the subcommands compare, benchmark, inspect and move what was tuned; a bare `histtune` prints
+// the help (a tuning run takes minutes and writes a database: not what a first try should do). Each subcommand registers itself from its
 // own file (command.hpp); this file parses, dispatches and turns errors into one line on stderr
 // and a documented exit code (see common.hpp).
 #include <CLI/CLI.hpp>
@@ -52,7 +53,8 @@ int run_reporting_errors(const Run& run) {
 
 int main(int argc, char** argv) {
   using namespace histtune::cli;
-  CLI::App app{"histtune: autotuned CUDA histogram kernels. Without a subcommand it tunes, as "
+  CLI::App app{"histtune: autotuned CUDA histogram kernels. Alone, `histtune` prints this help; "
+               "with tune's options and no subcommand (`histtune --gpu auto`) it tunes, as "
                "`histtune tune` does.",
                "histtune"};
   app.set_version_flag("--version", std::string("histtune ") + histtune::version(),
@@ -81,6 +83,10 @@ int main(int argc, char** argv) {
   }
   app.require_subcommand(0, 1);
 
+  if (argc == 1) {
+    std::printf("%s", app.help().c_str());
+    return kOk;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

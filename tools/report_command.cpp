@@ -15,6 +15,7 @@
 #include "histtune/status.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
+#include "standing.hpp"
 #include "report.hpp"
 
 namespace histtune::cli {
@@ -98,12 +99,16 @@ int run_report(const Common& c, const std::string& html_path) {
   if (!out) throw Error(StatusCode::invalid_argument, "cannot write --html file " + html_path);
   std::size_t problems = 0;
   for (const auto& d : data.devices) problems += d.rows.size();
+  // What the runtime makes of the rows charted: a report of stale rows must not look normal.
+  nlohmann::json standing;
+  const std::string standing_lines = database_standing(*database, standing);
   if (c.json)
     print_json({{"histtune", version()}, {"command", "report"}, {"database", database->path()},
-                {"html", html_path}, {"devices", data.devices.size()}, {"problems", problems}});
+                {"html", html_path}, {"devices", data.devices.size()}, {"problems", problems},
+                {"standing", standing}});
   else if (!c.quiet)
-    std::printf("histtune: wrote %s (%zu devices, %zu problems)\n", html_path.c_str(),
-                data.devices.size(), problems);
+    std::printf("histtune: wrote %s (%zu devices, %zu problems)\n%s", html_path.c_str(),
+                data.devices.size(), problems, standing_lines.c_str());
   return kOk;
 }
 

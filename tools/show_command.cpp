@@ -1,11 +1,13 @@
 // `histtune show`: what the database holds, without a GPU: per device its tuned problems and
-// winners, or for one problem the fastest measurements; as text or --json.
+// winners (each marked where the runtime skips it as stale or flags it unverified, with a count
+// per device), or for one problem the fastest measurements; as text or --json.
 #include <cstdio>
 
 #include "command.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
+#include "standing.hpp"
 
 namespace histtune::cli {
 namespace {
@@ -22,14 +24,24 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
     jd["problems"] = nlohmann::json::array();
     text += dev.name + " (" + dev.uuid + ", sm_" + std::to_string(dev.cc_major) +
             std::to_string(dev.cc_minor) + ")\n";
-    for (const auto& w : database->winners(dev.uuid)) {
+    const auto winners = database->winners(dev.uuid);
+    const int driver = local_driver_version();
+    if (!only) {
+      const Standing st = standing_of(winners, driver);
+      jd["standing"] = standing_json(st);
+      text += standing_text(st, "  ");
+    }
+    for (const auto& w : winners) {
       if (only && !(w.problem == only->key())) continue;
       any = true;
+      const Standing one = standing_of({w}, driver);
+      const char* use = one.stale ? "stale" : one.unverified ? "unverified" : "used";
       nlohmann::json jp = {{"problem", problem_json(w.problem)}, {"winner", w.config_label},
                            {"winner_ms", w.median_ms}, {"template_hash", w.template_hash},
-                           {"histtune_version", w.histtune_version}};
+                           {"histtune_version", w.histtune_version}, {"runtime", use}};
       text += "  " + problem_name(w.problem) + ": " + w.config_label + " " + fmt_ms(w.median_ms) +
-              " ms\n";
+              " ms" + (one.stale ? "  [stale: skipped by the runtime]"
+                                 : one.unverified ? "  [unverified]" : "") + "\n";
       if (top > 0) {
         nlohmann::json jm = nlohmann::json::array();
         std::size_t shown = 0;
@@ -37,10 +49,10 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
           if (shown++ == top) break;
           jm.push_back({{"configuration", m.config_label}, {"median_ms", m.median_ms},
                         {"min_ms", m.min_ms}, {"max_ms", m.max_ms}, {"samples", m.samples},
-                        {"verified", m.verified}});
-          char line[256];
-          std::snprintf(line, sizeof line, "      %-56s %s ms (min %s, max %s)%s\n",
-                        m.config_label.c_str(), fmt_ms(m.median_ms).c_str(),
+                        {"verified", m.verified}, {"distribution", m.distribution}});
+          char line[320];
+          std::snprintf(line, sizeof line, "      %-8s %-56s %s ms (min %s, max %s)%s\n",
+                        m.distribution.c_str(), m.config_label.c_str(), fmt_ms(m.median_ms).c_str(),
                         fmt_ms(m.min_ms).c_str(), fmt_ms(m.max_ms).c_str(),
                         m.verified ? "" : "  WRONG RESULT");
           text += line;
@@ -78,7 +90,9 @@ void declare(CLI::App* app, Common& common, ShowValues& v) {
   app->add_option("--problem", v.problem,
                   "only this problem, TYPE:BINNING:BINS:N (exit 1 if it is not stored)")
       ->type_name("SPEC");
-  app->add_option("--top", v.top, "also list the N fastest measurements of each problem")
+  app->add_option("--top", v.top,
+                  "also list the N fastest measurements of each problem, over every input\n"
+                  "distribution (named in the first column)")
       ->type_name("N")
       ->check(non_negative, "");
 }
@@ -87,7 +101,9 @@ void declare(CLI::App* app, Common& common, ShowValues& v) {
 
 Command show_command() {
   return {"show", "what the database holds: tuned problems and winners per device",
-          "Needs no GPU; only reads the database.",
+          "Per device: how many winners the runtime uses, skips as stale (another kernel template)\n"
+          "or flags unverified (another driver, NVRTC or histtune), and why; each winner is marked\n"
+          "[stale: skipped by the runtime] or [unverified]. Needs no GPU; only reads the database.",
           bind_values<ShowValues>(declare, [](Common& c, const ShowValues& v) {
             return run_show(c, v.problem, v.top);
           })};

@@ -104,7 +104,8 @@ json result_json(const Database& db, const std::string& uuid, const ProblemRow& 
 
 // --- import --------------------------------------------------------------------------------------
 
-// Only a faster winner replaces the one in place.
+// Only a faster winner replaces the one in place, and only under WinnerRule::faster
+// (:replace_slower).
 constexpr const char* kMergeWinnerSql =
     "INSERT INTO winners (device_id, problem_id, config_id, median_ms, template_hash,"
     "  histtune_version)"
@@ -113,7 +114,7 @@ constexpr const char* kMergeWinnerSql =
     " ON CONFLICT (device_id, problem_id) DO UPDATE SET config_id = excluded.config_id,"
     "  median_ms = excluded.median_ms, template_hash = excluded.template_hash,"
     "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
-    " WHERE excluded.median_ms < winners.median_ms";
+    " WHERE :replace_slower AND excluded.median_ms < winners.median_ms";
 
 constexpr const char* kMergeDistributionWinnerSql =
     "INSERT INTO distribution_winners (device_id, problem_id, distribution, config_id,"
@@ -124,7 +125,16 @@ constexpr const char* kMergeDistributionWinnerSql =
     "  config_id = excluded.config_id, median_ms = excluded.median_ms,"
     "  template_hash = excluded.template_hash,"
     "  histtune_version = excluded.histtune_version, updated_at = excluded.updated_at"
-    " WHERE excluded.median_ms < distribution_winners.median_ms";
+    " WHERE :replace_slower AND excluded.median_ms < distribution_winners.median_ms";
+
+// The stored winner of (device, problem, distribution): its label and median.
+constexpr const char* kStoredWinnerSql =
+    "SELECT c.label, w.median_ms FROM winners w JOIN configurations c ON c.id = w.config_id"
+    " WHERE w.device_id = :device_id AND w.problem_id = :problem_id AND :distribution = 'any'"
+    " UNION ALL SELECT c.label, w.median_ms FROM distribution_winners w"
+    " JOIN configurations c ON c.id = w.config_id"
+    " WHERE w.device_id = :device_id AND w.problem_id = :problem_id"
+    " AND w.distribution = :distribution";
 
 // Only a more recent baseline replaces the one in place; timestamps sort as text.
 constexpr const char* kMergeBaselineSql =
@@ -140,8 +150,10 @@ constexpr const char* kMergeBaselineSql =
 // Stores a validated document, inside the caller's transaction, counting what it added.
 class Importer {
  public:
-  explicit Importer(SQLite::Database& db)
+  Importer(SQLite::Database& db, WinnerRule rule)
       : db_(db),
+        rule_(rule),
+        stored_winner_(db, kStoredWinnerSql),
         same_(db,
               "SELECT 1 FROM measurements WHERE device_id = :device_id AND problem_id = :problem_id"
               " AND config_id = :config_id AND median_ms = :median_ms AND min_ms = :min_ms"
@@ -171,10 +183,12 @@ class Importer {
       measurement(device_id, problem_id, r.problem.family, m);
     }
     if (r.winner) {
+      note_conflict(r, device_id, problem_id, *r.winner, kAnyDistribution);
       summary_.winners += run(bound_winner(put_winner_, device_id, problem_id, r.problem.family,
                                            *r.winner));
     }
     for (const MeasurementRow& w : r.distribution_winners) {
+      note_conflict(r, device_id, problem_id, w, w.distribution);
       SQLite::Statement& put =
           bound_winner(put_distribution_winner_, device_id, problem_id, r.problem.family, w);
       put.bind(":distribution", w.distribution);
@@ -202,6 +216,24 @@ class Importer {
     ++summary_.measurements;
   }
 
+  // Records an imported winner that names another configuration than the stored one, and which
+  // of the two the rule keeps (the upsert then does the same).
+  void note_conflict(const ImportResult& r, std::int64_t device_id, std::int64_t problem_id,
+                     const MeasurementRow& w, const std::string& distribution) {
+    stored_winner_.reset();
+    stored_winner_.bind(":device_id", device_id);
+    stored_winner_.bind(":problem_id", problem_id);
+    stored_winner_.bind(":distribution", distribution);
+    if (!stored_winner_.executeStep()) return;
+    const std::string label = stored_winner_.getColumn(0).getString();
+    const double ms = stored_winner_.getColumn(1).getDouble();
+    if (label == w.config_label) return;
+    const bool imported_kept = rule_ == WinnerRule::faster && w.median_ms < ms;
+    summary_.conflicts.push_back({r.device_uuid, r.problem, distribution, label, w.config_label,
+                                  ms, w.median_ms, w.template_hash, w.histtune_version,
+                                  imported_kept});
+  }
+
   // A winner upsert, reset and bound but for the distribution of a per-distribution winner;
   // the configuration is added if new, keeping the params of a known one.
   SQLite::Statement& bound_winner(SQLite::Statement& put, std::int64_t device_id,
@@ -211,6 +243,7 @@ class Importer {
     put.reset();
     detail::bind_winner(put, device_id, problem_id, config_id, w.median_ms, w.template_hash,
                         w.histtune_version);
+    put.bind(":replace_slower", rule_ == WinnerRule::faster ? 1 : 0);
     return put;
   }
 
@@ -230,6 +263,8 @@ class Importer {
   }
 
   SQLite::Database& db_;
+  WinnerRule rule_;
+  SQLite::Statement stored_winner_;
   SQLite::Statement same_, insert_, put_winner_, put_distribution_winner_, put_baseline_;
   std::map<std::string, std::int64_t> device_ids_;
   ImportSummary summary_;
@@ -282,7 +317,7 @@ std::string Database::export_json(const std::optional<std::string>& device_uuid)
   });
 }
 
-ImportSummary Database::import_json(const std::string& text) {
+ImportSummary Database::import_json(const std::string& text, WinnerRule rule) {
   ImportDocument doc;
   try {
     doc = detail::parse_document(text);
@@ -291,17 +326,17 @@ ImportSummary Database::import_json(const std::string& text) {
   }
   // One transaction for the whole document: a failure part-way stores nothing.
   return write("import_json", [&](SQLite::Database& db) {
-    Importer importer(db);
+    Importer importer(db, rule);
     importer.devices(doc.devices);
     for (const ImportResult& r : doc.results) importer.result(r);
     return importer.summary();
   });
 }
 
-ImportSummary Database::merge_from(const std::string& other_db_path) {
+ImportSummary Database::merge_from(const std::string& other_db_path, WinnerRule rule) {
   const std::lock_guard<std::recursive_mutex> lock(mutex_);
   const Database other(other_db_path, OpenMode::kReadOnly);
-  return import_json(other.export_json());
+  return import_json(other.export_json(), rule);
 }
 
 }  // namespace histtune::db

@@ -122,7 +122,13 @@ std::int64_t device_id_in(SQLite::Database& db, const DeviceRow& d) {
       "  l2_bytes = excluded.l2_bytes, driver_version = excluded.driver_version,"
       "  runtime_version = excluded.runtime_version,"
       "  memory_clock_khz = excluded.memory_clock_khz, nvrtc_version = excluded.nvrtc_version,"
-      "  updated_at = excluded.updated_at");
+      "  updated_at = excluded.updated_at"
+      // A device row that would not change is not written: a repeated import changes nothing.
+      " WHERE (name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes, driver_version,"
+      "  runtime_version, memory_clock_khz, nvrtc_version) IS NOT"
+      " (excluded.name, excluded.cc_major, excluded.cc_minor, excluded.sm_count,"
+      "  excluded.memory_bytes, excluded.l2_bytes, excluded.driver_version,"
+      "  excluded.runtime_version, excluded.memory_clock_khz, excluded.nvrtc_version)");
   up.bind(":uuid", d.uuid);
   up.bind(":name", d.name);
   up.bind(":cc_major", d.cc_major);
@@ -166,6 +172,7 @@ std::int64_t config_id_in(SQLite::Database& db, const std::string& family,
               ? "INSERT INTO configurations (family, label, params_json)"
                 " VALUES (:family, :label, :params_json)"
                 " ON CONFLICT (family, label) DO UPDATE SET params_json = excluded.params_json"
+                " WHERE params_json IS NOT excluded.params_json"
               : "INSERT INTO configurations (family, label, params_json)"
                 " VALUES (:family, :label, :params_json)"
                 " ON CONFLICT (family, label) DO NOTHING");

@@ -2,6 +2,8 @@
 // before anything is written to it, creating, migrating, WAL, and where the default file lives.
 #include "internal.hpp"
 
+#include <unistd.h>
+
 #include <SQLiteCpp/Backup.h>
 
 #include <sqlite3.h>
@@ -256,11 +258,20 @@ void create_parent_folders(const std::string& path) {
   }
 }
 
+// A read-only open of a writable file is a read-write connection with query_only set: a
+// SQLITE_OPEN_READONLY connection to a WAL database creates its -wal and -shm files and, unable
+// to checkpoint, leaves them behind; a read-write one removes them when it closes last. Only a
+// file left with committed frames in its -wal (a killed writer) is written then: SQLite moves
+// them into the file, as any next writer would. A file we may not write opens SQLITE_OPEN_READONLY.
 std::unique_ptr<SQLite::Database> connect(const std::string& path, bool read_only) {
+  const bool writable = !read_only || ::access(path.c_str(), W_OK) == 0;
+  const int flags = !read_only ? SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE
+                    : writable ? SQLite::OPEN_READWRITE
+                               : SQLite::OPEN_READONLY;
   try {
-    return std::make_unique<SQLite::Database>(
-        path, read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
-        kBusyTimeoutMs);
+    auto db = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
+    if (read_only && writable) db->exec("PRAGMA query_only = ON");
+    return db;
   } catch (const SQLite::Exception& e) {
     throw make_error(kOpen, path, e);
   }

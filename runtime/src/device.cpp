@@ -9,15 +9,39 @@
 
 namespace histtune {
 
+namespace {
+
+// CUDA version 12080 as "12.8".
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// Why cudaGetDeviceCount found no device, in words a user can act on, after "no CUDA device" (the
+// line scripts match). The runtime reports a missing driver (no libcuda to load) and an old one
+// alike as cudaErrorInsufficientDriver ("driver version is insufficient", which would send a user
+// without a driver to upgrade one); cudaDriverGetVersion tells them apart (0: none loaded).
+std::string no_device_reason(cudaError_t e) {
+  if (e == cudaSuccess) return "no CUDA device (the driver reports no devices)";
+  const std::string code = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  if (e != cudaErrorInsufficientDriver) return "no CUDA device (" + code + ")";
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0)
+    return "no CUDA device: no NVIDIA driver found (libcuda.so.1 could not be loaded)";
+  int runtime = 0;
+  (void)cudaRuntimeGetVersion(&runtime);
+  return "no CUDA device: the NVIDIA driver supports CUDA " + cuda_version_text(driver) +
+         ", older than this build's runtime (CUDA " + cuda_version_text(runtime) +
+         ") needs; upgrade the driver (" + code + ")";
+}
+
+}  // namespace
+
 int device_count() {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    std::string why = e == cudaSuccess ? "the driver reports no devices"
-                                       : std::string(cudaGetErrorName(e)) + ": " +
-                                             cudaGetErrorString(e);
-    throw Error(StatusCode::no_device, "no CUDA device (" + why + ")");
+    throw Error(StatusCode::no_device, no_device_reason(e));
   }
   return count;
 }
@@ -60,6 +84,36 @@ DeviceInfo query_device(int ordinal) {
   HT_CUDA(cudaDriverGetVersion(&d.driver_version));
   HT_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
   return d;
+}
+
+std::optional<DeviceInfo> describe_arch(int cc_major, int cc_minor) {
+  struct Arch {
+    int major, minor, sms;
+    std::size_t smem_optin_kib, smem_sm_kib;
+    int threads_per_sm;
+    const char* part;
+  };
+  static const Arch kArchs[] = {
+      {7, 0, 80, 96, 96, 2048, "V100"},         {7, 5, 40, 64, 64, 1024, "T4"},
+      {8, 0, 108, 163, 164, 2048, "A100"},      {8, 6, 84, 99, 100, 1536, "RTX A6000"},
+      {8, 7, 16, 163, 164, 1536, "Jetson Orin"}, {8, 9, 142, 99, 100, 1536, "L40"},
+      {9, 0, 132, 227, 228, 2048, "H100 SXM"},  {10, 0, 148, 227, 228, 2048, "B200"},
+      {12, 0, 170, 99, 100, 1536, "RTX 5090"},
+  };
+  for (const Arch& a : kArchs) {
+    if (a.major != cc_major || a.minor != cc_minor) continue;
+    DeviceInfo d;
+    d.name = "any sm_" + std::to_string(cc_major * 10 + cc_minor) + " device (limits of " +
+             a.part + ")";
+    d.cc_major = cc_major;
+    d.cc_minor = cc_minor;
+    d.sm_count = a.sms;
+    d.smem_per_block_optin = a.smem_optin_kib * 1024;
+    d.smem_per_sm = a.smem_sm_kib * 1024;
+    d.max_threads_per_sm = a.threads_per_sm;
+    return d;
+  }
+  return std::nullopt;
 }
 
 db::DeviceRow DeviceInfo::row() const {

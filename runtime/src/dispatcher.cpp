@@ -65,6 +65,10 @@ Dispatcher::Dispatcher(const DispatcherOptions& options) {
   std::error_code ec;
   if (db_path_ == ":memory:" || !std::filesystem::exists(db_path_, ec)) return;  // no database
   try {
+    if (options.read_only) {
+      db_ = std::make_unique<db::Database>(db_path_, db::Database::OpenMode::kReadOnly);
+      return;
+    }
     db_ = std::make_unique<db::Database>(db_path_);
     cache_.set_store(db_.get());  // a first call in a new process loads instead of compiling
   } catch (const std::exception& e) {

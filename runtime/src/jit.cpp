@@ -160,13 +160,12 @@ Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compil
   cudaError_t err = cudaLibraryLoadData(&e.library, compiled.cubin.data(), nullptr, nullptr, 0,
                                         nullptr, nullptr, 0);
   if (err != cudaSuccess)
-    detail::throw_cuda(err, ("cudaLibraryLoadData(" + req.label + ", sm_" +
-                             std::to_string(req.arch) + ")").c_str(), __FILE__, __LINE__);
+    detail::throw_cuda(err, "cudaLibraryLoadData(" + req.label + ", sm_" +
+                                std::to_string(req.arch) + ")");
   err = cudaLibraryGetKernel(&e.kernel.handle, e.library, kernel_name);
   if (err != cudaSuccess) {
     (void)cudaLibraryUnload(e.library);
-    detail::throw_cuda(err, ("cudaLibraryGetKernel(" + std::string(kernel_name) + ")").c_str(),
-                       __FILE__, __LINE__);
+    detail::throw_cuda(err, "cudaLibraryGetKernel(" + std::string(kernel_name) + ")");
   }
   entries_.emplace(key, e);
   return e.kernel;

@@ -50,6 +50,19 @@ std::string staleness(const db::WinnerRow& w, const Toolchain& now) {
   return out;
 }
 
+}  // namespace
+
+RowStanding judge_row(const db::WinnerRow& w, const Toolchain& now) {
+  if (w.template_hash != now.template_hash)
+    return {RowUse::stale, "the kernel source changed since (template " +
+                               text_or_unrecorded(w.template_hash) + ", now " +
+                               now.template_hash + ")"};
+  std::string stale = staleness(w, now);
+  return {stale.empty() ? RowUse::used : RowUse::unverified, stale};
+}
+
+namespace {
+
 // The nearest candidate that is not stale (see Dispatcher::explain) and whose configuration
 // parses and passes the family's restrictions for this problem on this device; rows that fail
 // are skipped, and said so in `skipped`.
@@ -60,12 +73,12 @@ std::optional<FamilyChoice> nearest(const KernelFamily& f, std::vector<db::Winne
     return shape_distance(a.problem, p) < shape_distance(b.problem, p);
   });
   for (const auto& w : rows) {
-    if (w.template_hash != now.template_hash) {
-      skipped += "; skipped stale " + where(w) + ": the kernel source changed since (template " +
-                 text_or_unrecorded(w.template_hash) + ", now " + now.template_hash + ")";
+    const RowStanding standing = judge_row(w, now);
+    if (standing.use == RowUse::stale) {
+      skipped += "; skipped stale " + where(w) + ": " + standing.why;
       continue;
     }
-    const std::string stale = staleness(w, now);
+    const std::string& stale = standing.why;
     if (!stale.empty() && strict) {
       skipped += "; skipped unverified " + where(w) + " (strict): " + stale;
       continue;

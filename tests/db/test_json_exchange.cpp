@@ -204,6 +204,63 @@ TEST_F(DatabaseV2File, DatabaseMergeKeepsTheFasterWinner) {
   EXPECT_THROW(db.merge_from((dir_ / "missing.db").string()), DbError);
 }
 
+// histtune merge: medians of two runs are not compared; the stored winner stays and the
+// disagreement is reported, robust and per distribution.
+TEST_F(DatabaseV3File, MergeByTheExistingRuleKeepsTheStoredWinnersAndReportsThem) {
+  const fs::path theirs = dir_ / "theirs.db";
+  const ProblemRow p = problem(256, 1 << 24);
+  {
+    Database other(theirs.string());
+    other.set_winners(make_device("GPU-a"), p, chosen("x", 0.1, "any", "h9"),
+                      {chosen("fast", 0.5, "constant"), chosen("mine", 2.0, "skewed")});
+  }
+  Database db((dir_ / "mine.db").string());
+  db.set_winners(make_device("GPU-a"), p, chosen("y", 0.9, "any"),
+                 {chosen("mine", 0.8, "constant"), chosen("mine", 1.0, "skewed")});
+  const auto s = db.merge_from(theirs.string(), histtune::db::WinnerRule::existing);
+  EXPECT_EQ(s.winners, 0u);
+  EXPECT_EQ(db.winner("GPU-a", p)->config_label, "y");
+  EXPECT_EQ(db.winner_for("GPU-a", p, "constant")->config_label, "mine");
+  ASSERT_EQ(s.conflicts.size(), 2u) << "skewed names the same configuration: no conflict";
+  EXPECT_EQ(s.conflicts[0].distribution, "any");
+  EXPECT_EQ(s.conflicts[0].stored_label, "y");
+  EXPECT_EQ(s.conflicts[0].imported_label, "x");
+  EXPECT_EQ(s.conflicts[0].imported_template_hash, "h9");
+  EXPECT_FALSE(s.conflicts[0].imported_kept);
+  EXPECT_EQ(s.conflicts[1].distribution, "constant");
+  EXPECT_EQ(s.conflicts[1].imported_label, "fast");
+  // The faster rule reports the same disagreements, and which side it kept.
+  const auto faster = db.merge_from(theirs.string());
+  ASSERT_EQ(faster.conflicts.size(), 2u);
+  EXPECT_TRUE(faster.conflicts[0].imported_kept);
+  EXPECT_EQ(db.winner("GPU-a", p)->config_label, "x");
+}
+
+// Importing what is already stored changes nothing, and so writes nothing to the file.
+TEST_F(DatabaseV3File, RepeatedImportLeavesTheFileAsItWas) {
+  const fs::path path = dir_ / "a.db";
+  std::string text;
+  {
+    Database db(path.string());
+    db.set_winners(make_device("GPU-a"), problem(256, 1 << 24), chosen("y", 0.9, "any"),
+                   {chosen("mine", 0.8, "constant")});
+    db.record_measurements(make_device("GPU-a"), problem(256, 1 << 24),
+                           {make_measurement("y", 0.9)});
+    text = db.export_json();
+  }
+  auto bytes = [&] {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string before = bytes();
+  {
+    Database db(path.string());
+    const auto s = db.import_json(text);
+    EXPECT_EQ(s.devices + s.problems + s.measurements + s.winners + s.baselines, 0u);
+  }
+  EXPECT_EQ(bytes(), before);
+}
+
 TEST_F(DatabaseV3File, DatabaseMergeKeepsTheFasterPerDistributionWinner) {
   const fs::path theirs = dir_ / "theirs.db";
   const ProblemRow p = problem(256, 1 << 24);

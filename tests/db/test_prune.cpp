@@ -44,6 +44,32 @@ TEST(DatabasePrune, DeletesStaleRowsAndKeepsFreshOnes) {
   EXPECT_EQ(db.prune(PruneOptions{}), 0u);
 }
 
+// prune --dry-run: the counts of the real prune, per table, and nothing deleted.
+TEST(DatabasePrune, DryRunCountsPerTableAndDeletesNothing) {
+  Database db(":memory:");
+  const ProblemRow p = make_problem(256, 1 << 20);
+  const DeviceRow a = make_device("GPU-a");
+  db.record_measurements(a, p, {make_measurement("old", 0.6, "h1", "0.2.0"),
+                                make_measurement("old2", 0.7, "h1", "0.2.0")});
+  db.set_winners(a, p, chosen("old", 0.6, "any", "h1"), {chosen("old", 0.6, "constant", "h1")});
+  PruneOptions keep;
+  keep.keep_template_hash = "h2";
+  keep.dry_run = true;
+  const histtune::db::PruneSummary would = db.prune_summary(keep);
+  EXPECT_EQ(would.measurements, 2u);
+  EXPECT_EQ(would.winners, 1u);
+  EXPECT_EQ(would.distribution_winners, 1u);
+  EXPECT_EQ(would.problems, 1u);
+  EXPECT_EQ(would.configurations, 2u);
+  EXPECT_EQ(db.measurements("GPU-a", p).size(), 2u) << "nothing deleted";
+  EXPECT_TRUE(db.winner("GPU-a", p));
+  keep.dry_run = false;
+  const histtune::db::PruneSummary did = db.prune_summary(keep);
+  EXPECT_EQ(did.total(), would.total());
+  EXPECT_EQ(did.total(), 7u);
+  EXPECT_TRUE(db.measurements("GPU-a", p).empty());
+}
+
 TEST(DatabasePruneV3, StalePerDistributionWinnersGoWithTheirTemplate) {
   Database db(":memory:");
   const ProblemRow p = problem(256, 1 << 24);

@@ -2,6 +2,8 @@
 // naming it, before any device call, so these run everywhere.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -141,6 +143,20 @@ TEST(ApiArguments, ValidArgumentsReachTheDevice) {
   Status s = histogram_direct(kSamples8, 100, 256, kCounts);
   EXPECT_EQ(s.code(), StatusCode::no_device) << s.message();
   EXPECT_NE(s.message().find("cudaGetDevice"), std::string::npos) << s.message();
+  // The call and the error, not the build machine's paths.
+  EXPECT_EQ(s.message().find(".cpp"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find(" failed at "), std::string::npos) << s.message();
+}
+
+// Without a driver the runtime says cudaErrorInsufficientDriver ("driver version is
+// insufficient"), which would send a user to upgrade a driver that is not installed.
+TEST(ApiArguments, NoDriverIsSaidPlainly) {
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver != 0)
+    GTEST_SKIP() << "this checks the answer without an NVIDIA driver; one is installed";
+  const std::string why = test::no_gpu_reason();
+  EXPECT_EQ(why.rfind("no CUDA device: no NVIDIA driver found", 0), 0u) << why;
+  EXPECT_EQ(why.find("insufficient"), std::string::npos) << why;
 }
 
 }  // namespace

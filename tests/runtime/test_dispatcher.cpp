@@ -261,6 +261,60 @@ TEST_F(DispatcherLookup, StaleRowsOfAnotherDeviceAreJudgedTheSameWay) {
             std::string::npos) << s.detail;
 }
 
+// judge_row is the lookup's rule for one row, as tools count rows by it.
+TEST(Dispatcher, JudgeRowSaysUsedUnverifiedOrStaleAndWhy) {
+  db::WinnerRow w;
+  w.template_hash = current_hash();
+  w.histtune_version = version();
+  w.device.nvrtc_version = nvrtc_version();
+  w.device.driver_version = 12080;
+  const Toolchain now = current_toolchain(device("GPU-x"), Family::hist1d);  // driver 0
+  EXPECT_EQ(judge_row(w, now).use, RowUse::used);
+  EXPECT_EQ(judge_row(w, now).why, "");
+  Toolchain with_driver = now;
+  with_driver.driver_version = 13000;
+  EXPECT_EQ(judge_row(w, with_driver).use, RowUse::unverified);
+  EXPECT_EQ(judge_row(w, with_driver).why, "driver 12.8 -> 13.0");
+  w.template_hash = "0123456789abcdef";
+  const RowStanding stale = judge_row(w, with_driver);
+  EXPECT_EQ(stale.use, RowUse::stale);
+  EXPECT_EQ(stale.why, "the kernel source changed since (template 0123456789abcdef, now " +
+                           current_hash() + ")");
+}
+
+// A read-only dispatcher (histtune explain) answers as the other does and leaves the file as it
+// was: no -wal or -shm beside it, no compiled kernels stored.
+TEST_F(DispatcherLookup, ReadOnlyDispatcherAnswersAlikeAndWritesNothing) {
+  std::ifstream before_file(path_, std::ios::binary);
+  const std::string before((std::istreambuf_iterator<char>(before_file)), {});
+  DispatcherOptions o;
+  o.db_path = path_;
+  o.read_only = true;
+  {
+    const Dispatcher disp(o);
+    EXPECT_TRUE(disp.has_database());
+    EXPECT_EQ(disp.lookup(device("GPU-h100"), u8(1 << 20)).summary(),
+              Dispatcher(path_).lookup(device("GPU-h100"), u8(1 << 20)).summary());
+  }
+  std::ifstream after_file(path_, std::ios::binary);
+  const std::string after((std::istreambuf_iterator<char>(after_file)), {});
+  EXPECT_EQ(before, after);
+  EXPECT_FALSE(std::filesystem::exists(path_ + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(path_ + "-shm"));
+}
+
+// explain --arch: the limits of an architecture, no UUID.
+TEST(Dispatcher, DescribedArchitecturesCarryTheirLimits) {
+  const std::optional<DeviceInfo> h100 = describe_arch(9, 0);
+  ASSERT_TRUE(h100);
+  EXPECT_EQ(h100->smem_per_block_optin, 227u * 1024);
+  EXPECT_EQ(h100->sm_count, 132);
+  EXPECT_EQ(h100->uuid, "");
+  EXPECT_EQ(h100->arch(), 90);
+  EXPECT_EQ(describe_arch(8, 6)->max_threads_per_sm, 1536);
+  EXPECT_FALSE(describe_arch(4, 2));
+}
+
 TEST(Dispatcher, NoDatabaseFileMeansDefaultsAndNoFileCreated) {
   const auto path = std::filesystem::temp_directory_path() / "histtune_absent" / "none.db";
   std::filesystem::remove_all(path.parent_path());

@@ -47,7 +47,9 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
       {"export", {"--db", "--out", "--device", "--json"}, {"--gpu"}},
       {"import", {"--db", "--json", "file", "changes nothing"}, {"--gpu"}},
       {"merge", {"--db", "--json", "other"}, {"--gpu"}},
-      {"prune", {"--db", "--json", "--all-versions"}, {"--gpu"}},
+      {"prune", {"--db", "--json", "--all-versions", "--dry-run"}, {"--gpu"}},
+      {"explain", {"--gpu", "--db", "--json", "--problem", "--device", "--arch", "--strict"},
+       {"--quiet"}},
   };
   for (const auto& c : commands) {
     auto r = run_cli(std::string(c.name) + " --help");
@@ -62,6 +64,17 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
     const std::string options = r.out.substr(from, r.out.find("\n\n", from) - from);
     for (const char* s : c.lacks) EXPECT_EQ(options.find(s), std::string::npos) << c.name << ": " << s;
   }
+}
+
+// A bare `histtune` prints the help: a tuning run takes minutes and writes a database.
+TEST(Cli, BareHisttunePrintsTheHelpAndTunesNothing) {
+  ScratchDir dir("histtune_cli_bare");
+  auto r = histtune::test::run_shell("HISTTUNE_DB=" + (dir / "h.db") + " " +
+                                     histtune::test::cli_path() + " 2>&1");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  for (const char* s : {"Usage: histtune", "explain", "Exit codes"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "h.db"));
 }
 
 TEST(Cli, VersionPrintsTheVersion) {

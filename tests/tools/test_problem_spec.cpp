@@ -116,4 +116,20 @@ TEST(ProblemSpec, StoredKeysOfI32RangeProblemsOfManyBinsParseBack) {
   EXPECT_EQ(parse_problem("i32:range:1000:2^20").lower, 0);
 }
 
+// What the runtime would run without complaint but a --problem names by mistake.
+TEST(ProblemSpec, EmptyUnreachableBinsAndIgnoredBoundsAreRejected) {
+  EXPECT_NE(error_of("u8:direct:256:0").find("N = 0: nothing to count"), std::string::npos);
+  EXPECT_NE(error_of("mc:3/4:u8:direct:256:0x4320").find("ROWS = 0"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:300:2^20").find(
+                "direct binning of u8 samples has at most 256 bins (one per value), not 300"),
+            std::string::npos);
+  EXPECT_NE(error_of("u16:direct:65537:2^20").find("at most 65536 bins"), std::string::npos);
+  EXPECT_NE(error_of("u8:direct:256:2^20:0:256").find("direct binning takes no LOWER:UPPER"),
+            std::string::npos);
+  // The limits themselves parse.
+  EXPECT_EQ(parse_problem("u8:direct:256:1").n, 1u);
+  EXPECT_EQ(parse_problem("u16:direct:65536:2^20").num_bins, 65536u);
+  EXPECT_EQ(parse_problem("u32:direct:100000:2^20").num_bins, 100000u);
+}
+
 }  // namespace

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
-
 
 namespace histtune {
 namespace db {
@@ -39,5 +39,10 @@ int device_count();
 DeviceInfo query_device(int ordinal);
 // The device current on the calling thread.
 int current_device();
+// A device of compute capability `cc_major`.`cc_minor` as the lookup sees one without the GPU
+// (`histtune explain --arch`): the architecture's shared-memory and thread limits (CUDA
+// programming guide) and the SM count of its best-known part (sm_90: H100 SXM, 132). No UUID,
+// ordinal -1. nullopt for an architecture not listed.
+std::optional<DeviceInfo> describe_arch(int cc_major, int cc_minor);
 
 }  // namespace histtune

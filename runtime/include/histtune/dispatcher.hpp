@@ -25,6 +25,7 @@
 namespace histtune {
 namespace db {
 class Database;
+struct WinnerRow;
 }
 
 // How a configuration was found, best first.
@@ -93,6 +94,19 @@ struct Toolchain {
 // template hash).
 Toolchain current_toolchain(const DeviceInfo& d, Family family = Family::hist1d);
 
+// How the lookup treats one stored winner (see Dispatcher::lookup), before the configuration's
+// own restriction checks: used as measured, used but unverified (skipped when strict), or
+// skipped as stale.
+enum class RowUse { used, unverified, stale };
+struct RowStanding {
+  RowUse use = RowUse::used;
+  // Why, for unverified ("driver 12.8 -> 13.0; NVRTC 12.8 -> 13.0") and stale ("the kernel
+  // source changed since (template 1a2b..., now 3c4d...)"); empty for used.
+  std::string why;
+};
+// `now` is current_toolchain(d, family of the row); a driver version of 0 is not compared.
+RowStanding judge_row(const db::WinnerRow& w, const Toolchain& now);
+
 struct DispatcherOptions {
   // Database location, in order: this path if given, else $HISTTUNE_DB (when set and not
   // empty), else $XDG_DATA_HOME/histtune/histtune.db, else ~/.local/share/histtune/histtune.db.
@@ -100,6 +114,9 @@ struct DispatcherOptions {
   // Skip stored results recorded under another driver, NVRTC or histtune version instead of
   // using them unverified. Unset: $HISTTUNE_STRICT=1 turns it on.
   std::optional<bool> strict;
+  // Open the database read-only: never written, nor created, migrated or given compiled kernels
+  // (for tools that only look up, as `histtune explain`).
+  bool read_only = false;
 };
 
 class Dispatcher {

@@ -100,11 +100,39 @@ struct BaselineRow {
   std::string measured_at;           // set by the database
 };
 
+// Which winner stays where an imported one names another configuration than the stored one.
+enum class WinnerRule {
+  faster,    // the lower recorded median
+  existing,  // the stored one: medians recorded in two runs (merge) are not comparable
+};
+
+// A (device, problem, distribution) whose stored and imported winners name different
+// configurations, and which one the WinnerRule kept.
+struct WinnerConflict {
+  std::string device_uuid;
+  ProblemRow problem;
+  std::string distribution;  // kAnyDistribution: the robust winner
+  std::string stored_label, imported_label;
+  double stored_ms = 0, imported_ms = 0;
+  std::string imported_template_hash, imported_histtune_version;
+  bool imported_kept = false;
+};
+
 // What import_json / merge_from added: devices and problems not known before, measurements newly
 // inserted (identical ones already present are skipped), winners and baselines set or replaced
-// (by a faster winner, by a more recent baseline).
+// (by the WinnerRule, by a more recent baseline), and the winners that disagreed.
 struct ImportSummary {
   std::size_t devices = 0, problems = 0, measurements = 0, winners = 0, baselines = 0;
+  std::vector<WinnerConflict> conflicts{};
+};
+
+// What prune deleted, or with `dry_run` would delete, per table.
+struct PruneSummary {
+  std::size_t measurements = 0, winners = 0, distribution_winners = 0, problems = 0,
+              configurations = 0;
+  std::size_t total() const {
+    return measurements + winners + distribution_winners + problems + configurations;
+  }
 };
 
 // What prune keeps: measurements and winners whose template hash / histtune version differ from a
@@ -113,6 +141,7 @@ struct ImportSummary {
 struct PruneOptions {
   std::optional<std::string> keep_template_hash, keep_histtune_version, device_uuid;
   std::optional<std::string> family{};
+  bool dry_run = false;  // count what would go, delete nothing
 };
 
 class Database {
@@ -205,13 +234,17 @@ class Database {
   // Validates the whole document first (a DbError names the JSON path of the first problem and
   // nothing is written), then stores it in one transaction. Identical measurements are skipped;
   // an imported winner (robust or per distribution) replaces an existing one only when it is
-  // faster, an imported baseline only when it was measured later. Reads format versions 1 and 2.
-  ImportSummary import_json(const std::string& text);
+  // faster (by `rule`), an imported baseline only when it was measured later. Reads format
+  // versions 1 and 2. An import that changes nothing writes nothing.
+  ImportSummary import_json(const std::string& text, WinnerRule rule = WinnerRule::faster);
   // Imports the export of another database file, opened read-only: the same rules as import_json.
-  ImportSummary merge_from(const std::string& other_db_path);
+  ImportSummary merge_from(const std::string& other_db_path,
+                           WinnerRule rule = WinnerRule::faster);
   // Deletes stale measurements and winners of either kind (see PruneOptions), then problems and
   // configurations nothing refers to any more, in one transaction; returns the rows deleted.
   std::size_t prune(const PruneOptions& options);
+  // The same, counted per table; with options.dry_run everything is rolled back.
+  PruneSummary prune_summary(const PruneOptions& options);
 
  private:
   // Every call on an open connection goes through one of these (defined in db/src/internal.hpp):

@@ -1,0 +1,102 @@
+// `histtune explain`: the dispatcher's lookup from the command line, without a GPU: the
+// configuration, its level, what was skipped and why; read-only.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "histtune/db/database.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/templates/registry.hpp"
+#include "histtune/version.hpp"
+
+namespace {
+
+using histtune::test::fixture;
+using histtune::test::read_text;
+using histtune::test::run_cli;
+using histtune::test::run_cli_split;
+using histtune::test::ScratchDir;
+
+const histtune::db::DeviceRow kDevice{"GPU-explain", "Fixture H100", 9, 0, 132, 1, 1, 13000, 13000};
+const char* const kCurrentLabel = "tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4";
+
+// One winner for u8:direct:256:2^20 measured by this build, tuned on kDevice.
+void store_current_winner(const std::string& path) {
+  histtune::db::Database db(path);
+  db.set_winner(kDevice, {"hist1d", "u8", "direct", 256, 1u << 20}, kCurrentLabel, 0.01,
+                histtune::templates::get(histtune::hist1d::kTemplate).hash, histtune::version());
+}
+
+TEST(ExplainCommand, StaleRowsFallBackToTheDefaultAndAreNamed) {
+  ScratchDir dir("histtune_explain_stale");
+  const std::string db = dir / "a.db";
+  ASSERT_EQ(run_cli("import " + fixture("small_export.json") + " --db " + db).rc, 0);
+  const std::string before = read_text(db);
+  // The fixture's only device is used when no GPU is here; --device names it anyway.
+  auto r = run_cli("explain --problem u8:direct:256:2^28 --device GPU-1 --db " + db);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  for (const char* s : {"runs      tpb", "level     default", "skipped stale tpb1024.vpt2.vec16",
+                        "the kernel source changed since (template h, now", "Fixture H100"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_EQ(read_text(db), before) << "explain writes nothing";
+  EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(db + "-shm"));
+}
+
+TEST(ExplainCommand, CurrentRowsAreExactNearestOrSameArch) {
+  ScratchDir dir("histtune_explain_levels");
+  const std::string db = dir / "a.db";
+  store_current_winner(db);
+  auto r = run_cli_split("explain --json --problem u8:direct:256:2^20 --device GPU-explain --db " + db);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["level"], "exact");
+  EXPECT_EQ(j["configuration"].get<std::string>().rfind(kCurrentLabel, 0), 0u) << r.out;
+  EXPECT_EQ(j["device"]["uuid"], "GPU-explain");
+  r = run_cli_split("explain --json --problem u8:direct:256:2^22 --device GPU-explain --db " + db);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["level"], "nearest_shape") << r.out;
+  // Any sm_90 device: the stored one is another device of the same architecture.
+  r = run_cli("explain --problem u8:direct:256:2^20 --arch sm_90 --db " + db);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("level     same_arch"), std::string::npos) << r.out;
+  // No stored row of sm_80: the default.
+  r = run_cli("explain --problem u8:direct:256:2^20 --arch sm_80 --db " + db);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("level     default"), std::string::npos) << r.out;
+}
+
+TEST(ExplainCommand, BadDeviceArchOrProblemIsAUsageError) {
+  ScratchDir dir("histtune_explain_errors");
+  const std::string db = dir / "a.db";
+  store_current_winner(db);
+  struct Case {
+    std::string args, why;
+  } cases[] = {
+      {"--problem u8:direct:256:2^20 --device GPU-nope", "--device GPU-nope is not in"},
+      {"--problem u8:direct:256:2^20 --arch sm_9", "--arch 'sm_9'"},
+      {"--problem u8:direct:256:2^20 --arch sm_42", "known architecture"},
+      {"--problem u8:direct:300:2^20 --arch sm_90", "at most 256 bins"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_cli_split("explain " + c.args + " --db " + db);
+    EXPECT_EQ(r.rc, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << c.args << "\n" << r.err;
+  }
+  EXPECT_EQ(run_cli("explain --problem u8:direct:256:2^20 --arch sm_90 --device GPU-explain --db " +
+                    db).rc,
+            2)
+      << "--arch and --device exclude each other";
+}
+
+TEST(ExplainCommand, WithoutADatabaseTheDefaultIsExplained) {
+  ScratchDir dir("histtune_explain_nodb");
+  const auto r = run_cli("explain --problem u8:direct:256:2^20 --arch sm_90 --db " + (dir / "none.db"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("no tuning database at"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "none.db")) << "explain creates nothing";
+}
+
+}  // namespace

@@ -49,8 +49,9 @@ def _cupy():
 
 def _float_rule(torch, x, bins: int, lo: float, hi: float):
     """histtune's float even binning in float32, as torch computes it (no fused multiply-add)."""
-    scale = torch.tensor(bins / (hi - lo), dtype=torch.float32, device=x.device)
-    t = (x - torch.tensor(lo, dtype=torch.float32, device=x.device)) * scale
+    f32 = lambda v: torch.tensor(v, dtype=torch.float32, device=x.device)  # noqa: E731
+    scale = f32(bins) / (f32(hi) - f32(lo))  # as the kernel: a float division of floats
+    t = (x - f32(lo)) * scale
     inside = (x >= lo) & (x < hi)
     b = t.to(torch.int64).clamp(max=bins - 1)[inside]
     return torch.bincount(b, minlength=bins)

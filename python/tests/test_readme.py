@@ -17,8 +17,9 @@ README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 def example():
     text = README.read_text()
     after = text.split("<!-- example: python -->", 1)[1]
-    code = re.search(r"```python\n(.*?)```", after, re.S).group(1)
-    output = re.search(r"prints[^`]*```\n(.*?)```", after, re.S).group(1)
+    block = re.search(r"```python\n(.*?)```", after, re.S)
+    output = re.search(r"\n```\n(.*?)```", after[block.end():], re.S).group(1)
+    code = block.group(1)
     return code, output.splitlines()
 
 

@@ -24,21 +24,24 @@ CUDA_STREAM_LEGACY = 1  # cudaStreamLegacy, and DLPack's "legacy default stream"
 class Array:
     """One array as the kernels see it. ``device`` is -1 where the array does not say."""
 
-    __slots__ = ("ptr", "shape", "strides", "dtype", "device", "obj", "adapter")
+    __slots__ = ("ptr", "shape", "strides", "dtype", "device", "obj", "adapter", "stream",
+                 "size", "is_contiguous")
 
-    def __init__(self, ptr, shape, strides, dtype, device, obj, adapter):
+    def __init__(self, ptr, shape, strides, dtype, device, obj, adapter, size=None,
+                 is_contiguous=None):
         self.ptr, self.shape, self.strides = ptr, shape, strides
         self.dtype, self.device, self.obj, self.adapter = dtype, device, obj, adapter
-
-    @property
-    def size(self) -> int:
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
+        self.stream = None  # the stream a DLPack export was made for
+        if size is None:
+            size = 1
+            for extent in shape:
+                size *= extent
+        self.size, self.is_contiguous = size, is_contiguous
 
     def contiguous(self) -> bool:
         """C order (dimensions of extent 1 may have any stride)."""
+        if self.is_contiguous is not None:
+            return self.is_contiguous
         expect = 1
         for extent, stride in zip(reversed(self.shape), reversed(self.strides)):
             if extent != 1 and stride != expect:
@@ -83,8 +86,8 @@ class _Torch:
         if not x.is_cuda:
             raise TypeError(f"histtune: {what} is a torch tensor on {x.device}; histtune counts "
                             "CUDA arrays: move it with x.cuda() or x.to('cuda')")
-        return Array(x.data_ptr(), tuple(x.shape), x.stride(), self.dtype_name(x.dtype),
-                     x.get_device(), x, self)
+        return Array(x.data_ptr(), x.shape, x.stride(), self.dtype_name(x.dtype),
+                     x.get_device(), x, self, x.numel(), x.is_contiguous())
 
     def stream(self, a: Array) -> int:
         if self._raw_stream is not None:
@@ -92,7 +95,7 @@ class _Torch:
         return self.torch.cuda.current_stream(a.device).cuda_stream
 
     def empty(self, a: Array, shape: tuple):
-        return self.torch.empty(shape, dtype=self.count_dtype, device=a.obj.device)
+        return self.torch.empty(shape, dtype=self.count_dtype, device=a.device)
 
 
 class _CuPy:
@@ -174,7 +177,9 @@ class _DLPack:
     def __init__(self, framework: str) -> None:
         self.name = framework
 
-    def array(self, x, what: str, stream: int = CUDA_STREAM_LEGACY) -> Array:
+    def array(self, x, what: str, stream: Optional[int] = None) -> Array:
+        if stream is None:
+            stream = self.default_stream(x)
         try:
             capsule = x.__dlpack__(stream=stream or CUDA_STREAM_LEGACY)
         except TypeError:
@@ -183,10 +188,23 @@ class _DLPack:
         if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
             raise _host_error(what, x)
         dtype = _DLPACK_CODES.get(code, f"code{code}_") + str(bits) if lanes == 1 else "vector"
-        return Array(ptr, tuple(shape), tuple(strides), dtype, dev_id, x, self)
+        a = Array(ptr, tuple(shape), tuple(strides), dtype, dev_id, x, self)
+        a.stream = stream
+        return a
+
+    def default_stream(self, x) -> int:
+        """JAX's stream for external work on x's device (what jax.dlpack.from_dlpack waits
+        on): the data is ready there and JAX waits there for the result. Else the legacy
+        default stream."""
+        devices = getattr(x, "devices", None)
+        try:
+            (device,) = devices()
+            return device.get_stream_for_external_ready_events() or CUDA_STREAM_LEGACY
+        except Exception:  # not JAX, several devices, or a backend without the query
+            return CUDA_STREAM_LEGACY
 
     def stream(self, a: Array) -> int:
-        return CUDA_STREAM_LEGACY
+        return a.stream
 
     def empty(self, a: Array, shape: tuple):
         if self.name != "jax":
@@ -210,7 +228,7 @@ class _Pending:
         self.buffer = buffer
         self.stream, self.device = CUDA_STREAM_LEGACY, -1
 
-    def __dlpack__(self, *, stream=None, **kwargs):
+    def __dlpack__(self, stream=None, **kwargs):
         consumer = CUDA_STREAM_LEGACY if stream is None or stream == -1 else stream
         if stream != -1:
             _core.stream_wait(self.stream, consumer, self.device)
@@ -253,7 +271,7 @@ def read(x: Any, what: str, stream: Optional[int] = None) -> Array:
     """x as an Array; DLPack producers export it for `stream` (their default when None)."""
     a = adapter_of(x, what)
     if isinstance(a, _DLPack):
-        return a.array(x, what, CUDA_STREAM_LEGACY if stream is None else stream)
+        return a.array(x, what, stream)
     return a.array(x, what)
 
 

@@ -226,9 +226,8 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     >>> counts = histtune.histogram(x, edges)     # 3 bins
     """
     if _torch_compiling(x):
-        if isinstance(bins, int):
-            lo, hi = range if range is not None else (None, None)
-            return _compiled("histogram_even", out, stream, x, bins, float(lo), float(hi))
+        if isinstance(bins, int):  # the bounds as floats: integer ones are checked at run time
+            return _compiled("histogram_even", out, stream, x, bins, *_bounds(range, "float32"))
         return _compiled("histogram_range", out, stream, x, bins)
     a, code, s = _read_samples(x, stream, "histogram")
     _contiguous(a, "x")
@@ -329,8 +328,6 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
 
 def _compiled_channels(x, bins, range, channels, out, stream):
     if isinstance(bins, int):
-        lo, hi = range if range is not None else (None, None)
-        return _compiled("histogram_channels", out, stream, x, bins,
-                         None if lo is None else float(lo), None if hi is None else float(hi),
-                         None, channels)
+        lo, hi = (None, None) if range is None else _bounds(range, "float32")
+        return _compiled("histogram_channels", out, stream, x, bins, lo, hi, None, channels)
     return _compiled("histogram_channels", out, stream, x, 0, None, None, bins, channels)

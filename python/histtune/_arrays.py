@@ -8,6 +8,7 @@ any other object with ``__cuda_array_interface__`` or ``__dlpack__``.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any, Optional
 
@@ -111,13 +112,18 @@ class _CuPy:
         return Array(x.data.ptr, x.shape, tuple(s // item for s in x.strides), x.dtype.name,
                      x.device.id, x, self)
 
+    def _on(self, device: int):
+        """The array's device as CuPy's current one, for as long as the with-block lasts."""
+        cuda = self.cupy.cuda
+        return contextlib.nullcontext() if cuda.runtime.getDevice() == device else cuda.Device(device)
+
     def stream(self, a: Array) -> int:
         # CuPy's current stream is that of the current device: the array's, for the call.
-        with self.cupy.cuda.Device(a.device):
+        with self._on(a.device):
             return self.cupy.cuda.get_current_stream().ptr
 
     def empty(self, a: Array, shape: tuple):
-        with self.cupy.cuda.Device(a.device):
+        with self._on(a.device):
             return self.cupy.empty(shape, dtype=self.cupy.uint32)
 
 

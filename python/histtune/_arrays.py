@@ -9,7 +9,6 @@ any other object with ``__cuda_array_interface__`` or ``__dlpack__``.
 from __future__ import annotations
 
 import contextlib
-import sys
 from typing import Any, Optional
 
 from . import _core
@@ -294,7 +293,3 @@ def stream_handle(stream: Any) -> int:
         return protocol()[1]
     raise TypeError(f"histtune: stream= takes a cudaStream_t as int, a torch.cuda.Stream, a "
                     f"CuPy stream or an object with __cuda_stream__; got {type(stream).__name__}")
-
-
-def torch_loaded() -> bool:
-    return "torch" in sys.modules

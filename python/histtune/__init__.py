@@ -21,7 +21,6 @@ __version__ = _core.__version__
 __all__ = ["histogram", "bincount", "histogram_channels", "last_choice", "Choice"]
 
 if "torch" in sys.modules:  # torch.compile finds the custom ops (else: on the first torch call)
-    try:
-        from . import _torch  # noqa: F401
-    except (ImportError, AttributeError):  # a torch without torch.library.custom_op (< 2.4)
-        pass
+    from ._arrays import torch_adapter
+
+    torch_adapter()

@@ -50,13 +50,21 @@ def last_choice() -> Optional[Choice]:
     return Choice(**d) if d else None
 
 
+# torch.compiler.is_compiling once torch is loaded (set by _arrays' torch adapter): an import
+# statement per call would cost most of a microsecond.
+_is_compiling = None
+
+
 def _torch_compiling(x: Any) -> bool:
-    # type(x).__module__ keeps torch unimported for other frameworks and is traceable by dynamo.
+    # type(x).__module__ keeps torch unimported for other frameworks and is traceable by dynamo,
+    # which also knows is_compiling by identity, whatever name calls it.
     if not type(x).__module__.startswith("torch"):
         return False
-    import torch
+    if _is_compiling is None:
+        import torch
 
-    return torch.compiler.is_compiling()
+        return torch.compiler.is_compiling()
+    return _is_compiling()
 
 
 def _compiled(op: str, out: Any, stream: Any, *args: Any):
@@ -146,6 +154,11 @@ def _output(a: Array, out: Any, shape: tuple) -> Tuple[Any, int]:
         return result, _pointer(result)
     if a.adapter.name == "jax":
         raise TypeError("histtune: out= is not supported for JAX arrays (they are immutable)")
+    fast = getattr(a.adapter, "out_pointer", None)
+    if fast is not None and type(out) is type(a.obj):
+        ptr = fast(out, shape, a)
+        if ptr is not None:
+            return out, ptr
     o = _arrays.read(out, "out")
     if o.dtype not in _arrays.COUNT_TYPES:
         raise TypeError(f"histtune: out must hold uint32 (or int32) counts, got {o.dtype}")

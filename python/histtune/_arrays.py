@@ -9,6 +9,7 @@ any other object with ``__cuda_array_interface__`` or ``__dlpack__``.
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any, Optional
 
 from . import _core
@@ -72,7 +73,11 @@ class _Torch:
             from . import _torch  # noqa: F401
         except (ImportError, AttributeError):
             pass
+        from . import _api
+
+        _api._is_compiling = torch.compiler.is_compiling
         self.count_dtype = getattr(torch, "uint32", torch.int32)
+        self.out_dtypes = (self.count_dtype, torch.int32)
         self._raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self._names: dict = {}
 
@@ -88,6 +93,14 @@ class _Torch:
                             "CUDA arrays: move it with x.cuda() or x.to('cuda')")
         return Array(x.data_ptr(), x.shape, x.stride(), self.dtype_name(x.dtype),
                      x.get_device(), x, self, x.numel(), x.is_contiguous())
+
+    def out_pointer(self, out, shape: tuple, a: Array) -> Optional[int]:
+        """out's pointer when it is a valid output for `a` (the common case, checked in a few
+        attribute reads), else None: the caller's full checks then say what is wrong."""
+        if (out.is_cuda and out.dtype in self.out_dtypes and out.shape == shape
+                and out.is_contiguous() and out.get_device() == a.device):
+            return out.data_ptr()
+        return None
 
     def stream(self, a: Array) -> int:
         if self._raw_stream is not None:
@@ -253,7 +266,7 @@ def adapter_of(x: Any, what: str):
         return a
     where = _where(x)
     if where == "torch":
-        a = _Torch()
+        a = torch_adapter()
     elif where == "cupy":
         a = _CuPy()
     elif where in ("jax", "jaxlib"):
@@ -269,6 +282,15 @@ def adapter_of(x: Any, what: str):
                         "not a CUDA array: pass a torch tensor, CuPy, JAX or Numba array, or any "
                         "object with __cuda_array_interface__ or __dlpack__")
     _ADAPTERS[type(x)] = a
+    return a
+
+
+def torch_adapter() -> _Torch:
+    """The one torch adapter (torch must be imported); making it registers the custom ops."""
+    torch = sys.modules["torch"]
+    a = _ADAPTERS.get(torch.Tensor)
+    if a is None:
+        a = _ADAPTERS[torch.Tensor] = _Torch()
     return a
 
 

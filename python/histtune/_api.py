@@ -8,6 +8,7 @@ Python call refuses exactly what a C++ call refuses, with the same message.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, NamedTuple, Optional, Tuple
 
 from . import _arrays, _core
@@ -107,6 +108,11 @@ def _count(v: Any, name: str) -> int:
     if not 1 <= v <= _MAX_BINS:
         raise ValueError(f"histtune: {name} must be in [1, 2^32 - 1], got {v}")
     return v
+
+
+def _is_count(bins: Any) -> bool:
+    """A bin count, not edges: an integer. (Arrays have __index__ too: torch and CuPy ones.)"""
+    return isinstance(bins, numbers.Integral)
 
 
 def _bounds(range: Any, dtype: str) -> Tuple[Any, Any]:
@@ -239,12 +245,13 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     >>> counts = histtune.histogram(x, edges)     # 3 bins
     """
     if _torch_compiling(x):
-        if isinstance(bins, int):  # the bounds as floats: integer ones are checked at run time
-            return _compiled("histogram_even", out, stream, x, bins, *_bounds(range, "float32"))
+        if _is_count(bins):  # the bounds as floats: integer ones are checked at run time
+            return _compiled("histogram_even", out, stream, x, int(bins),
+                             *_bounds(range, "float32"))
         return _compiled("histogram_range", out, stream, x, bins)
     a, code, s = _read_samples(x, stream, "histogram")
     _contiguous(a, "x")
-    if isinstance(bins, int) or hasattr(bins, "__index__"):
+    if _is_count(bins):
         nbins = _count(bins, "bins")
         lo, hi = _bounds(range, a.dtype)
         result, counts = _output(a, out, (nbins,))
@@ -322,7 +329,7 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
     if active > c:
         raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
     lo = hi = levels = 0
-    if isinstance(bins, int) or hasattr(bins, "__index__"):
+    if _is_count(bins):
         nbins = _count(bins, "bins")
         binning = _DIRECT if range is None else _EVEN
         if range is not None:
@@ -340,7 +347,7 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
 
 
 def _compiled_channels(x, bins, range, channels, out, stream):
-    if isinstance(bins, int):
+    if _is_count(bins):
         lo, hi = (None, None) if range is None else _bounds(range, "float32")
-        return _compiled("histogram_channels", out, stream, x, bins, lo, hi, None, channels)
+        return _compiled("histogram_channels", out, stream, x, int(bins), lo, hi, None, channels)
     return _compiled("histogram_channels", out, stream, x, 0, None, None, bins, channels)

@@ -175,7 +175,7 @@ class _CudaArrayInterface:
         return s if s else 0
 
     def empty(self, a: Array, shape: tuple):
-        if self.name != "numba":
+        if not self.name.startswith("numba"):  # numba, numba_cuda
             raise ValueError(f"histtune: cannot make a {self.name} array for the counts: pass "
                              "out=, a uint32 CUDA array of the result's shape")
         import numpy

@@ -114,6 +114,29 @@ def test_edges_and_range_together_are_refused(fake, counts_out):
         histtune.histogram(fake([64]), fake([9]), range=(0, 8), out=counts_out(8))
 
 
+class FakeTensorEdges:
+    """Edges as torch and CuPy arrays look: an array that also has __index__."""
+
+    def __init__(self, fake, n):
+        self.__cuda_array_interface__ = fake([n]).__cuda_array_interface__
+
+    def __index__(self):
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+
+
+def test_arrays_with_index_are_edges_not_bin_counts(fake, counts_out):
+    with pytest.raises(ValueError, match="not both"):
+        histtune.histogram(fake([64]), FakeTensorEdges(fake, 9), range=(0, 8), out=counts_out(8))
+    with pytest.raises(ValueError, match="not both"):
+        histtune.histogram_channels(fake([16, 4]), FakeTensorEdges(fake, 9), range=(0, 8),
+                                    out=counts_out(4, 8))
+
+
+def test_numpy_integers_are_bin_counts(fake):
+    with pytest.raises(ValueError, match="range=.*required"):
+        histtune.histogram(fake([64]), np.int64(8))
+
+
 def test_edges_must_have_the_samples_dtype(fake, counts_out):
     with pytest.raises(TypeError, match="samples' dtype"):
         histtune.histogram(fake([64]), fake([9], "<f4"), out=counts_out(8))

@@ -52,8 +52,10 @@ def last_choice() -> Optional[Choice]:
 
 
 # torch.compiler.is_compiling once torch is loaded (set by _arrays' torch adapter): an import
-# statement per call would cost most of a microsecond.
+# statement per call would cost most of a microsecond. _ops: torch.ops.histtune once _torch.py
+# registered the custom ops. Module globals, which torch.compile reads as constants.
 _is_compiling = None
+_ops = None
 
 
 def _torch_compiling(x: Any) -> bool:
@@ -73,9 +75,10 @@ def _compiled(op: str, out: Any, stream: Any, *args: Any):
     if stream is not None:
         raise ValueError("histtune: stream= is not supported under torch.compile; "
                          "use `with torch.cuda.stream(s):` around the compiled call")
-    import torch
-
-    result = getattr(torch.ops.histtune, op)(*args)
+    if _ops is None:
+        raise RuntimeError("histtune: the torch custom ops are not registered: import torch "
+                           "before histtune, or make one eager call, before compiling")
+    result = getattr(_ops, op)(*args)
     if out is None:
         return result
     out.copy_(result)

@@ -7,8 +7,6 @@ calls do not go through them (an op call costs microseconds of dispatch). Import
 when torch is loaded.
 """
 
-from __future__ import annotations
-
 from typing import Optional
 
 import torch
@@ -16,6 +14,7 @@ import torch
 from . import _api
 
 _COUNTS = getattr(torch, "uint32", torch.int32)
+# No `from __future__ import annotations` here: custom_op reads the annotations as types.
 
 
 @torch.library.custom_op("histtune::bincount", mutates_args=())
@@ -62,3 +61,6 @@ def histogram_channels(x: torch.Tensor, bins: int, lower: Optional[float],
 def _(x, bins, lower, upper, edges, channels):
     nbins = bins if edges is None else edges.shape[0] - 1
     return x.new_empty((x.shape[-1] if channels is None else channels, nbins), dtype=_COUNTS)
+
+
+_api._ops = torch.ops.histtune  # what the public functions call under torch.compile

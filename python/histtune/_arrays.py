@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import warnings
 from typing import Any, Optional
 
 from . import _core
@@ -69,10 +70,10 @@ class _Torch:
         import torch
 
         self.torch = torch
-        try:  # the custom ops, for torch.compile
+        try:  # the custom ops, for torch.compile; eager calls work without them
             from . import _torch  # noqa: F401
-        except (ImportError, AttributeError):
-            pass
+        except (ImportError, AttributeError, RuntimeError) as e:  # torch < 2.4: no custom_op
+            warnings.warn(f"histtune: no torch custom ops, so no torch.compile support: {e}")
         from . import _api
 
         _api._is_compiling = torch.compiler.is_compiling

@@ -1,0 +1,356 @@
+"""histtune's public functions: histogram, bincount, histogram_channels and last_choice.
+
+Each reads its arrays through their framework's adapter (_arrays.py), checks what the C++ API
+cannot see (dtypes, shapes, strides, the output), and makes one call of histtune's C++ API
+(_core) on the caller's stream. Bins, bounds and sizes are checked by the C++ API itself, so a
+Python call refuses exactly what a C++ call refuses, with the same message.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, NamedTuple, Optional, Tuple
+
+from . import _arrays, _core
+from ._arrays import SAMPLE_TYPES, Array
+
+_DIRECT, _EVEN, _RANGE = 0, 1, 2  # histtune::Binning
+_FLOAT32 = SAMPLE_TYPES["float32"]
+_CHANNEL_TYPES = {"uint8": 0, "uint16": 1}  # the multi-channel family's sample types
+_MAX_BINS = 2**32 - 1
+_INT64 = 2**63
+
+
+class Choice(NamedTuple):
+    """What the last call on this thread ran and how its configuration was found.
+
+    ``level`` is the graded lookup's answer: ``exact`` (tuned for this GPU and problem),
+    ``nearest_shape``, ``same_arch`` or ``default`` (nothing usable in the tuning database).
+    ``summary`` is the C++ ``FamilyChoice::summary()``, e.g. ``"exact tpb1024.vpt2..."``.
+    """
+
+    family: str
+    config: str
+    level: str
+    unverified: bool
+    stale: str
+    detail: str
+    summary: str
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+def last_choice() -> Optional[Choice]:
+    """The configuration the last successful call on this thread ran, or None before any.
+
+    >>> histtune.bincount(x, 256)
+    >>> histtune.last_choice().summary      # e.g. 'exact tpb1024.vpt2.vec16.pc1...'
+    """
+    d = _core.last_choice()
+    return Choice(**d) if d else None
+
+
+# torch.compiler.is_compiling once torch is loaded (set by _arrays' torch adapter): an import
+# statement per call would cost most of a microsecond. _ops: torch.ops.histtune once _torch.py
+# registered the custom ops. Module globals, which torch.compile reads as constants.
+_is_compiling = None
+_ops = None
+
+
+def _torch_compiling(x: Any) -> bool:
+    # type(x).__module__ keeps torch unimported for other frameworks and is traceable by dynamo,
+    # which also knows is_compiling by identity, whatever name calls it.
+    if not type(x).__module__.startswith("torch"):
+        return False
+    if _is_compiling is None:
+        import torch
+
+        return torch.compiler.is_compiling()
+    return _is_compiling()
+
+
+def _compiled(op: str, out: Any, stream: Any, *args: Any):
+    """Under torch.compile: the custom op (histtune/_torch.py), an opaque node of the graph."""
+    if stream is not None:
+        raise ValueError("histtune: stream= is not supported under torch.compile; "
+                         "use `with torch.cuda.stream(s):` around the compiled call")
+    if _ops is None:
+        raise RuntimeError("histtune: the torch custom ops are not registered: import torch "
+                           "before histtune, or make one eager call, before compiling")
+    result = getattr(_ops, op)(*args)
+    if out is None:
+        return result
+    out.copy_(result)
+    return out
+
+
+def _sample_type(a: Array, call: str, allowed: dict = SAMPLE_TYPES) -> int:
+    code = allowed.get(a.dtype)
+    if code is None:
+        raise TypeError(f"histtune.{call}: samples of dtype {a.dtype} are not supported; "
+                        f"it counts {', '.join(allowed)}")
+    return code
+
+
+def _contiguous(a: Array, what: str) -> None:
+    if not a.contiguous():
+        raise ValueError(f"histtune: {what} is not contiguous (shape {a.shape}, strides "
+                         f"{a.strides} in elements): pass a contiguous copy (x.contiguous(), "
+                         "cupy.ascontiguousarray(x))")
+
+
+def _count(v: Any, name: str) -> int:
+    if isinstance(v, bool):
+        raise TypeError(f"histtune: {name} must be an int, got a bool")
+    if not isinstance(v, int):
+        try:
+            v = v.__index__()
+        except (AttributeError, TypeError):
+            raise TypeError(f"histtune: {name} must be an int, got {type(v).__name__}") from None
+    if not 1 <= v <= _MAX_BINS:
+        raise ValueError(f"histtune: {name} must be in [1, 2^32 - 1], got {v}")
+    return v
+
+
+def _is_count(bins: Any) -> bool:
+    """A bin count, not edges: an integer. (Arrays have __index__ too: torch and CuPy ones.)"""
+    return isinstance(bins, numbers.Integral)
+
+
+def _bounds(range: Any, dtype: str) -> Tuple[Any, Any]:
+    if range is None:
+        raise ValueError("histtune.histogram: range=(lo, hi) is required with a bin count: "
+                         "histtune never reads the data's minimum and maximum (that would "
+                         "synchronise with the GPU); to count value v in bin v use "
+                         "bincount(x, minlength)")
+    try:
+        lo, hi = range
+        lo, hi = float(lo) if dtype == "float32" else lo, float(hi) if dtype == "float32" else hi
+    except (TypeError, ValueError):
+        raise TypeError(f"histtune: range must be a pair of numbers (lo, hi), got {range!r}") \
+            from None
+    if dtype == "float32":
+        return lo, hi
+    return _integer_bound(lo, range), _integer_bound(hi, range)
+
+
+def _integer_bound(v: Any, range: Any) -> int:
+    # Integer samples are binned exactly, in integers: the bounds must be integers too.
+    if isinstance(v, float):
+        if not v.is_integer():
+            raise ValueError(f"histtune: integer samples need integer bounds, got range={range!r}")
+        v = int(v)
+    elif not isinstance(v, int):
+        try:
+            v = v.__index__()
+        except (AttributeError, TypeError):
+            raise TypeError(f"histtune: range must be numbers, got {range!r}") from None
+    if not -_INT64 <= v < _INT64:
+        raise ValueError(f"histtune: even binning of integer samples needs bounds within "
+                         f"+-2^53, got range={range!r}")
+    return v
+
+
+def _stream(a: Array, stream: Optional[int]) -> int:
+    return a.adapter.stream(a) if stream is None else stream
+
+
+def _output(a: Array, out: Any, shape: tuple) -> Tuple[Any, int]:
+    """The result array and its device pointer: a new one in x's framework, or `out`."""
+    if out is None:
+        result = a.adapter.empty(a, shape)
+        return result, _pointer(result)
+    if a.adapter.name == "jax":
+        raise TypeError("histtune: out= is not supported for JAX arrays (they are immutable)")
+    fast = getattr(a.adapter, "out_pointer", None)
+    if fast is not None and type(out) is type(a.obj):
+        ptr = fast(out, shape, a)
+        if ptr is not None:
+            return out, ptr
+    o = _arrays.read(out, "out")
+    if o.dtype not in _arrays.COUNT_TYPES:
+        raise TypeError(f"histtune: out must hold uint32 (or int32) counts, got {o.dtype}")
+    if tuple(o.shape) != shape:
+        raise ValueError(f"histtune: out must have shape {shape}, got {tuple(o.shape)}")
+    _contiguous(o, "out")
+    if -1 not in (o.device, a.device) and o.device != a.device:
+        raise ValueError(f"histtune: out is on GPU {o.device}, the samples on GPU {a.device}")
+    return out, o.ptr
+
+
+def _pointer(result: Any) -> int:
+    if hasattr(result, "data_ptr"):
+        return result.data_ptr()
+    if isinstance(result, _arrays._Pending):
+        return _core.describe(result.buffer)[0]
+    return _arrays.read(result, "out").ptr
+
+
+def _finish(a: Array, result: Any, stream: int) -> Any:
+    if isinstance(result, _arrays._Pending):
+        return a.adapter.finish(result, stream, a.device)
+    return result
+
+
+def _read_samples(x: Any, stream: Any, call: str, types: dict = SAMPLE_TYPES):
+    s = None if stream is None else _arrays.stream_handle(stream)
+    a = _arrays.read(x, "x", s)
+    return a, _sample_type(a, call, types), _stream(a, s)
+
+
+def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> Any:
+    """Counts of each value: value v counts in bin v, for v in [0, minlength).
+
+    Exactly ``minlength`` bins: values >= minlength (and negative values) are not counted.
+    Unlike ``torch.bincount`` it never reads the data's maximum, so it never synchronises with
+    the host and can be captured in a CUDA graph. Integer samples (uint8, uint16, uint32,
+    int32), any shape, contiguous. Returns uint32 counts in x's framework on x's device
+    (or ``out``), computed on the caller's current stream (or ``stream``).
+
+    >>> x = torch.randint(0, 256, (1 << 20,), dtype=torch.uint8, device="cuda")
+    >>> counts = histtune.bincount(x, 256)       # torch.uint32, shape (256,)
+    """
+    if _torch_compiling(x):
+        return _compiled("bincount", out, stream, x, minlength)
+    a, code, s = _read_samples(x, stream, "bincount")
+    if code == _FLOAT32:
+        raise TypeError("histtune.bincount counts integer samples; for float32 use "
+                        "histogram(x, bins, range=(lo, hi))")
+    _contiguous(a, "x")
+    bins = _count(minlength, "minlength")
+    result, counts = _output(a, out, (bins,))
+    _core.direct(code, a.ptr, a.size, bins, counts, s, a.device)
+    return _finish(a, result, s)
+
+
+def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
+              stream: Any = None) -> Any:
+    """Histogram of x: ``bins`` equal bins over ``range=(lo, hi)``, or between given edges.
+
+    - ``histogram(x, bins, range=(lo, hi))``: even bins over [lo, hi). Integer samples are
+      binned exactly (bin = (s - lo) * bins // (hi - lo); lo and hi must be integers);
+      float32 as the GPU computes it, bin = (s - lo) * (bins / (hi - lo)) in float (see
+      docs/python.md). Samples outside [lo, hi), and NaN, are not counted. The range is
+      required: histtune never reads the data's minimum and maximum.
+    - ``histogram(x, edges)``: range binning, bin i counts edges[i] <= s < edges[i + 1];
+      ``edges`` is a CUDA array of x's dtype, strictly ascending (not checked: that would
+      synchronise), bins + 1 long.
+
+    Returns the counts only (uint32, x's framework and device, or ``out``), not NumPy's
+    (counts, edges): the edges of even bins are ``linspace(lo, hi, bins + 1)`` and those of
+    range binning the caller's own. Samples: uint8, uint16, uint32, int32, float32, any shape,
+    contiguous. Runs on the caller's current stream (or ``stream``), without synchronising.
+
+    >>> x = torch.rand(1 << 24, device="cuda")
+    >>> counts = histtune.histogram(x, 256, range=(0.0, 1.0))
+    >>> edges = torch.tensor([0.0, 0.1, 0.5, 1.0], device="cuda")
+    >>> counts = histtune.histogram(x, edges)     # 3 bins
+    """
+    if _torch_compiling(x):
+        if _is_count(bins):  # the bounds as floats: integer ones are checked at run time
+            return _compiled("histogram_even", out, stream, x, int(bins),
+                             *_bounds(range, "float32"))
+        return _compiled("histogram_range", out, stream, x, bins)
+    a, code, s = _read_samples(x, stream, "histogram")
+    _contiguous(a, "x")
+    if _is_count(bins):
+        nbins = _count(bins, "bins")
+        lo, hi = _bounds(range, a.dtype)
+        result, counts = _output(a, out, (nbins,))
+        if code == _FLOAT32:
+            _core.even_f32(a.ptr, a.size, nbins, lo, hi, counts, s, a.device)
+        else:
+            _core.even_int(code, a.ptr, a.size, nbins, lo, hi, counts, s, a.device)
+        return _finish(a, result, s)
+    if range is not None:
+        raise ValueError("histtune.histogram: give either bin edges or a bin count with "
+                         "range=(lo, hi), not both")
+    e = _edges(bins, a, s)
+    result, counts = _output(a, out, (e.size - 1,))
+    _core.range(code, a.ptr, a.size, e.size - 1, e.ptr, counts, s, a.device)
+    return _finish(a, result, s)
+
+
+def _edges(edges: Any, a: Array, stream: int) -> Array:
+    e = _arrays.read(edges, "edges", stream)
+    if e.dtype != a.dtype:
+        raise TypeError(f"histtune: edges must have the samples' dtype ({a.dtype}), got "
+                        f"{e.dtype}")
+    if len(e.shape) != 1 or e.size < 2:
+        raise ValueError(f"histtune: edges must be one-dimensional with at least 2 values "
+                         f"(bins + 1), got shape {tuple(e.shape)}")
+    _contiguous(e, "edges")
+    return e
+
+
+def _image(a: Array) -> Tuple[int, int, int, int]:
+    """(row_pixels, num_rows, row_pitch_bytes, channels) of [rows, C] or [H, W, C] samples.
+
+    [rows, C] is one image row of `rows` pixels, or, with rows apart by more than C samples,
+    `rows` image rows of one pixel; [H, W, C] is H image rows of W pixels."""
+    if len(a.shape) == 2:
+        (h, c), (s_h, s_c) = a.shape, a.strides
+        w, s_w = 1, c
+    elif len(a.shape) == 3:
+        (h, w, c), (s_h, s_w, s_c) = a.shape, a.strides
+    else:
+        raise ValueError(f"histtune.histogram_channels: x must be [rows, channels] or "
+                         f"[height, width, channels], got shape {tuple(a.shape)}")
+    if (s_c != 1 and c > 1) or (s_w != c and w > 1) or (s_h < w * c and h > 1):
+        raise ValueError(f"histtune.histogram_channels: the channels of a pixel and the pixels "
+                         f"of a row must be contiguous and rows must not overlap, got strides "
+                         f"{a.strides} (in elements) for shape {tuple(a.shape)}: pass "
+                         "x.contiguous()")
+    if h <= 1 or s_h == w * c:
+        return w * h, 1, 0, c
+    return w, h, s_h * (1 if a.dtype == "uint8" else 2), c
+
+
+def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Optional[int] = None,
+                       out: Any = None, stream: Any = None) -> Any:
+    """One histogram per channel of [rows, C] samples (images: [height, width, C]).
+
+    The first ``channels`` channels (default: all C) are counted, each into its own
+    histogram: the result has shape (channels, bins). Binning per channel:
+    ``range=(lo, hi)`` even bins (as ``histogram``); ``bins`` an edges array: range binning;
+    ``range=None`` with a bin count: value v counts in bin v (as ``bincount``). Samples
+    uint8 or uint16 (the multi-channel kernels' types). Images may have padded rows (a row
+    stride above width x C, e.g. a crop ``img[:, :w]``): the padding is never read. Returns
+    uint32 counts in x's framework (or ``out``), on the caller's current stream (or
+    ``stream``).
+
+    >>> img = torch.randint(0, 256, (4608, 8192, 4), dtype=torch.uint8, device="cuda")
+    >>> rgb = histtune.histogram_channels(img, 256, channels=3)     # (3, 256), RGB of RGBA
+    >>> cols = histtune.histogram_channels(data, 256, range=(0, 256))  # data: [rows, 512]
+    """
+    if _torch_compiling(x):
+        return _compiled_channels(x, bins, range, channels, out, stream)
+    a, code, s = _read_samples(x, stream, "histogram_channels", _CHANNEL_TYPES)
+    row_pixels, num_rows, pitch, c = _image(a)
+    active = c if channels is None else _count(channels, "channels")
+    if active > c:
+        raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
+    lo = hi = levels = 0
+    if _is_count(bins):
+        nbins = _count(bins, "bins")
+        binning = _DIRECT if range is None else _EVEN
+        if range is not None:
+            lo, hi = _bounds(range, a.dtype)
+    else:
+        if range is not None:
+            raise ValueError("histtune.histogram_channels: give either bin edges or a bin "
+                             "count, not both")
+        e = _edges(bins, a, s)
+        nbins, binning, levels = e.size - 1, _RANGE, e.ptr
+    result, counts = _output(a, out, (active, nbins))
+    _core.channels(code, binning, a.ptr, row_pixels, num_rows, pitch, c, active, nbins, lo, hi,
+                   levels, counts, s, a.device)
+    return _finish(a, result, s)
+
+
+def _compiled_channels(x, bins, range, channels, out, stream):
+    if _is_count(bins):
+        lo, hi = (None, None) if range is None else _bounds(range, "float32")
+        return _compiled("histogram_channels", out, stream, x, int(bins), lo, hi, None, channels)
+    return _compiled("histogram_channels", out, stream, x, 0, None, None, bins, channels)

@@ -1,0 +1,201 @@
+"""python -m histtune.bench: histtune against torch and CuPy, in one process, on the same inputs.
+
+Prints issue 24's table with each column measured here: medians of CUDA-event timings after a
+warm-up, inputs larger than the L2 cache except the launch-bound row (2^16 samples, timed as
+calls from Python back to back), every histtune result checked exactly (against torch.bincount
+for integers, against the float rule bin = (s - lo) * (bins / (hi - lo)) computed in float32 by
+torch for floats). Then the host time one call adds: a warm call from Python against the same
+call made from C++ (histtune._core.warm_call_us), medians of many calls.
+
+Needs torch; CuPy's columns read "-" without it. The configurations come from the tuning
+database as for any call ($HISTTUNE_DB); each row names the lookup level that answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import histtune
+from histtune import _core
+
+
+def _median_ms(torch, fn, samples: int, calls: int = 1, warmup: int = 3) -> float:
+    """Median over `samples` of the event time of `calls` back-to-back calls, per call."""
+    for _ in range(warmup):
+        fn()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(samples):
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / calls)
+    return statistics.median(times)
+
+
+def _cupy():
+    try:
+        import cupy
+
+        return cupy
+    except ImportError:
+        return None
+
+
+def _float_rule(torch, x, bins: int, lo: float, hi: float):
+    """histtune's float even binning in float32, as torch computes it (no fused multiply-add)."""
+    f32 = lambda v: torch.tensor(v, dtype=torch.float32, device=x.device)  # noqa: E731
+    scale = f32(bins) / (f32(hi) - f32(lo))  # as the kernel: a float division of floats
+    t = (x - f32(lo)) * scale
+    inside = (x >= lo) & (x < hi)
+    b = t.to(torch.int64).clamp(max=bins - 1)[inside]
+    return torch.bincount(b, minlength=bins)
+
+
+def _check(name: str, got, want) -> str:
+    if not bool((got.to(want.dtype) == want).all()):
+        raise SystemExit(f"histtune.bench: {name}: histtune's counts differ from the reference")
+    return "exact"
+
+
+def _row_u8(torch, cp, n: int, samples: int, calls: int = 1):
+    x = torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda")
+    xf = x.float()
+    h = histtune.bincount(x, 256)
+    check = _check("u8", h, torch.bincount(x, minlength=256))
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples, calls)  # noqa: E731
+    cols = {"histtune": t(lambda: histtune.bincount(x, 256)),
+            "torch.bincount": t(lambda: torch.bincount(x, minlength=256)),
+            "torch.histc (float copy)": t(lambda: torch.histc(xf, 256, 0, 256))}
+    if cp is not None:
+        xc = cp.asarray(x)
+        cols["cupy.bincount"] = t(lambda: cp.bincount(xc, minlength=256))
+    return cols, level, check
+
+
+def _row_f32(torch, cp, n: int, samples: int):
+    x = torch.rand(n, device="cuda")
+    h = histtune.histogram(x, 256, range=(0.0, 1.0))
+    check = _check("f32", h, _float_rule(torch, x, 256, 0.0, 1.0))
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    cols = {"histtune": t(lambda: histtune.histogram(x, 256, range=(0.0, 1.0))),
+            "torch.histc": t(lambda: torch.histc(x, 256, 0.0, 1.0))}
+    if cp is not None:
+        xc = cp.asarray(x)
+        cols["cupy.histogram"] = t(lambda: cp.histogram(xc, 256, range=(0.0, 1.0)))
+    return cols, level, check
+
+
+def _row_columns(torch, rows: int, cols: int, samples: int):
+    x = torch.randint(0, 256, (rows, cols), dtype=torch.uint8, device="cuda")
+    offsets = torch.arange(cols, device="cuda", dtype=torch.int64) * 256
+
+    def offset_bincount():
+        return torch.bincount((x.to(torch.int64) + offsets).flatten(), minlength=cols * 256)
+
+    h = histtune.histogram_channels(x, 256)
+    check = _check("columns", h.flatten(), offset_bincount())
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    return ({"histtune": t(lambda: histtune.histogram_channels(x, 256)),
+             "torch offset bincount": t(offset_bincount)}, level, check)
+
+
+def _row_rgb(torch, height: int, width: int, samples: int):
+    img = torch.randint(0, 256, (height, width, 3), dtype=torch.uint8, device="cuda")
+
+    def three_bincounts():
+        return torch.stack([torch.bincount(img[..., c].flatten(), minlength=256)
+                            for c in range(3)])
+
+    h = histtune.histogram_channels(img, 256)
+    check = _check("rgb", h, three_bincounts())
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    return ({"histtune": t(lambda: histtune.histogram_channels(img, 256)),
+             "torch 3 x bincount": t(three_bincounts)}, level, check)
+
+
+def host_overhead(torch, calls: int = 20000, n: int = 1024) -> dict:
+    """Median host microseconds of one warm call: from C++, from Python with out=, without."""
+    x = torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda")
+    out = torch.empty(256, dtype=getattr(torch, "uint32", torch.int32), device="cuda")
+    histtune.bincount(x, 256, out=out)
+    stream = torch.cuda.current_stream().cuda_stream
+    cpp = _core.warm_call_us(0, x.data_ptr(), n, 256, out.data_ptr(), stream, calls)
+    torch.cuda.synchronize()
+
+    def per_call(fn) -> float:
+        us = []
+        for i in range(calls):
+            t0 = time.perf_counter_ns()
+            fn()
+            us.append((time.perf_counter_ns() - t0) / 1000)
+            if i % 256 == 255:  # keep the launch queue short: a full queue blocks the host
+                torch.cuda.synchronize()
+        torch.cuda.synchronize()
+        return statistics.median(us)
+
+    return {"C++ warm call": cpp,
+            "Python, out=": per_call(lambda: histtune.bincount(x, 256, out=out)),
+            "Python, new output": per_call(lambda: histtune.bincount(x, 256)),
+            "torch.empty(256) alone": per_call(
+                lambda: torch.empty(256, dtype=out.dtype, device="cuda"))}
+
+
+def _format(cols: dict, level: str, check: str) -> list:
+    ms = lambda v: f"{v:.3f} ms"  # noqa: E731
+    ours = f"{ms(cols['histtune'])} ({level}, {check})"
+    torch_cols = ", ".join(f"`{k}` {ms(v)}" for k, v in cols.items() if k.startswith("torch"))
+    cupy_cols = ", ".join(f"`{k}` {ms(v)}" for k, v in cols.items() if k.startswith("cupy"))
+    best_torch = min((v for k, v in cols.items() if k.startswith("torch")), default=None)
+    speedup = f"{best_torch / cols['histtune']:.1f}x" if best_torch else "-"
+    return [ours, torch_cols or "-", cupy_cols or "-", speedup]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m histtune.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--samples", type=int, default=21, help="timed samples per median (21)")
+    p.add_argument("--calls", type=int, default=20000, help="calls per host-overhead median")
+    args = p.parse_args(argv)
+    try:
+        _core.device_count()
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 3
+    try:
+        import torch
+    except ImportError:
+        print("histtune.bench: needs torch (pip install torch)", file=sys.stderr)
+        return 2
+    cp, s = _cupy(), args.samples
+    rows = [("u8, 256 bins, 2^28 samples", _row_u8(torch, cp, 1 << 28, s)),
+            ("f32, 256 even bins, 2^26", _row_f32(torch, cp, 1 << 26, s)),
+            ("[1048576, 512] u8, a histogram per column", _row_columns(torch, 1 << 20, 512, s)),
+            ("RGB 4608 x 8192, 3 channels", _row_rgb(torch, 4608, 8192, s)),
+            ("u8, 256 bins, 2^16 (launch-bound; Python to GPU)",
+             _row_u8(torch, cp, 1 << 16, s, calls=100))]
+    print(f"histtune {histtune.__version__}, torch {torch.__version__}"
+          + (f", cupy {cp.__version__}" if cp else "") + f", {torch.cuda.get_device_name()}")
+    print("\n| workload | histtune | torch | cupy | vs best torch |\n|---|---|---|---|---|")
+    for name, result in rows:
+        print("| " + " | ".join([name] + _format(*result)) + " |")
+    print("\nHost time per warm call (u8, 1024 samples, 256 bins; medians, microseconds):")
+    overhead = host_overhead(torch, args.calls)
+    for k, v in overhead.items():
+        print(f"  {k:26s} {v:7.2f} us")
+    added = overhead["Python, out="] - overhead["C++ warm call"]
+    print(f"  Python adds {added:.2f} us with out= (target <= 3), "
+          f"{overhead['Python, new output'] - overhead['C++ warm call']:.2f} us with a new output")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,308 @@
+// histtune._core: histtune's C++ API for the Python package (python/histtune), by device pointer.
+//
+// The Python layer turns torch, CuPy, JAX and Numba arrays into a pointer, a length and a stream
+// (cheaper per call than importing an ndarray object, which the 3-microsecond budget of issue 24
+// cannot afford); this module calls the public functions of histtune.hpp with them and turns a
+// failed Status into a Python exception: ValueError for invalid_argument, RuntimeError for the
+// rest (no device, CUDA, NVRTC, database). Sample types are SampleType's values
+// (u8 0, u16 1, u32 2, i32 3, f32 4).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "histtune/histtune.hpp"
+#include "histtune/version.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace histtune;
+
+namespace {
+
+// Which family the last call on this thread ran: last_choice() reports that one.
+thread_local Family last_family = Family::hist1d;
+thread_local bool any_call = false;
+
+int device_count_checked();
+
+void raise_for(const Status& s) {
+  if (s.ok()) return;
+  if (s.code() == StatusCode::invalid_argument) throw nb::value_error(s.message().c_str());
+  // Whichever CUDA call noticed it, a missing device or driver is said as device_count() says it.
+  if (s.code() == StatusCode::no_device) device_count_checked();
+  std::string m = s.message();
+  if (m.rfind("histtune", 0) != 0) m = "histtune: " + m;
+  throw std::runtime_error(m);
+}
+
+// The call runs with `device` current (the array's), and the caller's current device after.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    if (device < 0 || cudaGetDevice(&previous_) != cudaSuccess) return;
+    if (previous_ != device && cudaSetDevice(device) == cudaSuccess) restore_ = true;
+  }
+  ~DeviceScope() {
+    if (restore_) (void)cudaSetDevice(previous_);
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool restore_ = false;
+};
+
+template <class T>
+const T* as(std::uintptr_t p) {
+  return reinterpret_cast<const T*>(p);
+}
+std::uint32_t* counts_at(std::uintptr_t p) { return reinterpret_cast<std::uint32_t*>(p); }
+cudaStream_t stream_at(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+// f(T{}) for the sample type `type`, among those the call has (floats, 32-bit integers).
+template <class F>
+Status by_type(int type, F&& f, bool with_float = true, bool with_wide = true) {
+  switch (static_cast<SampleType>(type)) {
+    case SampleType::u8: return f(std::uint8_t{});
+    case SampleType::u16: return f(std::uint16_t{});
+    case SampleType::u32: if (with_wide) return f(std::uint32_t{}); break;
+    case SampleType::i32: if (with_wide) return f(std::int32_t{}); break;
+    case SampleType::f32: if (with_float) return f(float{}); break;
+  }
+  return Status(StatusCode::invalid_argument,
+                "histtune: sample type " + std::to_string(type) + " is not supported by this call");
+}
+
+void finish(const Status& s, Family f) {
+  raise_for(s);
+  last_family = f;
+  any_call = true;
+}
+
+void even_int(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
+              std::int64_t lower, std::int64_t upper, std::uintptr_t counts, std::uintptr_t stream,
+              int device) {
+  DeviceScope scope(device);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           if constexpr (std::is_same_v<T, float>) return Status();  // not reached: with_float off
+           else return histogram_even(as<T>(samples), n, bins, lower, upper, counts_at(counts),
+                                      stream_at(stream));
+         }, false),
+         Family::hist1d);
+}
+
+void even_f32(std::uintptr_t samples, std::uint64_t n, std::uint32_t bins, float lower,
+              float upper, std::uintptr_t counts, std::uintptr_t stream, int device) {
+  DeviceScope scope(device);
+  finish(histogram_even(as<float>(samples), n, bins, lower, upper, counts_at(counts),
+                        stream_at(stream)),
+         Family::hist1d);
+}
+
+void direct(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
+            std::uintptr_t counts, std::uintptr_t stream, int device) {
+  DeviceScope scope(device);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           if constexpr (std::is_same_v<T, float>) return Status();
+           else return histogram_direct(as<T>(samples), n, bins, counts_at(counts),
+                                        stream_at(stream));
+         }, false),
+         Family::hist1d);
+}
+
+void range(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+  DeviceScope scope(device);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           return histogram_range(as<T>(samples), n, bins, as<T>(levels), counts_at(counts),
+                                  stream_at(stream));
+         }),
+         Family::hist1d);
+}
+
+// The rows of a multi-channel call: num_rows image rows of row_pixels rows of `channels`
+// samples, row_pitch_bytes apart (0: packed).
+struct Image {
+  std::uint64_t row_pixels, num_rows, row_pitch_bytes;
+  std::uint32_t channels, active;
+};
+
+void channels_run(int type, int binning, std::uintptr_t samples, const Image& im,
+                  std::uint32_t bins, std::int64_t lower, std::int64_t upper,
+                  std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream,
+                  int device) {
+  DeviceScope scope(device);
+  const cudaStream_t s = stream_at(stream);
+  std::uint32_t* d_counts = counts_at(counts);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           if constexpr (!std::is_same_v<T, std::uint8_t> && !std::is_same_v<T, std::uint16_t>)
+             return Status();  // not reached: u8 and u16 only
+           else if (binning == static_cast<int>(Binning::even))
+             return histogram_multichannel_even(as<T>(samples), im.row_pixels, im.num_rows,
+                                                im.row_pitch_bytes, im.channels, im.active, bins,
+                                                lower, upper, d_counts, s);
+           else if (binning == static_cast<int>(Binning::range))
+             return histogram_multichannel_range(as<T>(samples), im.row_pixels, im.num_rows,
+                                                 im.row_pitch_bytes, im.channels, im.active,
+                                                 bins, as<T>(levels), d_counts, s);
+           else
+             return histogram_multichannel_direct(as<T>(samples), im.row_pixels, im.num_rows,
+                                                  im.row_pitch_bytes, im.channels, im.active,
+                                                  bins, d_counts, s);
+         }, false, false),
+         Family::multichannel);
+}
+
+// What the last successful call on this thread ran, as the Python Choice's fields.
+nb::dict last_choice_dict() {
+  nb::dict d;
+  auto fill = [&](const auto& c, const char* family) {
+    d["family"] = family;
+    d["config"] = c.config.label();
+    d["level"] = to_string(c.level);
+    d["unverified"] = c.unverified;
+    d["stale"] = c.stale;
+    d["detail"] = c.detail;
+    d["summary"] = c.summary();
+  };
+  if (!any_call) return d;
+  if (last_family == Family::multichannel) fill(last_multichannel_choice(), "multichannel");
+  else fill(last_choice(), "hist1d");
+  return d;
+}
+
+// Median host time, in microseconds, of `calls` warm direct-binning calls made from C++: the
+// baseline against which the Python layer's overhead is measured (python -m histtune.bench).
+double warm_call_us(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
+                    std::uintptr_t counts, std::uintptr_t stream, int calls) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> us;
+  us.reserve(static_cast<std::size_t>(std::max(calls, 1)));
+  for (int i = 0; i < std::max(calls, 1); ++i) {
+    const auto t0 = Clock::now();
+    Status s = by_type(type, [&](auto t) {
+      using T = decltype(t);
+      if constexpr (std::is_same_v<T, float>) return Status();
+      else return histogram_direct(as<T>(samples), n, bins, counts_at(counts), stream_at(stream));
+    }, false);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    raise_for(s);
+  }
+  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+  return us[us.size() / 2];
+}
+
+int device_count_checked() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    throw std::runtime_error(std::string("histtune: no CUDA device (") +
+                             (e == cudaSuccess ? "the driver reports no devices"
+                                               : std::string(cudaGetErrorName(e)) + ": " +
+                                                     cudaGetErrorString(e)) +
+                             ")");
+  }
+  return count;
+}
+
+void check_cuda(cudaError_t e, const char* call) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();
+  const bool none = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
+  raise_for(Status(none ? StatusCode::no_device : StatusCode::cuda_error, std::string("histtune: ") + call + " failed: " +
+                                               cudaGetErrorName(e) + " (" +
+                                               cudaGetErrorString(e) + ")"));
+}
+
+// Makes `consumer` wait for what is queued on `producer` so far, without the host waiting.
+void stream_wait(std::uintptr_t producer, std::uintptr_t consumer, int device) {
+  if (producer == consumer) return;
+  DeviceScope scope(device);
+  cudaEvent_t e = nullptr;
+  check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t r = cudaEventRecord(e, stream_at(producer));
+  if (r == cudaSuccess) r = cudaStreamWaitEvent(stream_at(consumer), e, 0);
+  (void)cudaEventDestroy(e);  // released once the wait is done
+  check_cuda(r, "cudaEventRecord / cudaStreamWaitEvent");
+}
+
+using DeviceCounts = nb::ndarray<std::uint32_t, nb::device::cuda>;
+
+// uint32 counters of `shape` in device memory of `device`, for frameworks whose arrays cannot be
+// allocated from outside (JAX): exported by DLPack, freed with cudaFree when the last holder lets
+// go.
+DeviceCounts device_counts(const std::vector<std::size_t>& shape, int device) {
+  DeviceScope scope(device);
+  std::size_t size = 1;
+  for (std::size_t s : shape) size *= s;
+  void* d_counts = nullptr;
+  check_cuda(cudaMalloc(&d_counts, std::max<std::size_t>(size, 1) * sizeof(std::uint32_t)),
+             "cudaMalloc");
+  nb::capsule owner(d_counts, [](void* p) noexcept { (void)cudaFree(p); });
+  int current = 0;
+  (void)cudaGetDevice(&current);
+  return DeviceCounts(d_counts, shape.size(), shape.data(), owner, nullptr,
+                      nb::dtype<std::uint32_t>(), nb::device::cuda::value, current);
+}
+
+// An imported DLPack array (a capsule or an object with __dlpack__) as (pointer, shape,
+// strides in elements, (code, bits, lanes), (device type, device id)).
+nb::tuple describe(nb::ndarray<nb::ro> a) {
+  std::vector<std::int64_t> shape, strides;
+  for (std::size_t i = 0; i < a.ndim(); ++i) {
+    shape.push_back(a.shape(i));
+    strides.push_back(a.stride(i));
+  }
+  const nb::dlpack::dtype t = a.dtype();
+  return nb::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), nb::tuple(nb::cast(shape)),
+                        nb::tuple(nb::cast(strides)), nb::make_tuple(t.code, t.bits, t.lanes),
+                        nb::make_tuple(a.device_type(), a.device_id()));
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "histtune's C++ API by device pointer (use the histtune package, not this module)";
+  m.attr("__version__") = version();
+  m.def("even_int", &even_int, "type"_a, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a,
+        "counts"_a, "stream"_a, "device"_a);
+  m.def("even_f32", &even_f32, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "counts"_a,
+        "stream"_a, "device"_a);
+  m.def("direct", &direct, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a, "stream"_a,
+        "device"_a);
+  m.def("range", &range, "type"_a, "samples"_a, "n"_a, "bins"_a, "levels"_a, "counts"_a,
+        "stream"_a, "device"_a);
+  m.def("channels",
+        [](int type, int binning, std::uintptr_t samples, std::uint64_t row_pixels,
+           std::uint64_t num_rows, std::uint64_t row_pitch_bytes, std::uint32_t channels,
+           std::uint32_t active, std::uint32_t bins, std::int64_t lower, std::int64_t upper,
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+          channels_run(type, binning, samples,
+                       Image{row_pixels, num_rows, row_pitch_bytes, channels, active}, bins,
+                       lower, upper, levels, counts, stream, device);
+        },
+        "type"_a, "binning"_a, "samples"_a, "row_pixels"_a, "num_rows"_a, "row_pitch_bytes"_a,
+        "channels"_a, "active"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "counts"_a,
+        "stream"_a, "device"_a);
+  m.def("last_choice", &last_choice_dict);
+  m.def("warm_call_us", &warm_call_us, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a,
+        "stream"_a, "calls"_a);
+  m.def("device_count", &device_count_checked);
+  m.def("stream_wait", &stream_wait, "producer"_a, "consumer"_a, "device"_a);
+  m.def("device_counts", &device_counts, "shape"_a, "device"_a);
+  m.def("describe", &describe, "array"_a);
+}

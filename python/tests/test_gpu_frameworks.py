@@ -1,0 +1,76 @@
+"""CuPy, JAX and Numba arrays in and out, on their streams, exact against the NumPy references."""
+
+import numpy as np
+import pytest
+
+import histtune
+import reference as ref
+from conftest import framework
+
+N = 65_537
+
+
+def test_cupy_in_cupy_out():
+    cp = framework("cupy")
+    x = ref.samples("uint16", N)
+    h = histtune.bincount(cp.asarray(x), 1000)
+    assert isinstance(h, cp.ndarray) and h.dtype == cp.uint32
+    np.testing.assert_array_equal(cp.asnumpy(h), ref.direct(x, 1000))
+
+
+def test_cupy_on_a_non_default_stream():
+    cp = framework("cupy")
+    x = ref.samples("float32", 1 << 20)
+    with cp.cuda.Stream(non_blocking=True) as s:
+        xc = cp.asarray(x)
+        h = histtune.histogram(xc, 128, range=(0.0, 1.0))  # on s, CuPy's current stream
+        s.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(h), ref.even(x, 128, 0.0, 1.0))
+
+
+def test_cupy_graph_capture():
+    cp = framework("cupy")
+    x = cp.asarray(ref.samples("uint8", N, seed=4))
+    out = cp.empty(256, dtype=cp.uint32)
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        histtune.bincount(x, 256, out=out)  # warm-up
+        s.begin_capture()
+        histtune.bincount(x, 256, out=out)
+        g = s.end_capture()
+        fresh = ref.samples("uint8", N, seed=5)
+        x.set(fresh)
+        g.launch()
+        s.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(out), ref.direct(fresh, 256))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float32"])
+def test_jax_in_jax_out(dtype):
+    jnp = framework("jax.numpy")
+    x = ref.samples(dtype, N, hi=None if dtype == "float32" else 200)
+    xj = jnp.asarray(x)
+    if dtype == "float32":
+        h, want = histtune.histogram(xj, 50, range=(0.0, 1.0)), ref.even(x, 50, 0.0, 1.0)
+    else:
+        h, want = histtune.bincount(xj, 256), ref.direct(x, 256)
+    assert type(h).__module__.startswith("jax") and h.dtype == jnp.uint32
+    np.testing.assert_array_equal(np.asarray(h), want)
+    np.testing.assert_array_equal(np.asarray(h + 0), want)  # JAX reads it on its own stream
+
+
+def test_jax_channels_and_out_refused():
+    jnp = framework("jax.numpy")
+    x = ref.samples("uint8", 4096 * 4).reshape(4096, 4)
+    h = histtune.histogram_channels(jnp.asarray(x), 256)
+    assert h.shape == (4, 256)
+    np.testing.assert_array_equal(np.asarray(h)[2], ref.direct(x[:, 2], 256))
+    with pytest.raises(TypeError, match="immutable"):
+        histtune.bincount(jnp.asarray(x), 8, out=h)
+
+
+def test_numba_in_numba_out():
+    cuda = framework("numba.cuda")
+    x = ref.samples("uint32", N, hi=5000)
+    h = histtune.bincount(cuda.to_device(x), 4096)
+    np.testing.assert_array_equal(h.copy_to_host(), ref.direct(x, 4096))

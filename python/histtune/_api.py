@@ -59,15 +59,16 @@ _ops = None
 
 
 def _torch_compiling(x: Any) -> bool:
-    # type(x).__module__ keeps torch unimported for other frameworks and is traceable by dynamo,
-    # which also knows is_compiling by identity, whatever name calls it.
+    # Once torch's adapter exists, its is_compiling (which dynamo knows by identity, whatever
+    # name calls it) is the cheapest test; before, type(x).__module__ keeps torch unimported for
+    # other frameworks.
+    if _is_compiling is not None:
+        return _is_compiling()
     if not type(x).__module__.startswith("torch"):
         return False
-    if _is_compiling is None:
-        import torch
+    import torch
 
-        return torch.compiler.is_compiling()
-    return _is_compiling()
+    return torch.compiler.is_compiling()
 
 
 def _compiled(op: str, out: Any, stream: Any, *args: Any):
@@ -183,7 +184,7 @@ def _pointer(result: Any) -> int:
     if hasattr(result, "data_ptr"):
         return result.data_ptr()
     if isinstance(result, _arrays._Pending):
-        return _core.describe(result.buffer)[0]
+        return result.ptr
     return _arrays.read(result, "out").ptr
 
 

@@ -24,14 +24,16 @@ CUDA_STREAM_LEGACY = 1  # cudaStreamLegacy, and DLPack's "legacy default stream"
 
 
 class Array:
-    """One array as the kernels see it. ``device`` is -1 where the array does not say."""
+    """One array as the kernels see it. ``device`` is -1 where the array does not say. Shape and
+    strides (in elements) may be given as None: they are then read from the torch tensor `obj`
+    when first asked for (each read costs a few hundred ns, and most calls never ask)."""
 
-    __slots__ = ("ptr", "shape", "strides", "dtype", "device", "obj", "adapter", "stream",
+    __slots__ = ("ptr", "_shape", "_strides", "dtype", "device", "obj", "adapter", "stream",
                  "size", "is_contiguous")
 
     def __init__(self, ptr, shape, strides, dtype, device, obj, adapter, size=None,
                  is_contiguous=None):
-        self.ptr, self.shape, self.strides = ptr, shape, strides
+        self.ptr, self._shape, self._strides = ptr, shape, strides
         self.dtype, self.device, self.obj, self.adapter = dtype, device, obj, adapter
         self.stream = None  # the stream a DLPack export was made for
         if size is None:
@@ -39,6 +41,18 @@ class Array:
             for extent in shape:
                 size *= extent
         self.size, self.is_contiguous = size, is_contiguous
+
+    @property
+    def shape(self) -> tuple:
+        if self._shape is None:
+            self._shape = tuple(self.obj.shape)
+        return self._shape
+
+    @property
+    def strides(self) -> tuple:
+        if self._strides is None:
+            self._strides = tuple(self.obj.stride())
+        return self._strides
 
     def contiguous(self) -> bool:
         """C order (dimensions of extent 1 may have any stride)."""
@@ -89,17 +103,18 @@ class _Torch:
         return name
 
     def array(self, x, what: str) -> Array:
-        if not x.is_cuda:
+        device = x.get_device()  # -1 for host (and meta) tensors
+        if device < 0:
             raise TypeError(f"histtune: {what} is a torch tensor on {x.device}; histtune counts "
                             "CUDA arrays: move it with x.cuda() or x.to('cuda')")
-        return Array(x.data_ptr(), x.shape, x.stride(), self.dtype_name(x.dtype),
-                     x.get_device(), x, self, x.numel(), x.is_contiguous())
+        return Array(x.data_ptr(), None, None, self.dtype_name(x.dtype), device, x, self,
+                     x.numel(), x.is_contiguous())
 
     def out_pointer(self, out, shape: tuple, a: Array) -> Optional[int]:
         """out's pointer when it is a valid output for `a` (the common case, checked in a few
         attribute reads), else None: the caller's full checks then say what is wrong."""
-        if (out.is_cuda and out.dtype in self.out_dtypes and out.shape == shape
-                and out.is_contiguous() and out.get_device() == a.device):
+        if (out.dtype in self.out_dtypes and out.get_device() == a.device
+                and out.shape == shape and out.is_contiguous()):
             return out.data_ptr()
         return None
 
@@ -243,18 +258,18 @@ class _Pending:
     """A histtune-made buffer whose DLPack export waits, on the consumer's stream, for the
     stream that computes it (no host synchronisation)."""
 
-    def __init__(self, buffer) -> None:
-        self.buffer = buffer
+    def __init__(self, made) -> None:
+        self.ptr, self.capsule = made  # _core.device_counts: (pointer, DLPack capsule)
         self.stream, self.device = CUDA_STREAM_LEGACY, -1
 
     def __dlpack__(self, stream=None, **kwargs):
         consumer = CUDA_STREAM_LEGACY if stream is None or stream == -1 else stream
         if stream != -1:
             _core.stream_wait(self.stream, consumer, self.device)
-        return self.buffer.__dlpack__(**kwargs)
+        return self.capsule  # a capsule is consumed once: JAX takes it here
 
     def __dlpack_device__(self):
-        return self.buffer.__dlpack_device__()
+        return (_KDL_CUDA, max(self.device, 0))
 
 
 _ADAPTERS: dict = {}

@@ -243,9 +243,10 @@ void stream_wait(std::uintptr_t producer, std::uintptr_t consumer, int device) {
 using DeviceCounts = nb::ndarray<std::uint32_t, nb::device::cuda>;
 
 // uint32 counters of `shape` in device memory of `device`, for frameworks whose arrays cannot be
-// allocated from outside (JAX): exported by DLPack, freed with cudaFree when the last holder lets
-// go.
-DeviceCounts device_counts(const std::vector<std::size_t>& shape, int device) {
+// allocated from outside (JAX), as (pointer, DLPack capsule): the capsule owns the memory (freed
+// with cudaFree when its consumer, or the capsule itself unconsumed, lets go). The pointer comes
+// apart because reading it back from the capsule would consume it.
+nb::tuple device_counts(const std::vector<std::size_t>& shape, int device) {
   DeviceScope scope(device);
   std::size_t size = 1;
   for (std::size_t s : shape) size *= s;
@@ -255,8 +256,9 @@ DeviceCounts device_counts(const std::vector<std::size_t>& shape, int device) {
   nb::capsule owner(d_counts, [](void* p) noexcept { (void)cudaFree(p); });
   int current = 0;
   (void)cudaGetDevice(&current);
-  return DeviceCounts(d_counts, shape.size(), shape.data(), owner, nullptr,
+  DeviceCounts counts(d_counts, shape.size(), shape.data(), owner, nullptr,
                       nb::dtype<std::uint32_t>(), nb::device::cuda::value, current);
+  return nb::make_tuple(reinterpret_cast<std::uintptr_t>(d_counts), nb::cast(counts));
 }
 
 // An imported DLPack array (a capsule or an object with __dlpack__) as (pointer, shape,

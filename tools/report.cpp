@@ -26,7 +26,7 @@ const char* const kStyle =
     ".name{font-size:12px}.name.stale{fill:#b00;font-style:italic}.tick{font-size:11px}"
     ".small{font-size:8px;fill:#555}.ctitle{font-size:12px;font-weight:600}\n"
     ".trend{fill:none;stroke-width:1.5;stroke-opacity:.55}.row.stale{opacity:.35}"
-    ".dot.stale{opacity:.35}\n"
+    ".pct.stale{opacity:.35}\n"
     ".lvl-exact{fill:#1b7837}.lvl-nearest_shape{fill:#a6dba0}.lvl-same_arch{fill:#fee08b}"
     ".lvl-default{fill:#e0e0e0}.cell{stroke:#fff;stroke-width:1}"
     ".cell.stale,.key.stale{stroke:#d62728;stroke-width:2}"

@@ -150,7 +150,7 @@ std::string distribution_marks(const ReportRow& r, const svg::Scale& s, double y
   return o.str();
 }
 
-std::string problems_legend(double width, double& height) {
+std::string problems_legend(double width, bool distributions, double& height) {
   std::vector<svg::LegendItem> items = {
       {"<circle class=\"key tuned\" r=\"4\"/>", "tuned"},
       {"<circle class=\"key default\" r=\"4\"/>", "built-in default (per shape)"},
@@ -158,8 +158,9 @@ std::string problems_legend(double width, double& height) {
       {"<line class=\"key floor\" x1=\"0\" x2=\"0\" y1=\"-6\" y2=\"6\"/>", "read floor"},
       {"<path class=\"key range\" d=\"M-6,-3 V3 M-6,0 H6 M6,-3 V3\"/>", "fastest..slowest call"}};
   for (const char* dist : {"skewed", "constant", "runs"})
-    items.push_back({svg::marker(distribution_colour(dist), 0, 0, 4, "key", ""),
-                     std::string("winner on ") + dist + " / on uniform"});
+    if (distributions)
+      items.push_back({svg::marker(distribution_colour(dist), 0, 0, 4, "key", ""),
+                       std::string("winner on ") + dist + " / on uniform"});
   return svg::legend(items, 0, 0, width, height);
 }
 
@@ -170,12 +171,18 @@ std::string problems_svg(const ReportDevice& d) {
   for (const auto& r : d.rows)
     label_w = std::max(label_w, svg::text_width(r.problem + (r.stale ? " (stale)" : ""), 12) + 14);
   label_w = std::min(label_w, 360.0);
+  // The distribution panel only where the winner was timed on more than one distribution.
+  bool distributions = false;
+  for (const auto& r : d.rows) distributions = distributions || r.by_distribution.size() > 1;
   double legend_h = 0;
-  const std::string legend = problems_legend(kWidth, legend_h);
-  const double pitch = 18, top = legend_h + 30, gap = 18;
+  const std::string legend = problems_legend(kWidth, distributions, legend_h);
+  // 18 px a problem; a few problems get more room.
+  const double pitch = std::clamp(240.0 / std::max<std::size_t>(d.rows.size(), 1), 18.0, 26.0);
+  const double top = legend_h + 30, gap = 18;
   const double frame_h = d.rows.size() * pitch + 6;
-  const double avail = kWidth - label_w - 2 * gap - 4;
-  const double tw = avail * 0.4, sw = avail * 0.3, dw = avail - tw - sw;
+  const double avail = kWidth - label_w - 2 * gap - 4;  // the third gap goes when dw is 0
+  const double tw = avail * (distributions ? 0.4 : 0.55), sw = avail * (distributions ? 0.3 : 0.45),
+               dw = avail - tw - sw;
   const double tx = label_w, sx = tx + tw + gap, dx = sx + sw + gap;
   svg::Scale ts = log_scale(d.rows, times_of, 1.15, 1e300, 0);
   ts.px0 = tx + 6, ts.px1 = tx + tw - 6;
@@ -200,15 +207,16 @@ std::string problems_svg(const ReportDevice& d) {
     if (group % 2)
       bands += "<rect class=\"band\" x=\"0\" y=\"" + num(y, "%.1f") + "\" width=\"" +
                num(kWidth, "%.0f") + "\" height=\"" + num(pitch, "%.0f") + "\"/>\n";
-    names += "<text x=\"" + num(label_w - 8, "%.1f") + "\" y=\"" + num(y + 13, "%.1f") +
+    names += "<text x=\"" + num(label_w - 8, "%.1f") + "\" y=\"" + num(y + pitch / 2 + 4, "%.1f") +
              "\" text-anchor=\"end\" class=\"name" + (r.stale ? " stale" : "") + "\">" +
              esc(r.problem) + (r.stale ? " (stale)" : "") + "<title>" + esc(r.label) +
              "</title></text>\n";
   }
   s << bands << names;
-  const auto panel = [&](double x, double w, const svg::Scale& sc, const char* title,
-                         std::string (*fmt)(double), auto marks, bool one_line) {
-    s << svg::open_chart(x, top, w, frame_h, title)
+  const auto panel = [&](double x, double w, const svg::Scale& sc, const char* name,
+                         const char* title, std::string (*fmt)(double), auto marks,
+                         bool one_line) {
+    s << svg::open_chart(x, top, w, frame_h, title, name)
       << svg::x_axis(sc, top + frame_h, top, sc.ticks(), fmt);
     if (one_line) {
       const std::string x1 = num(sc.at(1), "%.1f");
@@ -220,11 +228,11 @@ std::string problems_svg(const ReportDevice& d) {
         << marks(d.rows[i], sc, top + 3 + i * pitch + pitch / 2) << "</g>\n";
     s << svg::close_chart();
   };
-  panel(tx, tw, ts, "time per call, ms", ms_text, time_marks, false);
-  panel(sx, sw, ss, "tuned speedup (>1: faster)", times_text, speedup_marks,
-        true);
-  panel(dx, dw, ds, "winner per distribution", times_text, distribution_marks,
-        true);
+  panel(tx, tw, ts, "time", "time per call, ms", ms_text, time_marks, false);
+  panel(sx, sw, ss, "speedup", "tuned speedup (>1: faster)", times_text, speedup_marks, true);
+  if (distributions)
+    panel(dx, dw, ds, "distribution", "winner per distribution", times_text, distribution_marks,
+          true);
   s << "</svg>\n";
   return s.str();
 }
@@ -265,8 +273,9 @@ std::string floor_svg(const ReportDevice& d) {
     std::vector<double> xt;
     for (double v = std::ceil(xs.lo); v <= xs.hi; v += xs.hi - xs.lo > 12 ? 2 : 1)
       xt.push_back(v);
-    s << svg::open_chart(x0, top, w, ch, panel ? "% of the read floor by size n"
-                                               : "% of the read floor by bin count")
+    s << svg::open_chart(x0, top, w, ch,
+                         panel ? "% of the read floor by size n" : "% of the read floor by bin count",
+                         panel ? "floor-by-n" : "floor-by-bins")
       << svg::x_axis(xs, top + ch, top, xt, svg::pow2_text)
       << svg::y_axis(ys, x0, x0 + w, ys.ticks(5),
                      [](double v) { return num(v, "%.0f%%"); });
@@ -279,7 +288,7 @@ std::string floor_svg(const ReportDevice& d) {
       const std::size_t i = std::find(kinds.begin(), kinds.end(), k) - kinds.begin();
       const double pct = 100 * *r.floor_ms / r.tuned_ms;
       s << svg::marker(i, xs.at(panel ? r.log2_n : r.log2_bins), ys.at(pct), 4,
-                       std::string("mark dot") + (r.stale ? " stale" : ""),
+                       std::string("mark pct") + (r.stale ? " stale" : ""),
                        r.problem + ": " + num(pct, "%.1f") + "% of the floor")
         << '\n';
     }

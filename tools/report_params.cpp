@@ -29,7 +29,7 @@ std::string family_params_svg(const std::vector<const ReportRow*>& rows, const s
       series.push_back(r->series);
     xs.insert(r->log2_n);
   }
-  const int cols = 4;
+  const int cols = 3;
   const double cw = kWidth / cols, ch = 150, pl = 44, pr = 12, pt = 26, pb = 28, r_dot = 3.5;
   const double pw = cw - pl - pr, ph = ch - pt - pb;
   const int nrows = static_cast<int>((keys.size() + cols - 1) / cols);

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "report_charts.hpp"
@@ -73,11 +74,20 @@ std::string summary(const ReportDevice& d) {
     from_compare += r.default_ms && r.default_source == "compare";
     exact += r.lookup == "exact";
   }
+  std::size_t beats_cub = 0, beats_default = 0, ties_default = 0;
+  for (const auto& r : d.rows) {
+    beats_cub += r.cub_ms && *r.cub_ms > r.tuned_ms;
+    if (r.default_ms && std::fabs(*r.default_ms / r.tuned_ms - 1) <= 0.02)
+      ++ties_default;
+    else
+      beats_default += r.default_ms && *r.default_ms > r.tuned_ms;
+  }
   std::ostringstream h;
   h << "<p class=\"meta summary\">" << d.rows.size() << " tuned problems; the dispatcher answers "
-    << exact << " of them with their own row. Default times for " << defaults << " ("
-    << from_compare << " from <code>histtune compare</code>, the rest from the tuning run); CUB "
-    << "for " << cub << ".</p>\n";
+    << exact << " of them with their own row. Tuned's median is below CUB's on " << beats_cub
+    << " of " << cub << "; below the built-in default's by more than 2% on " << beats_default
+    << " of " << defaults << " (within 2%: " << ties_default << "). Default times: " << from_compare
+    << " from <code>histtune compare</code>, the rest from the tuning run.</p>\n";
   if (stale)
     h << "<p class=\"warn\">" << stale << " of " << d.rows.size()
       << " rows are stale: recorded with another kernel template than this build's ("

@@ -95,9 +95,9 @@ std::string time_marks(const ReportRow& r, const svg::Scale& s, double y) {
     std::optional<double> v;
     std::optional<ReportRange> range;
     double dy;
-  } marks[] = {{"tuned", "tuned", r.tuned_ms, r.tuned_range, -4},
+  } marks[] = {{"cub", "CUB", r.cub_ms, std::nullopt, 4},  // tuned last: on top
                {"default", "default", r.default_ms, r.default_range, 0},
-               {"cub", "CUB", r.cub_ms, std::nullopt, 4}};
+               {"tuned", "tuned", r.tuned_ms, r.tuned_range, -4}};
   if (r.floor_ms) {
     const std::string x = num(s.at(*r.floor_ms), "%.1f");
     o << "<line class=\"mark floor\" x1=\"" << x << "\" x2=\"" << x << "\" y1=\""

@@ -1,6 +1,7 @@
 // The parameter charts and the lookup coverage grids of the report (report_charts.hpp).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -41,10 +42,18 @@ std::string family_params_svg(const std::vector<const ReportRow*>& rows, const s
   const double h = nrows * ch + 8 + legend_h;
   // Series side by side at one size, so equal values do not hide each other, by at most 70% of
   // the gap to the next size, and never out of the frame.
+  std::map<double, std::vector<std::size_t>> series_at;
+  for (const ReportRow* r : rows) {
+    auto& at = series_at[r->log2_n];
+    const std::size_t si = std::find(series.begin(), series.end(), r->series) - series.begin();
+    if (std::find(at.begin(), at.end(), si) == at.end()) at.push_back(si);
+  }
+  std::size_t most = 1;
+  for (const auto& [x, at] : series_at) most = std::max(most, at.size());
   double min_gap = pw;
   for (auto a = xs.begin(), b = std::next(xs.begin()); b != xs.end(); ++a, ++b)
     min_gap = std::min(min_gap, (*b - *a) / std::max(*xs.rbegin() - *xs.begin(), 1e-9) * (pw - 16));
-  const double step = std::min(4.0, 0.7 * min_gap / std::max<std::size_t>(series.size(), 1));
+  const double step = std::min(4.0, 0.7 * min_gap / most);
   std::ostringstream s;
   s << "<svg class=\"params\" data-family=\"" << esc(fam)
     << "\" role=\"img\" aria-label=\"winning parameters by size and bin count\" width=\"" << kWidth
@@ -66,7 +75,9 @@ std::string family_params_svg(const std::vector<const ReportRow*>& rows, const s
     svg::Scale xsc;
     xsc.lo = *xs.begin(), xsc.hi = *xs.rbegin(), xsc.px0 = ox + 8, xsc.px1 = ox + pw - 8;
     auto x_of = [&](double log2_n, std::size_t si) {
-      const double jitter = (si - (series.size() - 1) / 2.0) * step;
+      const auto& at = series_at.at(log2_n);  // the series with a point at this size
+      const double rank = std::find(at.begin(), at.end(), si) - at.begin();
+      const double jitter = (rank - (at.size() - 1) / 2.0) * step;
       return std::clamp(xsc.at(log2_n) + jitter, ox + r_dot + 1, ox + pw - r_dot - 1);
     };
     s << svg::open_chart(ox, oy, pw, ph, name + " (" + key + ")", key);
@@ -112,8 +123,9 @@ std::string level_class(const ReportCoverageCell& c) {
   return cls;
 }
 
+// A grid's tick: the exponent of a power of two, else the value shortened ("8.29M").
 std::string log2_text(double v) {
-  return std::fabs(v - std::round(v)) < 1e-9 ? num(v, "%.0f") : num(v, "%.1f");
+  return std::fabs(v - std::round(v)) < 1e-9 ? num(v, "%.0f") : svg::pow2_text(v);
 }
 
 // One kind's grid at (x, y): n across, bins down; returns its width.
@@ -131,8 +143,8 @@ std::string coverage_grid(const ReportCoverage& g, double x, double y, double ce
   for (const auto& c : g.cells)
     s << "<rect class=\"" << level_class(c) << "\" x=\"" << num(x + col(c.log2_n) * cell_w, "%.1f")
       << "\" y=\"" << num(y + row(c.log2_bins) * cell_h, "%.1f") << "\" width=\"" << cell_w
-      << "\" height=\"" << cell_h << "\"><title>bins=2^" << log2_text(c.log2_bins) << " n=2^"
-      << log2_text(c.log2_n) << ": " << esc(c.summary) << "</title></rect>\n";
+      << "\" height=\"" << cell_h << "\"><title>bins=" << svg::pow2_text(c.log2_bins) << " n="
+      << svg::pow2_text(c.log2_n) << ": " << esc(c.summary) << "</title></rect>\n";
   for (std::size_t i = 0; i < g.log2_ns.size(); i += 2)
     s << "<text x=\"" << num(x + (i + 0.5) * cell_w, "%.1f") << "\" y=\"" << y + h + 10
       << "\" text-anchor=\"middle\" class=\"small\">" << log2_text(g.log2_ns[i]) << "</text>\n";

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "command.hpp"
+#include "histtune/dispatcher.hpp"
 #include "histtune/version.hpp"
 #include "histtune/status.hpp"
 #include "json_out.hpp"
@@ -18,8 +19,12 @@ namespace histtune::cli {
 namespace {
 
 int run_report(const Common& c, const std::string& html_path) {
+  open_db_read_only(c);  // a missing, corrupt or foreign file: refused with its own message
+  // The dispatcher's connection before the reader's, so that it closes last: the last connection
+  // to close removes SQLite's -wal and -shm files.
+  const Dispatcher dispatcher(DispatcherOptions{resolve_db_path(c), std::nullopt});
   auto database = open_db_read_only(c);
-  ReportData data = read_report(*database, database->path());
+  ReportData data = read_report(*database, dispatcher);
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char when[32];
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
@@ -51,12 +56,13 @@ void declare(CLI::App* app, Common& common, std::string& html_path) {
 Command report_command() {
   return {
       "report", "write the database as one self-contained HTML page (--html FILE)",
-      "One page, inline SVG and CSS, nothing fetched and no script. Per device: for each tuned\n"
-      "problem the tuned, default and CUB times as bars (whiskers: fastest..slowest call), the\n"
-      "read floor, % of the floor and the configuration chosen; a chart per tunable parameter of\n"
-      "its winning value against the problem size, one line per sample type and bin count; a\n"
-      "table; and the device, driver, runtime, NVRTC, histtune version and kernel template.\n"
-      "CUB and the floor come from `histtune compare`. Needs no GPU; only reads the database.",
+      "One page, inline SVG and CSS, nothing fetched and no script. Per device: per tuned\n"
+      "problem the tuned, per-shape default and CUB times (whiskers: fastest..slowest call) and\n"
+      "the read floor, the speedups on a log axis and the winner on each input distribution; % of\n"
+      "the read floor against bins and size; which shapes the dispatcher answers exactly, from a\n"
+      "nearer shape or with its default; a chart per tunable of its winning value against size;\n"
+      "a table; stale rows marked; the device, driver, runtime, NVRTC, histtune version and kernel\n"
+      "template. CUB and the floor come from `histtune compare`. Needs no GPU; only reads.",
       bind_values<std::string>(declare, run_report)};
 }
 

@@ -133,11 +133,10 @@ DeviceInfo described_device(const db::DeviceRow& row) {
   return d;
 }
 
-ReportData read_report(const db::Database& database, const std::string& db_path) {
+ReportData read_report(const db::Database& database, const Dispatcher& dispatcher) {
   ReportData data;
   data.histtune_version = version();
-  data.db_path = db_path;
-  const Dispatcher dispatcher(DispatcherOptions{db_path, std::nullopt});
+  data.db_path = database.path();
   std::string templates;
   for (const KernelFamily* f : families())
     templates += (templates.empty() ? "" : ", ") + std::string(f->name()) + " " +

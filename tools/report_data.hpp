@@ -23,8 +23,8 @@ DeviceInfo described_device(const db::DeviceRow& row);
 std::vector<ReportCoverage> read_coverage(const Dispatcher& dispatcher, const DeviceInfo& d,
                                           const std::vector<db::WinnerRow>& winners);
 
-// Reads every device of `database`; the lookups open the database at `db_path` through a
-// Dispatcher (the runtime's own lookup).
-ReportData read_report(const db::Database& database, const std::string& db_path);
+// Reads every device of `database`; the lookups are `dispatcher`'s (the runtime's own), which
+// should read the same file.
+ReportData read_report(const db::Database& database, const Dispatcher& dispatcher);
 
 }  // namespace histtune::cli

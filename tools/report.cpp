@@ -18,7 +18,8 @@ const char* const kStyle =
     "h4{font-size:13px;margin:10px 0 2px}\n"
     "table{border-collapse:collapse;font-size:11px}td,th{border:1px solid #ccc;padding:2px 5px;"
     "text-align:right;white-space:nowrap}td:first-child,td:last-child,th:first-child,"
-    "th:last-child{text-align:left}td:last-child{font-size:10px}.scroll{overflow-x:auto}tr.stale td{color:#999;font-style:italic}\n"
+    "th:last-child{text-align:left}td:last-child{font-size:10px}.scroll{overflow-x:auto}"
+    "tr.stale td{color:#999;font-style:italic}\n"
     ".tuned{fill:#1f77b4;stroke:#1f77b4}.default{fill:#8c8c8c;stroke:#8c8c8c}"
     ".cub{fill:#ff7f0e;stroke:#ff7f0e}\n"
     ".range{stroke-width:1.2;fill:none}.floor{stroke:#222;stroke-width:2}.key.range{stroke:#222}\n"
@@ -40,7 +41,8 @@ std::string cell(const std::optional<double>& v, const char* fmt = "%.4f") {
 
 std::string table(const ReportDevice& d) {
   std::ostringstream h;
-  h << "<div class=\"scroll\"><table><tr><th>problem</th><th>lookup</th><th>tuned ms</th><th>min..max</th>"
+  h << "<div class=\"scroll\"><table><tr><th>problem</th><th>lookup</th><th>tuned ms</th>"
+       "<th>min..max</th>"
        "<th>default ms</th><th>from</th><th>CUB ms</th><th>floor ms</th><th>% of floor</th>"
        "<th>vs default</th><th>vs CUB</th><th>configuration</th></tr>\n";
   for (const auto& r : d.rows) {

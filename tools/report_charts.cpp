@@ -80,9 +80,9 @@ std::vector<double> speedups_of(const ReportRow& r) {
 // The winner's time on each distribution relative to its time on the first (uniform) one.
 std::vector<double> spread_of(const ReportRow& r) {
   std::vector<double> v;
+  if (r.by_distribution.empty() || r.by_distribution.front().median_ms <= 0) return v;
   for (const auto& t : r.by_distribution)
-    if (!r.by_distribution.empty() && r.by_distribution.front().median_ms > 0)
-      v.push_back(t.median_ms / r.by_distribution.front().median_ms);
+    v.push_back(t.median_ms / r.by_distribution.front().median_ms);
   return v;
 }
 
@@ -274,7 +274,8 @@ std::string floor_svg(const ReportDevice& d) {
     for (double v = std::ceil(xs.lo); v <= xs.hi; v += xs.hi - xs.lo > 12 ? 2 : 1)
       xt.push_back(v);
     s << svg::open_chart(x0, top, w, ch,
-                         panel ? "% of the read floor by size n" : "% of the read floor by bin count",
+                         panel ? "% of the read floor by size n"
+                               : "% of the read floor by bin count",
                          panel ? "floor-by-n" : "floor-by-bins")
       << svg::x_axis(xs, top + ch, top, xt, svg::pow2_text)
       << svg::y_axis(ys, x0, x0 + w, ys.ticks(5),
@@ -289,7 +290,7 @@ std::string floor_svg(const ReportDevice& d) {
       const double pct = 100 * *r.floor_ms / r.tuned_ms;
       s << svg::marker(i, xs.at(panel ? r.log2_n : r.log2_bins), ys.at(pct), 4,
                        std::string("mark pct") + (r.stale ? " stale" : ""),
-                       r.problem + ": " + num(pct, "%.1f") + "% of the floor")
+                       r.problem + ": " + num(pct, "%.1f") + "% of floor")
         << '\n';
     }
     s << svg::close_chart();

@@ -58,11 +58,12 @@ Command report_command() {
       "report", "write the database as one self-contained HTML page (--html FILE)",
       "One page, inline SVG and CSS, nothing fetched and no script. Per device: per tuned\n"
       "problem the tuned, per-shape default and CUB times (whiskers: fastest..slowest call) and\n"
-      "the read floor, the speedups on a log axis and the winner on each input distribution; % of\n"
-      "the read floor against bins and size; which shapes the dispatcher answers exactly, from a\n"
-      "nearer shape or with its default; a chart per tunable of its winning value against size;\n"
-      "a table; stale rows marked; the device, driver, runtime, NVRTC, histtune version and kernel\n"
-      "template. CUB and the floor come from `histtune compare`. Needs no GPU; only reads.",
+      "the read floor, the speedups on a log axis and the winner on each input distribution;\n"
+      "% of the read floor against bins and size; which shapes the dispatcher answers exactly,\n"
+      "from a nearer shape or with its default; a chart per tunable of its winning value against\n"
+      "size; a table; stale rows marked; the device, driver, runtime, NVRTC, histtune version\n"
+      "and kernel template. CUB and the floor come from `histtune compare`. Needs no GPU; only\n"
+      "reads.",
       bind_values<std::string>(declare, run_report)};
 }
 

@@ -60,8 +60,10 @@ ReportCoverage grid_of(const Kind& k, const Dispatcher& dispatcher, const Device
   g.log2_bins.assign(bins.begin(), bins.end());
   for (double lb : g.log2_bins)
     for (double ln : g.log2_ns) {
-      db::ProblemRow key{fam, type, binning, static_cast<std::uint32_t>(std::llround(std::exp2(lb))),
-                         static_cast<std::uint64_t>(std::llround(std::exp2(ln))), channels, active};
+      const db::ProblemRow key{fam, type, binning,
+                               static_cast<std::uint32_t>(std::llround(std::exp2(lb))),
+                               static_cast<std::uint64_t>(std::llround(std::exp2(ln))), channels,
+                               active};
       Problem p;
       try {
         p = problem_of(key);

@@ -38,7 +38,8 @@ void read_measurements(const db::Database& database, const std::string& uuid,
     if (m.config_label == w.config_label) {
       r.by_distribution.push_back({m.distribution, m.median_ms});
       if (uniform)
-        r.tuned_range = ReportRange{std::min(m.min_ms, w.median_ms), std::max(m.max_ms, w.median_ms)};
+        r.tuned_range =
+            ReportRange{std::min(m.min_ms, w.median_ms), std::max(m.max_ms, w.median_ms)};
     }
     // By value, not label: labels written before a parameter existed are shorter.
     if (uniform && !r.default_ms && default_values && f->parse(m.config_label) == default_values) {

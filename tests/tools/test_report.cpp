@@ -1,10 +1,14 @@
-// The HTML report renders every section from fixture data, self-contained, and escapes text.
+// The HTML report renders every section from fixture data, self-contained, and escapes text; and
+// `histtune report` on the H100 plan-l fixture reads the per-shape default, spreads and stale rows.
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <unistd.h>
 
+#include <fstream>
+#include <regex>
 #include <set>
 
+#include "cli_runner.hpp"
 #include "report.hpp"
 #include "report_svg.hpp"
 
@@ -89,7 +93,7 @@ TEST(Report, HasTimesWithSpreadFloorAndConfigurationPerProblem) {
   EXPECT_EQ(count(problems, "class=\"mark cub\""), 2 * 2u);
   EXPECT_EQ(count(problems, "class=\"mark floor\""), 2u);
   EXPECT_EQ(count(problems, "class=\"mark range"), 3u) << "whiskers where the spread is known";
-  EXPECT_NE(html.find("80.0% of the floor"), std::string::npos) << "floor 0.016 / tuned 0.02";
+  EXPECT_NE(html.find("80.0% of floor"), std::string::npos) << "floor 0.016 / tuned 0.02";
   EXPECT_NE(html.find("<td>tpb512.vpt1.vec0"), std::string::npos) << "the choice";
 }
 
@@ -165,8 +169,8 @@ TEST(Report, LegendWrapsAndSeriesStayDistinct) {
     rows.push_back(r);
   }
   const std::string params = svg_of(render_report(d), "params");
-  const std::regex item(
-      R"re(<g transform="translate\(([0-9.]+),[0-9.]+\)">(<[^>]*>)(?:</\w+>)?<text[^>]*>([^<]*)<)re");
+  const std::regex item(R"re(<g transform="translate\(([0-9.]+),[0-9.]+\)">)re"
+                        R"re((<[^>]*>)(?:</\w+>)?<text[^>]*>([^<]*)<)re");
   int items = 0;
   for (auto it = std::sregex_iterator(params.begin(), params.end(), item);
        it != std::sregex_iterator(); ++it, ++items) {
@@ -239,6 +243,60 @@ TEST(Report, EmptyDatabaseSaysSo) {
   ReportData d = fixture();
   d.devices.clear();
   EXPECT_NE(render_report(d).find("no tuned problems"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+using histtune::test::fixture;
+using histtune::test::read_text;
+using histtune::test::run_cli;
+using histtune::test::ScratchDir;
+
+// The report of h100_plan_l.json (34 problems of the H100 plan l), after `edit` of its text.
+std::string plan_report(const ScratchDir& dir, const std::string& from = "",
+                        const std::string& to = "") {
+  std::string text = read_text(fixture("h100_plan_l.json"));
+  for (auto p = from.empty() ? std::string::npos : text.find(from); p != std::string::npos;
+       p = text.find(from, p + to.size()))
+    text.replace(p, from.size(), to);
+  std::ofstream(dir / "plan.json") << text;
+  const std::string db = dir / "plan.db";
+  EXPECT_EQ(run_cli("import " + (dir / "plan.json") + " --db " + db).rc, 0);
+  const auto r = run_cli("report --html " + (dir / "report.html") + " --db " + db);
+  EXPECT_EQ(r.rc, 0) << r.out;
+  return read_text(dir / "report.html");
+}
+
+// The default column was '-' on every row: the report looked for default_config(), which the
+// tuner does not time; it times the family's per-shape default. The tuned whisker was on 1 row.
+TEST(ReportCli, DefaultIsThePerShapeDefaultTheTunerTimedAndEveryRowHasItsSpread) {
+  ScratchDir dir("histtune_report_plan");
+  const std::string html = plan_report(dir);
+  EXPECT_EQ(count(html, "<td>tuning run</td>"), 34u);
+  EXPECT_EQ(count(html, "class=\"mark range tuned\""), 34u);
+  // The default's whisker: its time, and tuned's speedup over it.
+  EXPECT_EQ(count(html, "class=\"mark range default\""), 2 * 34u);
+  EXPECT_EQ(count(html, ">exact</td>"), 34u) << "the dispatcher answers each from its own row";
+  EXPECT_EQ(count(html, "class=\"mark dist\""), 3 * 34u) << "skewed, constant, runs";
+  EXPECT_NE(html.find("below CUB's on 32 of 33"), std::string::npos);
+  EXPECT_EQ(html.find("are stale"), std::string::npos);
+  for (const char* grid : {"u8 direct", "u32 range", "u8 direct 3/4 ch"})
+    EXPECT_NE(html.find(std::string("class=\"ctitle\">") + grid + "<"), std::string::npos)
+        << grid << " coverage grid";
+  EXPECT_EQ(::access((dir / "plan.db-wal").c_str(), F_OK), -1) << "report leaves no -wal file";
+}
+
+TEST(ReportCli, RowsOfAnotherKernelTemplateAreMarkedStale) {
+  ScratchDir dir("histtune_report_stale");
+  // The 31 1D rows as if tuned with an older template; the 3 multi-channel rows keep theirs.
+  const std::string html = plan_report(dir, "095e3fbf8a02a22c", "0123456789abcdef");
+  EXPECT_NE(html.find("31 of 34 rows are stale"), std::string::npos);
+  EXPECT_EQ(count(html, " (stale)<title>"), 31u);
+  EXPECT_EQ(count(html, "<tr class=\"stale\">"), 31u);
+  EXPECT_EQ(count(html, ">exact</td>"), 3u);
+  EXPECT_GT(count(html, " tuned stale\""), 0u) << "coverage outlines the skipped shapes";
 }
 
 }  // namespace

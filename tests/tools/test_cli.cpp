@@ -105,7 +105,7 @@ TEST(CliDatabase, ImportExportMergeReportPruneWithoutAGpu) {
   ASSERT_EQ(r.rc, 0) << r.out;
   const std::string html = read_text(dir / "r.html");
   EXPECT_NE(html.find("Fixture H100"), std::string::npos);
-  EXPECT_NE(html.find("class=\"bar tuned\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"mark tuned\""), std::string::npos);
   r = run_cli("prune --db " + b);  // the fixture's template hash is not this build's
   ASSERT_EQ(r.rc, 0) << r.out;
   r = run_cli("export --db " + b);

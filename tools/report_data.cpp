@@ -115,22 +115,16 @@ DeviceInfo described_device(const db::DeviceRow& row) {
   d.driver_version = row.driver_version;
   d.runtime_version = row.runtime_version;
   d.memory_clock_khz = row.memory_clock_khz;
-  // Per compute capability (CUDA C++ Programming Guide, "Technical Specifications"): opt-in
-  // shared memory per block, shared memory per SM (KiB), resident threads per SM.
-  struct Limits {
-    int arch, smem_block_kib, smem_sm_kib, threads;
-  };
-  static const Limits table[] = {{70, 96, 96, 2048},   {75, 64, 64, 1024},
-                                 {80, 163, 164, 2048}, {86, 99, 100, 1536},
-                                 {87, 163, 164, 2048}, {89, 99, 100, 1536},
-                                 {90, 227, 228, 2048}, {100, 227, 228, 2048},
-                                 {120, 99, 100, 1536}};
-  Limits l = table[0];
-  for (const Limits& t : table)  // the newest known at or below this one
-    if (t.arch <= d.arch()) l = t;
-  d.smem_per_block_optin = static_cast<std::size_t>(l.smem_block_kib) * 1024;
-  d.smem_per_sm = static_cast<std::size_t>(l.smem_sm_kib) * 1024;
-  d.max_threads_per_sm = l.threads;
+  // The architecture's limits as `explain` takes them (describe_arch); an architecture not listed
+  // there keeps those of the newest listed below it.
+  for (int cc = d.arch(); cc >= 70; --cc) {
+    if (const std::optional<DeviceInfo> a = describe_arch(cc / 10, cc % 10)) {
+      d.smem_per_block_optin = a->smem_per_block_optin;
+      d.smem_per_sm = a->smem_per_sm;
+      d.max_threads_per_sm = a->max_threads_per_sm;
+      break;
+    }
+  }
   return d;
 }
 

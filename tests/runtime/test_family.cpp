@@ -55,6 +55,24 @@ TEST(FamilyRegistry, LabelsRoundTripAndStayInTheirFamily) {
   }
 }
 
+TEST(FamilyRegistry, EachFamilyDeclaresItsOwnPlanProblemsAndBenchRows) {
+  std::set<std::string> ids;
+  for (const KernelFamily* f : families()) {
+    EXPECT_FALSE(f->plan_problems().empty()) << f->name();
+    for (const Problem& p : f->plan_problems()) {
+      EXPECT_EQ(&family_of(p), f) << p.describe();
+      EXPECT_EQ(validate(p), "") << p.describe();
+    }
+    for (const BenchRow& r : f->bench_rows()) {
+      EXPECT_EQ(&family_of(r.problem), f) << r.id;
+      EXPECT_EQ(validate(r.problem), "") << r.id;
+      EXPECT_TRUE(ids.insert(r.id).second) << "two rows named " << r.id;
+      EXPECT_FALSE(r.target.empty()) << r.id;
+    }
+    EXPECT_NE(f->baseline(), Baseline::none) << f->name() << ": both families have a CUB peer";
+  }
+}
+
 // Variants of one shape in what is not its key (bounds, levels, pitch) and in what is (bounds
 // that need the 64-bit even arithmetic, pitched or packed rows).
 std::vector<Problem> variants(const KernelFamily& f) {

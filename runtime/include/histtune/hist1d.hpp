@@ -142,6 +142,9 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
 // The family's checks of a problem: one channel, no row pitch.
 std::string validate(const Problem& p);
+// Its problems in the default plan and its rows of the bench matrix (hist1d_workload.cpp).
+std::vector<Problem> plan_problems();
+std::vector<BenchRow> bench_rows();
 
 }  // namespace hist1d
 
@@ -201,6 +204,7 @@ struct Hist1DFamily {
   static constexpr const char* kKernel = hist1d::kKernel;
   static constexpr const char* kSpecPrefix = "";
   static constexpr bool kChannels = false;
+  static constexpr Baseline kBaseline = Baseline::cub_histogram;
   static const std::vector<Param<Config>>& params() { return hist1d::params(); }
   static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return hist1d::check(c, p, d);
@@ -212,6 +216,8 @@ struct Hist1DFamily {
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
   static std::string validate(const Problem& p) { return hist1d::validate(p); }
   static std::uint64_t counters(const Problem& p) { return p.num_bins; }
+  static std::vector<Problem> plan_problems() { return hist1d::plan_problems(); }
+  static std::vector<BenchRow> bench_rows() { return hist1d::bench_rows(); }
 };
 
 }  // namespace histtune

@@ -43,7 +43,7 @@ TEST(FamilyRegistry, LabelsRoundTripAndStayInTheirFamily) {
     const Problem p = typical(*f);
     EXPECT_EQ(&family_of(p), f);
     const ParamValues fallback = f->fallback(p, d);
-    EXPECT_EQ(f->check(fallback, p, d), "") << f->label(fallback);
+    EXPECT_EQ(f->check(fallback, p, d).message(), "") << f->label(fallback);
     const std::string label = f->label(fallback);
     ASSERT_TRUE(f->parse(label)) << label;
     EXPECT_EQ(*f->parse(label), fallback);
@@ -112,7 +112,7 @@ TEST(ShapeKey, CallsWithOneKeyNeedOneKernel) {
     for (const Problem& p : ps) {
       const ParamValues c = f->fallback(p, d);
       for (const Problem& q : ps) {
-        if (!f->check(c, q, d).empty() || f->check(c, p, d) != "") continue;
+        if (!f->check(c, q, d).holds() || f->check(c, p, d).message() != "") continue;
         const bool same_kernel =
             cache_key(f->request(c, p, 90)) == cache_key(f->request(c, q, 90));
         if (shape_key(p) == shape_key(q)) {

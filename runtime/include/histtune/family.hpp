@@ -19,6 +19,7 @@
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/restriction.hpp"
 #include "histtune/workload.hpp"
 
 namespace histtune {
@@ -57,8 +58,8 @@ class KernelFamily {
   virtual std::optional<ParamValues> parse(const std::string& label) const = 0;
   virtual std::string label(const ParamValues& v) const = 0;
   virtual std::string to_json(const ParamValues& v) const = 0;
-  // Empty when v may run p on d; else the restriction that says no.
-  virtual std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
+  // Holds when v may run p on d; else the restriction that says no (restriction.hpp).
+  virtual Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
   // The built-in choice when nothing is tuned.
   virtual ParamValues fallback(const Problem& p, const DeviceInfo& d) const = 0;
   virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;

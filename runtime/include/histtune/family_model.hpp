@@ -53,7 +53,7 @@ class FamilyModel final : public KernelFamily {
   }
   std::string label(const ParamValues& v) const override { return config(v).label(); }
   std::string to_json(const ParamValues& v) const override { return config(v).to_json(); }
-  std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
+  Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
     return F::check(config(v), p, d);
   }
   ParamValues fallback(const Problem& p, const DeviceInfo& d) const override {

@@ -128,8 +128,8 @@ Hist1DConfig default_config();
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d);
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();
-// Empty when `c` may run `p` on `d`; otherwise why not (a restriction, named).
-std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
+// Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
+Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 // Whether the kernel keeps a sink bin (word num_bins of every copy, never flushed) for samples in
 // no bin: storage 0 unless every value is a bin. The one rule behind the kernel's HT_SINK and
@@ -206,7 +206,7 @@ struct Hist1DFamily {
   static constexpr bool kChannels = false;
   static constexpr Baseline kBaseline = Baseline::cub_histogram;
   static const std::vector<Param<Config>>& params() { return hist1d::params(); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+  static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return hist1d::check(c, p, d);
   }
   static Config fallback(const Problem& p, const DeviceInfo& d) { return hist1d::default_for(p, d); }

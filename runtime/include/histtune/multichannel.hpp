@@ -83,8 +83,8 @@ constexpr const char* kLabelPrefix = "mc.";
 
 const std::vector<Param<MultiChannelConfig>>& params();
 std::vector<MultiChannelConfig> space();
-// Empty when `c` may run `p` on `d`; otherwise why not.
-std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
+// Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
+Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 // The built-in choice when nothing is tuned (first valid of a short per-shape list).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
@@ -149,7 +149,7 @@ struct MultiChannelFamily {
   static constexpr Baseline kBaseline = Baseline::cub_multi_histogram;
   static const std::vector<Param<Config>>& params() { return multichannel::params(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+  static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return multichannel::check(c, p, d);
   }
   static Config fallback(const Problem& p, const DeviceInfo& d) {

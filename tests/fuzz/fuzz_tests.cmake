@@ -33,9 +33,16 @@ function(fuzz_runtime_problem cxx out)
 #include <cstdint>
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }
 ]])
-  execute_process(COMMAND ${cxx} -dumpversion OUTPUT_VARIABLE _version
-                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  string(REGEX MATCH "^[0-9]+" _major "${_version}")
+  execute_process(COMMAND ${cxx} --version OUTPUT_VARIABLE _banner ERROR_QUIET)
+  string(REGEX MATCH "clang version ([0-9]+)[.0-9]*" _version "${_banner}")
+  set(_major "${CMAKE_MATCH_1}")
+  if(NOT _major)
+    set(_why "${cxx} is not clang (HISTTUNE_FUZZ_CXX names the clang++ to build them with)")
+    set(_HISTTUNE_FUZZ_PROBE_FOR "${_cache_key}" CACHE INTERNAL "")
+    set(_HISTTUNE_FUZZ_PROBE "${_why}" CACHE INTERNAL "")
+    set(${out} "${_why}" PARENT_SCOPE)
+    return()
+  endif()
   execute_process(COMMAND ${cxx} -fsanitize=fuzzer,address,undefined ${_dir}/probe.cpp
                           -o ${_dir}/probe
                   RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_VARIABLE _err)
@@ -43,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return
   if(NOT _rc EQUAL 0)
     # The linker's line that names the missing library, if it said one.
     string(REGEX MATCH "[^\n]*(cannot find|not found|No such file)[^\n]*" _line "${_err}")
-    string(CONCAT _why "${cxx} (clang ${_version}) cannot link -fsanitize=fuzzer,address,"
+    string(CONCAT _why "${cxx} (${_version}) cannot link -fsanitize=fuzzer,address,"
            "undefined: its fuzzer and sanitizer runtimes are missing (Debian: apt-get install "
            "libclang-rt-${_major}-dev) ${_line}")
   endif()
@@ -58,6 +65,7 @@ if(NOT HISTTUNE_FUZZ)
 endif()
 find_program(_fuzz_cxx NAMES ${HISTTUNE_FUZZ_CXX} NO_CACHE)
 if(NOT _fuzz_cxx)
+  message(STATUS "fuzz tests skipped: no ${HISTTUNE_FUZZ_CXX} on PATH")
   fuzz_tests_skipped("no ${HISTTUNE_FUZZ_CXX} (HISTTUNE_FUZZ_CXX) on PATH: install clang and its "
                      "libclang-rt-<version>-dev")
   return()

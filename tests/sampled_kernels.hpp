@@ -37,7 +37,7 @@ SampledKernels<F> sample_kernels(const std::vector<typename F::Config>& space,
   SampledKernels<F> out;
   std::map<std::string, std::size_t> number, index;  // cache key -> kernel number, reqs index
   for (const auto& c : space) {
-    if (!F::check(c, valid_for, d).empty()) continue;
+    if (!F::check(c, valid_for, d).holds()) continue;
     const CompileRequest req = F::request(c, compiled_for, d.arch());
     const std::string key = cache_key(req);
     if (number.emplace(key, number.size()).first->second % stride != 0) continue;

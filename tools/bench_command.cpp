@@ -10,7 +10,6 @@
 
 #include "command.hpp"
 #include "histtune/dispatcher.hpp"
-#include "histtune/multichannel.hpp"
 #include "histtune/tuner/baselines.hpp"
 #include "histtune/tuner/bench.hpp"
 #include "histtune/tuner/compare.hpp"

@@ -1,6 +1,5 @@
 // The argument checks of every public entry point, made before anything is launched.
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
 
 #include "histtune/dispatcher.hpp"
@@ -8,12 +7,6 @@
 namespace histtune {
 
 namespace {
-
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 std::string address(const void* ptr) {
   char buf[32];
@@ -24,39 +17,8 @@ std::string address(const void* ptr) {
 }  // namespace
 
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
-  if (p.binning == Binning::even) {
-    // Said before validate(), whose "lower < upper" would be a puzzling answer for a NaN.
-    if (std::isnan(p.lower) || std::isnan(p.upper))
-      return "even binning needs bounds that are numbers, got lower = " + num(p.lower) +
-             ", upper = " + num(p.upper);
-    if (!std::isfinite(p.lower) || !std::isfinite(p.upper))
-      return "even binning needs finite bounds, got lower = " + num(p.lower) +
-             ", upper = " + num(p.upper);
-  }
-  if (std::string why = validate(p); !why.empty()) {
-    if (p.binning == Binning::even && !(p.lower < p.upper))
-      why += ", got lower = " + num(p.lower) + ", upper = " + num(p.upper);
-    return why;
-  }
-  if (p.binning == Binning::even && is_float(p.sample_type)) {
-    // The kernel bins in float: the bounds, their range and the scale must all be floats.
-    const float lower_f = static_cast<float>(p.lower), upper_f = static_cast<float>(p.upper);
-    if (!(lower_f < upper_f))
-      return "even binning needs lower < upper as floats: " + num(p.lower) + " and " +
-             num(p.upper) + " round to the same float";
-    const float range_f = upper_f - lower_f;
-    if (!std::isfinite(range_f))
-      return "upper - lower = " + num(p.upper - p.lower) + " overflows float";
-    if (!std::isfinite(static_cast<float>(p.num_bins) / range_f))
-      return "num_bins / (upper - lower) = " + num(p.num_bins / (p.upper - p.lower)) +
-             " overflows float: the range is too narrow for the bins";
-  }
-  if (p.binning == Binning::even && !is_float(p.sample_type)) {
-    constexpr double kExact = 9007199254740992.0;  // 2^53: integers a double holds exactly
-    if (std::fabs(p.lower) > kExact || std::fabs(p.upper) > kExact)
-      return "even binning of integer samples needs bounds within +-2^53, got lower = " +
-             num(p.lower) + ", upper = " + num(p.upper);
-  }
+  // The problem's own checks, the even bounds among them (validate() in problem.hpp).
+  if (std::string why = validate(p); !why.empty()) return why;
   if (d_counts == nullptr) return "d_counts is null";
   if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
   const std::size_t bytes = sample_bytes(p.sample_type);

@@ -134,9 +134,10 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   const ParamValues& c = fresh->choice.config;
   // A stored configuration passed the restrictions in the lookup; the default is checked here,
   // since no configuration may fit at all (too many bins for shared memory).
-  if (std::string why = f.check(c, p, d); !why.empty())
+  if (const Restriction r = f.check(c, p, d); !r.holds())
     throw Error(StatusCode::invalid_argument, "histtune: " + p.describe() + " cannot run in the " +
-                                                  f.name() + " family on " + d.name + ": " + why);
+                                                  f.name() + " family on " + d.name + ": " +
+                                                  r.message());
   const Kernel k = load_kernel(f, f.request(c, p, d.arch()), p);
   fresh->launch = f.prepare(cache_, k, c, p, d);
   const FamilyChoice& ch = fresh->choice;

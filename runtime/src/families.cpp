@@ -1,6 +1,7 @@
 // The registry: one line per family. Adding a family: its template in templates/, its header
-// and source in runtime/ (value struct, parameter table, restrictions, launch, traits with its
-// name), its Family value in problem.hpp, and its line below; nothing else switches on families.
+// and sources in runtime/ (value struct, parameter table, restrictions, launch, plan problems and
+// bench rows, traits with its name), its Family value in problem.hpp, and its line below;
+// docs/families.md lists the files and what else a family may need.
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"

@@ -59,83 +59,95 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   }
   for (const char* label : candidates) {
     const auto c = Hist1DConfig::parse(label);
-    if (c && check(*c, p, d).empty()) return *c;
+    if (c && check(*c, p, d).holds()) return *c;
   }
   return default_config();
 }
 
 std::vector<Hist1DConfig> space() { return params::space(params()); }
 
-std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
-  if (std::string why = params::check_values(params(), c); !why.empty()) return why;
+Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
   const int warps = c.block_threads / 32;
   if (c.private_copies > warps)
-    return "private_copies (" + std::to_string(c.private_copies) + ") > warps per block (" +
-           std::to_string(warps) + ")";
+    return Restriction::rule("private_copies (" + std::to_string(c.private_copies) +
+                             ") > warps per block (" + std::to_string(warps) + ")");
   if (c.padding > 0 && (c.private_copies == 1 || c.layout != Layout::rows))
-    return "padding only separates the rows of several copies (needs pc > 1, layout 0)";
-  if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sample_bytes(p.sample_type))
-    return "vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
-           to_string(p.sample_type) + " sample: that is vec0";
+    return Restriction::rule(
+        "padding only separates the rows of several copies (needs pc > 1, layout 0)");
+  if (c.vector_bytes != 0 &&
+      static_cast<std::size_t>(c.vector_bytes) <= sample_bytes(p.sample_type))
+    return Restriction::rule("vector_bytes " + std::to_string(c.vector_bytes) + " is one " +
+                             to_string(p.sample_type) + " sample: that is vec0");
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   // Per-thread counters run few threads, each with more loads in flight: they may take 64.
   const std::size_t max_per_tile = c.storage == Storage::thread_counters ? 64 : 32;
   if (per_load * c.vectors_per_thread > max_per_tile)
-    return "more than " + std::to_string(max_per_tile) + " samples per thread per tile (" +
-           std::to_string(per_load * c.vectors_per_thread) + "): registers and code size";
+    return Restriction::rule(
+        "more than " + std::to_string(max_per_tile) + " samples per thread per tile (" +
+        std::to_string(per_load * c.vectors_per_thread) + "): registers and code size");
   if (c.storage == Storage::thread_counters &&
       (c.private_copies != 1 || c.layout != Layout::rows || c.aggregate != Aggregate::none))
-    return "per-thread counters (storage 1) never contend: no copies, layout or aggregation";
+    return Restriction::rule(
+        "per-thread counters (storage 1) never contend: no copies, layout or aggregation");
   if (c.aggregate == Aggregate::warp_match && c.storage != Storage::packed)
-    return "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
-           "adds the hardware does not merge";
+    return Restriction::rule(
+        "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
+        "adds the hardware does not merge");
   if (c.storage == Storage::packed) {
     if (c.layout != Layout::rows || c.single_block != 0)
-      return "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "
-             "output (no single block)";
+      return Restriction::rule(
+          "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "
+          "output (no single block)");
     if (p.num_bins < kPackedBinsFrom)
-      return "packed counters (storage 4) are for " + std::to_string(kPackedBinsFrom) +
-             " bins or more: below, 32-bit copies already fit several per block";
+      return Restriction::rule("packed counters (storage 4) are for " +
+                               std::to_string(kPackedBinsFrom) +
+                               " bins or more: below, 32-bit copies already fit several per block");
     // hist1d.cuh: a block meets at a barrier before any counter can pass 2^16.
-    const std::size_t epoch = static_cast<std::size_t>(c.block_threads) *
-                              (per_load * c.vectors_per_thread + 2);
+    const std::size_t epoch =
+        static_cast<std::size_t>(c.block_threads) * (per_load * c.vectors_per_thread + 2);
     if (epoch > 32768)
-      return "packed counters (storage 4) need block_threads x (samples per tile + 2) <= 32768 "
-             "(an epoch's counts), got " +
-             std::to_string(epoch);
+      return Restriction::rule(
+          "packed counters (storage 4) need block_threads x (samples per tile + 2) <= 32768 "
+          "(an epoch's counts), got " +
+          std::to_string(epoch));
   }
   if (c.storage == Storage::global || c.storage == Storage::cluster) {
     if (c.private_copies != 1 || c.layout != Layout::rows || c.single_block != 0)
-      return "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
-             "single block";
+      return Restriction::rule(
+          "global and cluster storage (2, 3) keep one shared histogram: no copies, layout or "
+          "single block");
     if (p.num_bins < kLargeBinsFrom)
-      return "global and cluster storage (2, 3) are for " + std::to_string(kLargeBinsFrom) +
-             " bins or more";
+      return Restriction::rule("global and cluster storage (2, 3) are for " +
+                               std::to_string(kLargeBinsFrom) + " bins or more");
   }
   if ((c.storage == Storage::cluster) != (c.cluster > 1))
-    return "cluster > 1 exactly with cluster storage (3)";
+    return Restriction::rule("cluster > 1 exactly with cluster storage (3)");
   if (c.storage == Storage::cluster && d.cc_major < 9)
-    return "thread-block clusters need sm_90 or newer";
+    return Restriction::rule("thread-block clusters need sm_90 or newer");
   if ((c.storage == Storage::shared || c.storage == Storage::packed) && c.batch != 1)
-    return "batch only groups the loads of per-thread counters (storage 1)";
+    return Restriction::rule("batch only groups the loads of per-thread counters (storage 1)");
   if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
-    return "batch " + std::to_string(c.batch) + " does not divide the " +
-           std::to_string(per_load * c.vectors_per_thread) + " samples of a tile";
+    return Restriction::rule("batch " + std::to_string(c.batch) + " does not divide the " +
+                             std::to_string(per_load * c.vectors_per_thread) +
+                             " samples of a tile");
   if (c.single_block == 1 && p.n > kSingleBlockMaxSamples)
-    return "single_block is for small inputs (n <= 2^22)";
+    return Restriction::rule("single_block is for small inputs (n <= 2^22)");
   if (c.single_block == 1 && c.blocks_per_sm != 1)
-    return "single_block launches one block: blocks_per_sm 1";
+    return Restriction::rule("single_block launches one block: blocks_per_sm 1");
   if (c.layout == Layout::lane_striped && c.private_copies > 4)
-    return "lane-striped layout already has 32 sub-copies: private_copies at most 4";
+    return Restriction::rule(
+        "lane-striped layout already has 32 sub-copies: private_copies at most 4");
   const bool block_histogram =
       c.storage == Storage::shared || c.storage == Storage::thread_counters;
   if (c.two_phase == 1 && (!block_histogram || c.single_block == 1))
-    return "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
-           "or 1, not a single block)";
+    return Restriction::rule(
+        "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
+        "or 1, not a single block)");
   const LaunchGeometry g = geometry(c, p, d);
   if (c.two_phase == 1) {
     const std::uint64_t partials = std::uint64_t{g.grid} * p.num_bins * sizeof(std::uint32_t);
-    if (std::string why = check_partials(partials, "blocks x bins", d); !why.empty()) return why;
+    if (Restriction r = check_partials(partials, "blocks x bins", d); !r.holds()) return r;
   }
   return check_residency(c.block_threads, c.blocks_per_sm, g.smem_bytes, d);
 }

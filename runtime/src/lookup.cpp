@@ -84,7 +84,7 @@ std::optional<FamilyChoice> nearest(const KernelFamily& f, std::vector<db::Winne
       continue;
     }
     const std::optional<ParamValues> c = f.parse(w.config_label);
-    std::string why = c ? f.check(*c, p, d) : "unparsable label";
+    const std::string why = c ? f.check(*c, p, d).message() : "unparsable label";
     if (why.empty()) {
       FamilyChoice out{&f, *c, level, !stale.empty(), stale, where(w) + skipped};
       if (out.unverified) out.detail += "; unverified: recorded under " + stale;

@@ -46,33 +46,39 @@ std::uint64_t two_phase_bytes(const MultiChannelGeometry& g, const Problem& p) {
 }
 }  // namespace
 
-std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d) {
-  if (std::string why = params::check_values(params(), c); !why.empty()) return why;
-  if (p.family != kFamily) return "the multichannel family runs multichannel problems only";
+Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d) {
+  if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
+  if (p.family != kFamily)
+    return Restriction::rule("the multichannel family runs multichannel problems only");
   const std::size_t sb = sample_bytes(p.sample_type);
   const unsigned int cpb = owned_channels(c, p);
   if (c.channels_per_block != 0 && (c.channels_per_block >= static_cast<int>(p.channels) ||
                                     p.channels % c.channels_per_block != 0))
-    return "channels_per_block must divide the channels and be fewer (0: all of them)";
+    return Restriction::rule(
+        "channels_per_block must divide the channels and be fewer (0: all of them)");
   if (c.vector_bytes != 0 && static_cast<std::size_t>(c.vector_bytes) <= sb)
-    return "vector_bytes " + std::to_string(c.vector_bytes) + " is one sample: that is vec0";
+    return Restriction::rule("vector_bytes " + std::to_string(c.vector_bytes) +
+                             " is one sample: that is vec0");
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sb : 1;
   if (c.channels_per_block != 0 && (cpb % per_load != 0 || p.channels % per_load != 0))
-    return "a load of " + std::to_string(per_load) +
-           " samples must not straddle channel groups (channels and channels_per_block multiples "
-           "of it)";
-  if (c.private_copies > c.block_threads / 32) return "private_copies > warps per block";
+    return Restriction::rule(
+        "a load of " + std::to_string(per_load) +
+        " samples must not straddle channel groups (channels and channels_per_block multiples "
+        "of it)");
+  if (c.private_copies > c.block_threads / 32)
+    return Restriction::rule("private_copies > warps per block");
   if (c.layout != ChannelLayout::rows && c.padding != 0)
-    return "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel";
+    return Restriction::rule(
+        "padding separates the rows of layout 0; layouts 1 and 2 place bins by lane or channel");
   if (c.layout == ChannelLayout::channel_interleaved && cpb % 32 != 0)
-    return "channel-interleaved layout (2) needs the block's channels (" + std::to_string(cpb) +
-           ") in whole groups of 32, one per bank";
+    return Restriction::rule("channel-interleaved layout (2) needs the block's channels (" +
+                             std::to_string(cpb) + ") in whole groups of 32, one per bank");
   const MultiChannelGeometry g = geometry(c, p, d);
   if (c.two_phase == 1) {
     const std::uint64_t partials = two_phase_bytes(g, p);
-    if (std::string why = check_partials(partials, "grid rows x active channels x bins", d);
-        !why.empty())
-      return why;
+    if (Restriction r = check_partials(partials, "grid rows x active channels x bins", d);
+        !r.holds())
+      return r;
   }
   return check_residency(c.block_threads, c.blocks_per_sm, g.smem_bytes, d);
 }
@@ -137,7 +143,7 @@ MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
                               "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps1.u0"};
   for (const char* label : candidates) {
     const auto c = MultiChannelConfig::parse(label);
-    if (c && check(*c, p, d).empty()) return *c;
+    if (c && check(*c, p, d).holds()) return *c;
   }
   return MultiChannelConfig{};
 }

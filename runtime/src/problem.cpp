@@ -1,6 +1,8 @@
 #include "histtune/problem.hpp"
 
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "histtune/db/database.hpp"
@@ -229,6 +231,51 @@ ShapeKey shape_key(const Problem& p) {
           p.channels, p.active_channels,   p.pitched(), even_narrow(p)};
 }
 
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// Even binning's bounds: numbers, finite, ascending, and held by what the kernels compute in.
+std::string validate_even_bounds(const Problem& p) {
+  const std::string got = ", got lower = " + num(p.lower) + ", upper = " + num(p.upper);
+  // Before the order, whose "lower < upper" would be a puzzling answer for a NaN.
+  if (std::isnan(p.lower) || std::isnan(p.upper))
+    return "even binning needs bounds that are numbers" + got;
+  if (!std::isfinite(p.lower) || !std::isfinite(p.upper))
+    return "even binning needs finite bounds" + got;
+  if (!(p.lower < p.upper)) return "even binning needs lower < upper" + got;
+  if (is_float(p.sample_type)) {
+    // The kernel bins in float: the bounds, their range and the scale must all be floats.
+    if (std::fabs(p.lower) > FLT_MAX || std::fabs(p.upper) > FLT_MAX)
+      return "even binning of f32 samples needs bounds within a float's +-3.4e38" + got;
+    const float lower_f = static_cast<float>(p.lower), upper_f = static_cast<float>(p.upper);
+    if (!(lower_f < upper_f))
+      return "even binning needs lower < upper as floats: " + num(p.lower) + " and " +
+             num(p.upper) + " round to the same float";
+    const float range_f = upper_f - lower_f;
+    if (!std::isfinite(range_f))
+      return "upper - lower = " + num(p.upper - p.lower) + " overflows float";
+    if (!std::isfinite(static_cast<float>(p.num_bins) / range_f))
+      return "num_bins / (upper - lower) = " + num(p.num_bins / (p.upper - p.lower)) +
+             " overflows float: the range is too narrow for the bins";
+    return {};
+  }
+  if (std::floor(p.lower) != p.lower || std::floor(p.upper) != p.upper)
+    return "even binning of integer samples needs integral bounds";
+  if (p.upper - p.lower > 4294967296.0)
+    return "even binning of integer samples needs upper - lower <= 2^32";
+  constexpr double kExact = 9007199254740992.0;  // 2^53: integers a double holds exactly
+  if (std::fabs(p.lower) > kExact || std::fabs(p.upper) > kExact)
+    return "even binning of integer samples needs bounds within +-2^53" + got;
+  return {};
+}
+
+}  // namespace
+
 std::string validate(const Problem& p) {
   if (p.num_bins == 0) return "num_bins must be at least 1";
   if (p.n > kMaxSamples)
@@ -246,14 +293,7 @@ std::string validate(const Problem& p) {
       return "range binning of u16 samples has at most 65535 bins (65536 distinct u16 levels), "
              "got " + std::to_string(p.num_bins);
   }
-  if (p.binning == Binning::even) {
-    if (!(p.lower < p.upper)) return "even binning needs lower < upper";
-    if (!is_float(p.sample_type) &&
-        (std::floor(p.lower) != p.lower || std::floor(p.upper) != p.upper))
-      return "even binning of integer samples needs integral bounds";
-    if (!is_float(p.sample_type) && p.upper - p.lower > 4294967296.0)
-      return "even binning of integer samples needs upper - lower <= 2^32";
-  }
+  if (p.binning == Binning::even) return validate_even_bounds(p);
   return {};
 }
 

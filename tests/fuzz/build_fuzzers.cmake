@@ -1,8 +1,8 @@
 # Configures and builds the fuzz targets of SOURCE_DIR into BUILD_DIR with the clang++ CXX names
 # (and the main build's compiler LAUNCHER, if any); the fuzz.build test. Fails with the reason.
 string(CONCAT _hint "The fuzz tests need clang++ and its fuzzer runtime (Debian: apt-get install "
-       "clang libclang-rt-14-dev, as README.md's command 2 does); configure the main build with "
-       "-DHISTTUNE_FUZZ=OFF to skip them.")
+       "clang libclang-rt-dev, as README.md's command 2 does, or the libclang-rt-<version>-dev "
+       "of another clang); configure the main build with -DHISTTUNE_FUZZ=OFF to skip them.")
 find_program(_cxx NAMES ${CXX})
 if(NOT _cxx)
   message(FATAL_ERROR "fuzz.build: ${CXX} not found. ${_hint}")

@@ -107,11 +107,11 @@ TEST_F(DispatcherLookup, InvalidStoredConfigurationIsSkippedNotLaunched) {
   Dispatcher disp(path_);
   Choice c = disp.explain(device("GPU-h100"), u8(1 << 16));
   EXPECT_NE(c.config.label(), "garbage-label");
-  EXPECT_EQ(hist1d::check(c.config, u8(1 << 16), device("GPU-h100")), "");
+  EXPECT_EQ(hist1d::check(c.config, u8(1 << 16), device("GPU-h100")).message(), "");
   EXPECT_NE(c.detail.find("garbage-label"), std::string::npos) << c.detail;
   Choice d = disp.explain(device("GPU-h100"), u8(1 << 12));
   EXPECT_NE(d.config.private_copies, 32);
-  EXPECT_EQ(hist1d::check(d.config, u8(1 << 12), device("GPU-h100")), "");
+  EXPECT_EQ(hist1d::check(d.config, u8(1 << 12), device("GPU-h100")).message(), "");
 }
 
 TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {

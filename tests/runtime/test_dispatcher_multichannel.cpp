@@ -169,7 +169,7 @@ TEST_F(MultiChannelLookup, CorruptOrInvalidConfigurationMeansTheDefaultWithAWarn
   const MultiChannelChoice c = disp.explain_multichannel(d, pixels(1 << 20));
   EXPECT_EQ(c.level, LookupLevel::builtin_default);
   EXPECT_EQ(c.config, multichannel::default_for(pixels(1 << 20), d));
-  EXPECT_EQ(multichannel::check(c.config, pixels(1 << 20), d), "");
+  EXPECT_EQ(multichannel::check(c.config, pixels(1 << 20), d).message(), "");
   EXPECT_NE(c.detail.find("skipped mc.garbage: unparsable label"), std::string::npos) << c.detail;
   EXPECT_NE(c.detail.find("private_copies > warps per block"), std::string::npos) << c.detail;
   EXPECT_NE(c.detail.find("skipped tpb512"), std::string::npos) << c.detail;

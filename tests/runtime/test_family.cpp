@@ -43,7 +43,7 @@ TEST(FamilyRegistry, LabelsRoundTripAndStayInTheirFamily) {
     const Problem p = typical(*f);
     EXPECT_EQ(&family_of(p), f);
     const ParamValues fallback = f->fallback(p, d);
-    EXPECT_EQ(f->check(fallback, p, d), "") << f->label(fallback);
+    EXPECT_EQ(f->check(fallback, p, d).message(), "") << f->label(fallback);
     const std::string label = f->label(fallback);
     ASSERT_TRUE(f->parse(label)) << label;
     EXPECT_EQ(*f->parse(label), fallback);
@@ -52,6 +52,24 @@ TEST(FamilyRegistry, LabelsRoundTripAndStayInTheirFamily) {
       EXPECT_FALSE(other->parse(label)) << other->name() << " parsed " << label;
     }
     EXPECT_NE(f->to_json(fallback).find(f->params().front().name), std::string::npos);
+  }
+}
+
+TEST(FamilyRegistry, EachFamilyDeclaresItsOwnPlanProblemsAndBenchRows) {
+  std::set<std::string> ids;
+  for (const KernelFamily* f : families()) {
+    EXPECT_FALSE(f->plan_problems().empty()) << f->name();
+    for (const Problem& p : f->plan_problems()) {
+      EXPECT_EQ(&family_of(p), f) << p.describe();
+      EXPECT_EQ(validate(p), "") << p.describe();
+    }
+    for (const BenchRow& r : f->bench_rows()) {
+      EXPECT_EQ(&family_of(r.problem), f) << r.id;
+      EXPECT_EQ(validate(r.problem), "") << r.id;
+      EXPECT_TRUE(ids.insert(r.id).second) << "two rows named " << r.id;
+      EXPECT_FALSE(r.target.empty()) << r.id;
+    }
+    EXPECT_NE(f->baseline(), Baseline::none) << f->name() << ": both families have a CUB peer";
   }
 }
 
@@ -94,7 +112,7 @@ TEST(ShapeKey, CallsWithOneKeyNeedOneKernel) {
     for (const Problem& p : ps) {
       const ParamValues c = f->fallback(p, d);
       for (const Problem& q : ps) {
-        if (!f->check(c, q, d).empty() || f->check(c, p, d) != "") continue;
+        if (!f->check(c, q, d).holds() || f->check(c, p, d).message() != "") continue;
         const bool same_kernel =
             cache_key(f->request(c, p, 90)) == cache_key(f->request(c, q, 90));
         if (shape_key(p) == shape_key(q)) {

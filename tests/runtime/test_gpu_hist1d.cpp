@@ -188,7 +188,7 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
     });
   }
   Choice used = last_choice();
-  EXPECT_EQ(hist1d::check(used.config, Problem{}, query_device(current_device())), "");
+  EXPECT_EQ(hist1d::check(used.config, Problem{}, query_device(current_device())).message(), "");
   HT_CUDA(cudaFree(d_counts));
   HT_CUDA(cudaStreamDestroy(stream));
 }
@@ -268,7 +268,7 @@ TEST(PerThreadCounters, FlushesKeepEveryCountExact) {
         // (half of the 16-bit range); the every-tile variant runs the flush thousands of times.
         const Problem p = problem_of(Case{SampleType::u8, Binning::direct, 256, 0, 0},
                                      (1u << 22) - 3);
-        ASSERT_EQ(hist1d::check(cfg, p, d), "") << cfg.label();
+        ASSERT_EQ(hist1d::check(cfg, p, d).message(), "") << cfg.label();
         CompileRequest req = hist1d_request(cfg, p, d.arch());
         if (every_tile) req.defines.push_back("-DHT_TEST_FLUSH_TILES=1");
         const Kernel k = cache.get(req, hist1d::kKernel);
@@ -310,7 +310,7 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
       c.private_copies = s.bins <= 4096 ? 4 : 1;
       c.padding = c.private_copies > 1 ? 1 : 0;
       c.blocks_per_sm = 1;
-      ASSERT_EQ(hist1d::check(c, p, d), "") << c.label();
+      ASSERT_EQ(hist1d::check(c, p, d).message(), "") << c.label();
       for (const int harvest_at : {0, 16}) {
         CompileRequest req = hist1d_request(c, p, d.arch());
         if (harvest_at) req.defines.push_back("-DHT_TEST_HARVEST_AT=" + std::to_string(harvest_at));

@@ -246,7 +246,7 @@ TEST(GpuRange, MultiChannelEverySampledConfigurationAndThePublicApi) {
       HT_CUDA(cudaMalloc(&d_counts, 4 * std::max<std::size_t>(expect.size(), 1)));
       int i = 0;
       for (const auto& c : multichannel::space()) {
-        if (!multichannel::check(c, p, d).empty() || i++ % 97 != 0) continue;
+        if (!multichannel::check(c, p, d).holds() || i++ % 97 != 0) continue;
         const Kernel k = cache.get(multichannel::request(c, p, d.arch()), multichannel::kKernel);
         for (const std::uint8_t* start : {aligned.d, s.d + sb}) {
           multichannel::launch(cache, k, c, p, d, start, d_counts, nullptr);

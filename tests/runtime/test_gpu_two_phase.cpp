@@ -58,7 +58,7 @@ TEST(TwoPhase, Hist1DEveryBlockStoresItsRowAndTheSumsAreExact) {
     const auto c = Hist1DConfig::parse(label);
     ASSERT_TRUE(c) << label;
     for (const Problem& p : shapes) {
-      if (!hist1d::check(*c, p, d).empty()) continue;  // per-thread counters: few bins only
+      if (!hist1d::check(*c, p, d).holds()) continue;  // per-thread counters: few bins only
       const Kernel k = cache.get(hist1d_request(*c, p, d.arch()), hist1d::kKernel);
       for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::constant}) {
         const auto host = samples_for(p, dist);
@@ -90,7 +90,7 @@ TEST(TwoPhase, MultiChannelRowsOfEveryGridRowSumExactly) {
   for (const auto& [label, p] : cases) {
     const auto c = MultiChannelConfig::parse(label);
     ASSERT_TRUE(c) << label;
-    ASSERT_EQ(multichannel::check(*c, p, d), "") << label << " " << p.describe();
+    ASSERT_EQ(multichannel::check(*c, p, d).message(), "") << label << " " << p.describe();
     const Kernel k = cache.get(multichannel::request(*c, p, d.arch()), multichannel::kKernel);
     const MultiChannelLaunch launch(cache, k, *c, p, d);
     EXPECT_TRUE(launch.two_phase());

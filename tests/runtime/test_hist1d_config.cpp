@@ -70,23 +70,23 @@ TEST(Hist1DConfig, TwoPhaseStoresSharedCopiesWithinTheTemporaryMemoryLimit) {
   p.n = 1u << 26;
   DeviceInfo d = h100_like();
   auto c = *Hist1DConfig::parse("tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf0.tp1");
-  EXPECT_EQ(hist1d::check(c, p, d), "");
+  EXPECT_EQ(hist1d::check(c, p, d).message(), "");
   const auto defs = c.defines();
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_TWO_PHASE=1"), defs.end());
   Hist1DConfig single = c;
   single.single_block = 1;
   single.blocks_per_sm = 1;
   p.n = 1u << 20;
-  EXPECT_NE(hist1d::check(single, p, d).find("two-phase"), std::string::npos);
+  EXPECT_NE(hist1d::check(single, p, d).message().find("two-phase"), std::string::npos);
   p.num_bins = 65536;
   p.n = 1u << 26;
   auto packed = *Hist1DConfig::parse("tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1.tp1");
-  EXPECT_NE(hist1d::check(packed, p, d).find("two-phase"), std::string::npos) << "harvests add";
+  EXPECT_NE(hist1d::check(packed, p, d).message().find("two-phase"), std::string::npos) << "harvests add";
   // 264 blocks x 4096 bins x 4 B = 4.3 MB: over the limit of a device with 128 MiB.
   p.num_bins = 4096;
   d.memory_bytes = std::int64_t{128} << 20;
-  EXPECT_NE(hist1d::check(c, p, d).find("temporary memory limit (2097152 B)"), std::string::npos)
-      << hist1d::check(c, p, d);
+  EXPECT_NE(hist1d::check(c, p, d).message().find("temporary memory limit (2097152 B)"), std::string::npos)
+      << hist1d::check(c, p, d).message();
 }
 
 TEST(Hist1DConfig, ParseRejectsMalformedLabels) {
@@ -114,9 +114,9 @@ TEST(Hist1DRestrictions, CopiesCannotExceedWarps) {
   Hist1DConfig c;
   c.block_threads = 128;
   c.private_copies = 8;
-  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).find("warps"), std::string::npos);
+  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).message().find("warps"), std::string::npos);
   c.private_copies = 4;
-  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()), "");
+  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()).message(), "");
 }
 
 TEST(Hist1DRestrictions, SharedMemoryMustFitTheDeviceLimit) {
@@ -127,23 +127,23 @@ TEST(Hist1DRestrictions, SharedMemoryMustFitTheDeviceLimit) {
   Problem p = u8_256(1 << 20);
   p.sample_type = SampleType::u32;
   p.num_bins = 4096;  // 32 x 4096 x 4 B = 512 KiB
-  EXPECT_NE(hist1d::check(c, p, h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(hist1d::check(c, p, h100_like()).message().find("shared memory"), std::string::npos);
   c.private_copies = 8;  // 128 KiB fits one block per SM
   c.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(c, p, h100_like()), "");
+  EXPECT_EQ(hist1d::check(c, p, h100_like()).message(), "");
 }
 
 TEST(Hist1DRestrictions, ThreadsPerSmAndPaddingRules) {
   Hist1DConfig c;
   c.block_threads = 1024;
   c.blocks_per_sm = 4;
-  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).find("threads per SM"), std::string::npos);
+  EXPECT_NE(hist1d::check(c, u8_256(1 << 20), h100_like()).message().find("threads per SM"), std::string::npos);
   Hist1DConfig d;
   d.padding = 1;  // with a single copy
-  EXPECT_NE(hist1d::check(d, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
+  EXPECT_NE(hist1d::check(d, u8_256(1 << 20), h100_like()).message().find("padding"), std::string::npos);
   Hist1DConfig e;
   e.unroll = 1;  // not a value of the family (0 lets the compiler choose)
-  EXPECT_NE(hist1d::check(e, u8_256(1 << 20), h100_like()).find("unroll"), std::string::npos);
+  EXPECT_NE(hist1d::check(e, u8_256(1 << 20), h100_like()).message().find("unroll"), std::string::npos);
 }
 
 TEST(Hist1DGeometry, GridIsCappedByTheWorkAndSizedPerSm) {
@@ -173,22 +173,22 @@ TEST(Hist1DRestrictions, VectorWidthAndLaneStripedRules) {
   Problem u32 = u8_256(1 << 20);
   u32.sample_type = SampleType::u32;
   c.vector_bytes = 4;  // one u32 sample: the same kernel as vec0
-  EXPECT_NE(hist1d::check(c, u32, h100_like()).find("vec0"), std::string::npos);
+  EXPECT_NE(hist1d::check(c, u32, h100_like()).message().find("vec0"), std::string::npos);
   c.vector_bytes = 16;
-  EXPECT_EQ(hist1d::check(c, u32, h100_like()), "");
+  EXPECT_EQ(hist1d::check(c, u32, h100_like()).message(), "");
   Hist1DConfig lane;
   lane.layout = Layout::lane_striped;
   lane.private_copies = 8;
-  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("at most 4"), std::string::npos);
+  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).message().find("at most 4"), std::string::npos);
   lane.private_copies = 2;
   lane.padding = 1;
-  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).find("padding"), std::string::npos);
+  EXPECT_NE(hist1d::check(lane, u8_256(1 << 20), h100_like()).message().find("padding"), std::string::npos);
   Hist1DConfig crowded;  // 4 copies lane-striped: 128 KiB, so 8 blocks cannot share an SM
   crowded.layout = Layout::lane_striped;
   crowded.private_copies = 4;
-  EXPECT_NE(hist1d::check(crowded, u8_256(1 << 20), h100_like()).find("per SM"), std::string::npos);
+  EXPECT_NE(hist1d::check(crowded, u8_256(1 << 20), h100_like()).message().find("per SM"), std::string::npos);
   crowded.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(crowded, u8_256(1 << 20), h100_like()), "");
+  EXPECT_EQ(hist1d::check(crowded, u8_256(1 << 20), h100_like()).message(), "");
 }
 
 TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
@@ -198,31 +198,31 @@ TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
   c.vectors_per_thread = 2;  // 32 samples per tile
   c.batch = 4;
   c.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()), "");
+  EXPECT_EQ(hist1d::check(c, u8_256(1 << 20), h100_like()).message(), "");
   // 128 pairs of 16-bit counters x 256 threads + 256 block bins.
   EXPECT_EQ(hist1d::geometry(c, u8_256(1 << 20), h100_like()).smem_bytes, (128u * 256 + 256) * 4);
   Hist1DConfig copies = c;
   copies.private_copies = 2;
-  EXPECT_NE(hist1d::check(copies, u8_256(1 << 20), h100_like()).find("never contend"), std::string::npos);
+  EXPECT_NE(hist1d::check(copies, u8_256(1 << 20), h100_like()).message().find("never contend"), std::string::npos);
   Hist1DConfig odd = c;
   odd.vectors_per_thread = 1;
   odd.vector_bytes = 0;  // one sample per tile: batch 4 cannot group it
-  EXPECT_NE(hist1d::check(odd, u8_256(1 << 20), h100_like()).find("does not divide"), std::string::npos);
+  EXPECT_NE(hist1d::check(odd, u8_256(1 << 20), h100_like()).message().find("does not divide"), std::string::npos);
   Hist1DConfig atomics;
   atomics.batch = 2;
-  EXPECT_NE(hist1d::check(atomics, u8_256(1 << 20), h100_like()).find("storage 1"), std::string::npos);
+  EXPECT_NE(hist1d::check(atomics, u8_256(1 << 20), h100_like()).message().find("storage 1"), std::string::npos);
   Hist1DConfig big = c;
   big.block_threads = 512;  // 256 KiB of counters
-  EXPECT_NE(hist1d::check(big, u8_256(1 << 20), h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(hist1d::check(big, u8_256(1 << 20), h100_like()).message().find("shared memory"), std::string::npos);
 
   Hist1DConfig one;
   one.single_block = 1;
   one.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(one, u8_256(1 << 16), h100_like()), "");
+  EXPECT_EQ(hist1d::check(one, u8_256(1 << 16), h100_like()).message(), "");
   EXPECT_EQ(hist1d::geometry(one, u8_256(1 << 20), h100_like()).grid, 1u);
-  EXPECT_NE(hist1d::check(one, u8_256(1 << 24), h100_like()).find("small inputs"), std::string::npos);
+  EXPECT_NE(hist1d::check(one, u8_256(1 << 24), h100_like()).message().find("small inputs"), std::string::npos);
   one.blocks_per_sm = 8;
-  EXPECT_NE(hist1d::check(one, u8_256(1 << 16), h100_like()).find("blocks_per_sm 1"), std::string::npos);
+  EXPECT_NE(hist1d::check(one, u8_256(1 << 16), h100_like()).message().find("blocks_per_sm 1"), std::string::npos);
 }
 
 TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
@@ -230,36 +230,36 @@ TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   big.sample_type = SampleType::u32;
   big.num_bins = 65536;  // 256 KiB: more than one block's shared memory
   Hist1DConfig shared;
-  EXPECT_NE(hist1d::check(shared, big, h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(hist1d::check(shared, big, h100_like()).message().find("shared memory"), std::string::npos);
   Hist1DConfig global;
   global.storage = Storage::global;
   global.aggregate = Aggregate::thread_runs;
-  EXPECT_EQ(hist1d::check(global, big, h100_like()), "");
+  EXPECT_EQ(hist1d::check(global, big, h100_like()).message(), "");
   EXPECT_EQ(hist1d::geometry(global, big, h100_like()).smem_bytes, 0u);
-  EXPECT_NE(hist1d::check(global, u8_256(1 << 20), h100_like()).find("16384 bins or more"),
+  EXPECT_NE(hist1d::check(global, u8_256(1 << 20), h100_like()).message().find("16384 bins or more"),
             std::string::npos);
   Hist1DConfig cl;
   cl.storage = Storage::cluster;
   cl.cluster = 2;
   cl.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(cl, big, h100_like()), "");
+  EXPECT_EQ(hist1d::check(cl, big, h100_like()).message(), "");
   const LaunchGeometry g = hist1d::geometry(cl, big, h100_like());
   EXPECT_EQ(g.smem_bytes, 32768u * 4);  // half of the bins in each block of the pair
   EXPECT_EQ(g.grid % 2, 0u);
   cl.cluster = 8;
   EXPECT_EQ(hist1d::geometry(cl, big, h100_like()).grid, 128u);  // 132 SMs: whole clusters of 8
   cl.cluster = 1;
-  EXPECT_NE(hist1d::check(cl, big, h100_like()).find("cluster"), std::string::npos);
+  EXPECT_NE(hist1d::check(cl, big, h100_like()).message().find("cluster"), std::string::npos);
   Hist1DConfig stray;
   stray.cluster = 4;  // without cluster storage
-  EXPECT_NE(hist1d::check(stray, u8_256(1 << 20), h100_like()).find("cluster"), std::string::npos);
+  EXPECT_NE(hist1d::check(stray, u8_256(1 << 20), h100_like()).message().find("cluster"), std::string::npos);
   DeviceInfo a100 = h100_like();
   a100.cc_major = 8;
   Hist1DConfig cl2;
   cl2.storage = Storage::cluster;
   cl2.cluster = 2;
   cl2.blocks_per_sm = 1;
-  EXPECT_NE(hist1d::check(cl2, big, a100).find("sm_90"), std::string::npos);
+  EXPECT_NE(hist1d::check(cl2, big, a100).message().find("sm_90"), std::string::npos);
 }
 
 TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
@@ -272,37 +272,37 @@ TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
   packed.vector_bytes = 16;
   packed.vectors_per_thread = 4;  // 16 samples a tile: 1024 x 18 <= 32768
   packed.blocks_per_sm = 1;
-  EXPECT_EQ(hist1d::check(packed, big, h100_like()), "");
+  EXPECT_EQ(hist1d::check(packed, big, h100_like()).message(), "");
   LaunchGeometry g = hist1d::geometry(packed, big, h100_like());
   EXPECT_EQ(g.row_stride, 32768u);
   EXPECT_EQ(g.smem_bytes, 32768u * 4);  // 65536 bins in 128 KiB: one block holds them all
   packed.vectors_per_thread = 8;  // 32 samples a tile: 1024 x 34 > 32768
-  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("<= 32768"), std::string::npos);
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).message().find("<= 32768"), std::string::npos);
   packed.vectors_per_thread = 4;
   packed.layout = Layout::lane_striped;
-  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("layout 0"), std::string::npos);
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).message().find("layout 0"), std::string::npos);
   packed.layout = Layout::rows;
   packed.aggregate = Aggregate::warp_match;  // warp aggregation: packed counters only
-  EXPECT_EQ(hist1d::check(packed, big, h100_like()), "");
+  EXPECT_EQ(hist1d::check(packed, big, h100_like()).message(), "");
   Hist1DConfig warp_agg_st0;
   warp_agg_st0.aggregate = Aggregate::warp_match;
-  EXPECT_NE(hist1d::check(warp_agg_st0, u8_256(1 << 20), h100_like()).find("storage 4"),
+  EXPECT_NE(hist1d::check(warp_agg_st0, u8_256(1 << 20), h100_like()).message().find("storage 4"),
             std::string::npos);
   packed.aggregate = Aggregate::none;
   packed.batch = 2;
-  EXPECT_NE(hist1d::check(packed, big, h100_like()).find("batch"), std::string::npos);
+  EXPECT_NE(hist1d::check(packed, big, h100_like()).message().find("batch"), std::string::npos);
   packed.batch = 1;
   // Odd bin counts round up to whole words; padding separates copies as in storage 0.
   Problem odd = big;
   odd.num_bins = 4097;
   packed.private_copies = 4;
   packed.padding = 1;
-  EXPECT_EQ(hist1d::check(packed, odd, h100_like()), "");
+  EXPECT_EQ(hist1d::check(packed, odd, h100_like()).message(), "");
   g = hist1d::geometry(packed, odd, h100_like());
   EXPECT_EQ(g.row_stride, 2049u + 1u);
   EXPECT_EQ(g.smem_bytes, 4u * 2050u * 4u);
   packed.vectors_per_thread = 1;
-  EXPECT_NE(hist1d::check(packed, u8_256(1 << 20), h100_like()).find("2048 bins or more"),
+  EXPECT_NE(hist1d::check(packed, u8_256(1 << 20), h100_like()).message().find("2048 bins or more"),
             std::string::npos);
 }
 
@@ -318,7 +318,7 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
           p.upper = 100;
         }
         const Hist1DConfig c = hist1d::default_for(p, h100_like());
-        EXPECT_EQ(hist1d::check(c, p, h100_like()), "") << p.describe() << " " << c.label();
+        EXPECT_EQ(hist1d::check(c, p, h100_like()).message(), "") << p.describe() << " " << c.label();
       }
     }
   }
@@ -357,7 +357,7 @@ TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {
   range.num_bins = 1u << 20;
   Hist1DConfig global = *Hist1DConfig::parse("tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1");
   EXPECT_EQ(hist1d::geometry(global, range, h100_like()).smem_bytes, 0u);
-  EXPECT_EQ(hist1d::check(global, range, h100_like()), "");
+  EXPECT_EQ(hist1d::check(global, range, h100_like()).message(), "");
 }
 
 TEST(Hist1DRange, TheLevelsCountAgainstTheSharedMemoryLimit) {
@@ -368,9 +368,9 @@ TEST(Hist1DRange, TheLevelsCountAgainstTheSharedMemoryLimit) {
   p.upper = 1;
   p.num_bins = 3500;
   Hist1DConfig c = *Hist1DConfig::parse("tpb1024.vpt1.vec0.pc16.lay0.agg0.u0.pad0.bps1.st0.b1.sb0.cl1");
-  ASSERT_EQ(hist1d::check(c, p, h100_like()), "");  // 16 x 3500 x 4 = 224,000 B
+  ASSERT_EQ(hist1d::check(c, p, h100_like()).message(), "");  // 16 x 3500 x 4 = 224,000 B
   p.binning = Binning::range;                        // + 3501 x 4 = 238,004 B
-  EXPECT_NE(hist1d::check(c, p, h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(hist1d::check(c, p, h100_like()).message().find("shared memory"), std::string::npos);
   // Defaults stay valid for range problems of every type and size.
   for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
                              SampleType::f32})
@@ -382,6 +382,6 @@ TEST(Hist1DRange, TheLevelsCountAgainstTheSharedMemoryLimit) {
         r.num_bins = bins;
         if (!validate(r).empty()) continue;
         const Hist1DConfig d = hist1d::default_for(r, h100_like());
-        EXPECT_EQ(hist1d::check(d, r, h100_like()), "") << r.describe() << " " << d.label();
+        EXPECT_EQ(hist1d::check(d, r, h100_like()).message(), "") << r.describe() << " " << d.label();
       }
 }

@@ -62,24 +62,24 @@ TEST(MultiChannelRestrictions, GroupsMustDivideTheChannelsAndKeepLoadsInside) {
   const Problem cols = shape(SampleType::u8, 512, 512, 1 << 20);
   MultiChannelConfig c;
   c.channels_per_block = 32;
-  EXPECT_EQ(multichannel::check(c, cols, h100_like()), "");
+  EXPECT_EQ(multichannel::check(c, cols, h100_like()).message(), "");
   const auto g = multichannel::geometry(c, cols, h100_like());
   EXPECT_EQ(g.grid.x, 16u);  // 512 / 32 channel groups
   EXPECT_EQ(g.smem_bytes, 32u * 257 * 4);
   c.channels_per_block = 8;  // 8 u8 channels: a 16-byte load would straddle two groups
-  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("straddle"), std::string::npos);
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).message().find("straddle"), std::string::npos);
   const Problem rgb = shape(SampleType::u8, 3, 3, 1000);
   MultiChannelConfig g4;
   g4.channels_per_block = 4;  // does not divide 3
-  EXPECT_NE(multichannel::check(g4, rgb, h100_like()).find("divide"), std::string::npos);
+  EXPECT_NE(multichannel::check(g4, rgb, h100_like()).message().find("divide"), std::string::npos);
   MultiChannelConfig all;  // every channel in one block: a flat stream, any vector width
-  EXPECT_EQ(multichannel::check(all, rgb, h100_like()), "");
+  EXPECT_EQ(multichannel::check(all, rgb, h100_like()).message(), "");
   MultiChannelConfig huge;  // 512 channels x 4 copies x 257 words: far beyond shared memory
   huge.private_copies = 4;
-  EXPECT_NE(multichannel::check(huge, cols, h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(multichannel::check(huge, cols, h100_like()).message().find("shared memory"), std::string::npos);
   Problem one_d = cols;
   one_d.family = Family::hist1d;
-  EXPECT_NE(multichannel::check(c, one_d, h100_like()).find("multichannel problems"), std::string::npos);
+  EXPECT_NE(multichannel::check(c, one_d, h100_like()).message().find("multichannel problems"), std::string::npos);
 }
 
 TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
@@ -89,13 +89,13 @@ TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
   c.padding = 0;
   c.blocks_per_sm = 2;
   c.layout = ChannelLayout::channel_interleaved;  // channel-interleaved: as much memory as rows, without the padding
-  EXPECT_EQ(multichannel::check(c, cols, h100_like()), "");
+  EXPECT_EQ(multichannel::check(c, cols, h100_like()).message(), "");
   EXPECT_EQ(multichannel::geometry(c, cols, h100_like()).smem_bytes, 64u * 256 * 4);
   c.channels_per_block = 16;  // fewer than one channel per bank
-  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("groups of 32"), std::string::npos);
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).message().find("groups of 32"), std::string::npos);
   c.channels_per_block = 64;
   c.padding = 1;
-  EXPECT_NE(multichannel::check(c, cols, h100_like()).find("padding"), std::string::npos);
+  EXPECT_NE(multichannel::check(c, cols, h100_like()).message().find("padding"), std::string::npos);
   // Lane-striped pixels: 32 lane copies of the 3 active channels only (RGBA, 3 of 4).
   const Problem rgba = shape(SampleType::u8, 4, 3, 1 << 20);
   MultiChannelConfig px;
@@ -103,10 +103,10 @@ TEST(MultiChannelRestrictions, LayoutsTradeMemoryForBanks) {
   px.padding = 0;
   px.block_threads = 1024;
   px.blocks_per_sm = 1;
-  EXPECT_EQ(multichannel::check(px, rgba, h100_like()), "");
+  EXPECT_EQ(multichannel::check(px, rgba, h100_like()).message(), "");
   EXPECT_EQ(multichannel::geometry(px, rgba, h100_like()).smem_bytes, 3u * 256 * 32 * 4);
   px.private_copies = 4;  // 384 KiB
-  EXPECT_NE(multichannel::check(px, rgba, h100_like()).find("shared memory"), std::string::npos);
+  EXPECT_NE(multichannel::check(px, rgba, h100_like()).message().find("shared memory"), std::string::npos);
 }
 
 TEST(MultiChannelRestrictions, OnlyGroupsWithAnActiveChannelAreLaunched) {
@@ -114,7 +114,7 @@ TEST(MultiChannelRestrictions, OnlyGroupsWithAnActiveChannelAreLaunched) {
   c.channels_per_block = 16;
   c.vector_bytes = 16;
   const Problem p = shape(SampleType::u8, 64, 20, 5000);
-  ASSERT_EQ(multichannel::check(c, p, h100_like()), "");
+  ASSERT_EQ(multichannel::check(c, p, h100_like()).message(), "");
   EXPECT_EQ(multichannel::geometry(c, p, h100_like()).grid.x, 2u);  // channels 0-15, 16-31
 }
 
@@ -125,7 +125,7 @@ TEST(MultiChannelDefaults, EveryShapeGetsAValidConfiguration) {
       for (const std::uint64_t rows : {0ull, 1ull, 999ull, 1ull << 20}) {
         const Problem p = shape(t, c, a, rows);
         const MultiChannelConfig cfg = multichannel::default_for(p, h100_like());
-        EXPECT_EQ(multichannel::check(cfg, p, h100_like()), "") << p.describe() << " " << cfg.label();
+        EXPECT_EQ(multichannel::check(cfg, p, h100_like()).message(), "") << p.describe() << " " << cfg.label();
       }
 }
 
@@ -175,7 +175,7 @@ TEST_P(MultiChannelCompile, SampledVariantsCompileToACubin) {
   p.upper = k.bins;
   std::map<std::string, CompileRequest> kernels;
   for (const auto& c : multichannel::space()) {
-    if (!multichannel::check(c, p, h100_like()).empty()) continue;
+    if (!multichannel::check(c, p, h100_like()).holds()) continue;
     const CompileRequest req = multichannel::request(c, p, 90);
     kernels.emplace(cache_key(req), req);
   }
@@ -218,7 +218,7 @@ TEST(MultiChannelRange, TheLevelsAreSharedMemoryAfterTheHistograms) {
   u8_even.upper = 100;
   EXPECT_EQ(multichannel::geometry(c, u8, h100_like()).smem_bytes,
             multichannel::geometry(c, u8_even, h100_like()).smem_bytes + 256);
-  EXPECT_EQ(multichannel::check(multichannel::default_for(u8, h100_like()), u8, h100_like()), "");
+  EXPECT_EQ(multichannel::check(multichannel::default_for(u8, h100_like()), u8, h100_like()).message(), "");
 }
 
 TEST(MultiChannelLaunch, PreparedOnceThenEachCallBringsItsBoundsAndLevels) {

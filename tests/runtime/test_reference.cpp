@@ -77,6 +77,41 @@ Problem range_problem(SampleType t, std::uint32_t bins, std::uint64_t n) {
 }
 }  // namespace
 
+// Reported by fuzz_problem_spec: validate() took f32 even bins over infinite bounds, which the
+// kernels and the reference bin as NaN (an undefined float-to-integer conversion).
+TEST(Problem, ValidateRefusesEvenBoundsThatAreNotFiniteNumbers) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (SampleType t : {SampleType::f32, SampleType::i32}) {
+    Problem p = flat_problem(t, Binning::even, 256, 1 << 20, -inf, 100);
+    EXPECT_EQ(validate(p), "even binning needs finite bounds, got lower = -inf, upper = 100");
+    p.lower = 0;
+    p.upper = inf;
+    EXPECT_EQ(validate(p), "even binning needs finite bounds, got lower = 0, upper = inf");
+    p.lower = -inf;
+    EXPECT_NE(validate(p).find("finite bounds"), std::string::npos);
+    p.upper = nan;
+    EXPECT_EQ(validate(p), "even binning needs bounds that are numbers, got lower = -inf, upper = nan");
+    p.lower = nan;
+    p.upper = 1;
+    EXPECT_NE(validate(p).find("bounds that are numbers"), std::string::npos);
+  }
+  Problem big = flat_problem(SampleType::f32, Binning::even, 256, 1 << 20, 0, 1e300);
+  EXPECT_EQ(validate(big),
+            "even binning of f32 samples needs bounds within a float's +-3.4e38, got lower = 0, "
+            "upper = 1e+300");
+  big.lower = -3e38;
+  big.upper = 3e38;
+  EXPECT_NE(validate(big).find("overflows float"), std::string::npos);
+  Problem far = flat_problem(SampleType::i32, Binning::even, 256, 1 << 20, 1e18, 1e18 + 4096);
+  EXPECT_NE(validate(far).find("within +-2^53"), std::string::npos);
+  Problem pixels = multichannel_problem(SampleType::u16, 4, 4, 1 << 20, 64, Binning::even);
+  pixels.upper = inf;
+  EXPECT_NE(validate(pixels).find("finite bounds"), std::string::npos) << "every family";
+  pixels.upper = 4096;
+  EXPECT_EQ(validate(pixels), "");
+}
+
 TEST(RangeReference, IntegerBoundariesBelowAndAbove) {
   const std::uint16_t levels[] = {10, 12, 20, 100};
   const std::uint16_t s[] = {9, 10, 11, 12, 19, 20, 99, 100, 0, 65535};

@@ -55,7 +55,7 @@ std::vector<Hist1DConfig> compile_variants(const Problem& p, int arch) {
   std::vector<Hist1DConfig> out;
   const DeviceInfo d = device_for(arch);
   params::for_each(hist1d::params(), [&](const Hist1DConfig& c) {
-    if (hist1d::check(c, p, d).empty()) {
+    if (hist1d::check(c, p, d).holds()) {
       std::string key;
       for (const auto& def : c.defines()) key += def;
       if (seen.emplace(key, c).second) out.push_back(c);

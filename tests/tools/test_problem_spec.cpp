@@ -87,6 +87,16 @@ TEST(ProblemSpec, NanCountsAreOutOfRange) {
             std::string::npos);
 }
 
+TEST(ProblemSpec, EvenBoundsMustBeFiniteNumbers) {
+  EXPECT_NE(error_of("f32:even:256:2^20:-inf:100").find("finite bounds"), std::string::npos);
+  EXPECT_NE(error_of("f32:even:256:2^20:0:inf").find("finite bounds"), std::string::npos);
+  EXPECT_NE(error_of("f32:even:256:2^20:0:nan").find("bounds that are numbers"),
+            std::string::npos);
+  EXPECT_NE(error_of("f32:even:256:2^20:0:1e300").find("within a float's"), std::string::npos);
+  EXPECT_NE(error_of("mc:4/4:u16:even:64:8x8:0:inf").find("finite bounds"), std::string::npos);
+  EXPECT_EQ(error_of("f32:even:256:2^20:-1e30:1e30"), "");
+}
+
 // A --problem argument may be 128 KB: the parser recursed once per factor of a product, and 10^5
 // factors overflowed the stack (found reviewing the grammar; fuzz_problem_spec's ASan build
 // reports the overflow on that input, the CLI died of SIGSEGV).

@@ -91,7 +91,7 @@ TEST(MultiChannelSpace, PointsAndLabelsRoundTrip) {
   EXPECT_GT(invalid, 0u) << "cpb4+ cannot split 4 channels; copies > warps";
   for (const Point& pt : {valid.front(), valid[valid.size() / 2], valid.back()}) {
     const MultiChannelConfig c = multichannel_config_of(pt);
-    EXPECT_EQ(multichannel::check(c, p, d), "") << c.label();
+    EXPECT_EQ(multichannel::check(c, p, d).message(), "") << c.label();
     EXPECT_EQ(multichannel_point_of(c), pt) << c.label();
     EXPECT_EQ(point_of_label(c.label(), p, d), pt) << c.label();
   }
@@ -121,7 +121,7 @@ TEST(MultiChannelTuning, SearchStoreLookUpAndResume) {
   EXPECT_EQ(r.search_evaluations, 60u);
   const auto winner = MultiChannelConfig::parse(r.winner);
   ASSERT_TRUE(winner) << r.winner;
-  EXPECT_EQ(multichannel::check(*winner, p, d), "") << r.winner;
+  EXPECT_EQ(multichannel::check(*winner, p, d).message(), "") << r.winner;
   EXPECT_EQ(r.template_hash, templates::get(multichannel::kTemplate).hash);
   for (const auto& m : r.measurements) {
     EXPECT_EQ(m.config_label.rfind("mc.", 0), 0u) << m.config_label;
@@ -194,9 +194,9 @@ TEST(DefaultPlan, HoldsTheMultiChannelRowsAllTunableOnAnH100) {
     EXPECT_EQ(validate(p), "") << p.describe();
     seen.insert(p.describe());
     std::size_t valid = 0;
-    for (const auto& c : multichannel::space()) valid += multichannel::check(c, p, d).empty();
+    for (const auto& c : multichannel::space()) valid += multichannel::check(c, p, d).holds();
     EXPECT_GT(valid, 20u) << p.describe();
-    EXPECT_EQ(multichannel::check(multichannel::default_for(p, d), p, d), "") << p.describe();
+    EXPECT_EQ(multichannel::check(multichannel::default_for(p, d), p, d).message(), "") << p.describe();
   }
   EXPECT_EQ(seen.size(), 3u);
   EXPECT_TRUE(seen.count("multichannel u8 direct bins=256 n=33177600 channels=3/4"));

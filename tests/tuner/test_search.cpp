@@ -208,7 +208,7 @@ TEST(SearchStrategy, InvalidPointsAreNeverEvaluated) {
   for (const auto& name : strategy_names()) {
     std::size_t bad = 0;
     Objective f = [&](const Point& pt) {
-      bad += !hist1d::check(hist1d_config_of(pt), p, d).empty();
+      bad += !hist1d::check(hist1d_config_of(pt), p, d).holds();
       return kernel_like(pt, 0.0);
     };
     SearchResult r = make_strategy(name)->run(s, f, {500, 0}, 2);
@@ -305,7 +305,7 @@ TEST(SearchSpaceHist1D, PointsMapToConfigurationsAndBack) {
   for (std::size_t i = 0; i < pts.size(); i += 97) {
     const Hist1DConfig c = hist1d_config_of(pts[i]);
     EXPECT_EQ(hist1d_point_of(c), pts[i]);
-    EXPECT_EQ(hist1d::check(c, u8_256(), h100_like()), "");
+    EXPECT_EQ(hist1d::check(c, u8_256(), h100_like()).message(), "");
   }
   EXPECT_EQ(hist1d_point_of(hist1d::default_config()), Point(hist1d::params().size(), 0))
       << "the default is the simplest value of every parameter";

@@ -78,15 +78,10 @@ cudaError_t cub_multichannel(void* d_temp, std::size_t& temp_bytes, const void* 
               "(it takes at most 4 interleaved channels)");
 }
 
-cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+// One stream of samples: HistogramEven (direct binning as even bins over [0, bins)) or
+// HistogramRange.
+cudaError_t cub_flat(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
                      std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
-  if (family_of(p).has_channels()) {
-    if (p.sample_type == SampleType::u8)
-      return cub_multichannel<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
-    if (p.sample_type == SampleType::u16)
-      return cub_multichannel<std::uint16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
-    throw Error(StatusCode::invalid_argument, "multi-channel CUB baseline: u8 and u16 only");
-  }
   if (p.binning == Binning::range) {
     switch (p.sample_type) {
       case SampleType::u8: return cub_range<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
@@ -109,6 +104,32 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       return cub_even<float, float>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
   }
   return cudaErrorInvalidValue;
+}
+
+// Rows of interleaved channels: MultiHistogramEven / MultiHistogramRange, u8 and u16 samples.
+cudaError_t cub_channels(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+                         std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  if (p.sample_type == SampleType::u8)
+    return cub_multichannel<std::uint8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+  if (p.sample_type == SampleType::u16)
+    return cub_multichannel<std::uint16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+  throw Error(StatusCode::invalid_argument, "multi-channel CUB baseline: u8 and u16 only");
+}
+
+// The peer the problem's family declares (KernelFamily::baseline()).
+cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
+                     std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
+  const KernelFamily& f = family_of(p);
+  switch (f.baseline()) {
+    case Baseline::cub_histogram:
+      return cub_flat(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case Baseline::cub_multi_histogram:
+      return cub_channels(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case Baseline::none:
+      break;
+  }
+  throw Error(StatusCode::invalid_argument,
+              std::string("no CUB baseline for the ") + f.name() + " family");
 }
 
 }  // namespace

@@ -143,24 +143,6 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
 
 }  // namespace
 
-const char* to_string(Distribution d) {
-  switch (d) {
-    case Distribution::uniform: return "uniform";
-    case Distribution::skewed: return "skewed";
-    case Distribution::constant: return "constant";
-    case Distribution::runs: return "runs";
-    case Distribution::mixed: return "mixed";
-  }
-  return "?";
-}
-
-std::optional<Distribution> parse_distribution(const std::string& name) {
-  for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::constant,
-                         Distribution::runs, Distribution::mixed})
-    if (name == to_string(d)) return d;
-  return std::nullopt;
-}
-
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution dist) {
   std::vector<std::uint8_t> bytes(p.n * sample_bytes(p.sample_type));
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};

@@ -158,7 +158,7 @@ SearchSpace search_space(const Problem& p, const DeviceInfo& d) {
   const KernelFamily& f = family_of(p);
   SearchSpace s;
   grid_of(f.params(), s);
-  s.valid = [&f, p, d](const Point& pt) { return f.check(values_of(f, pt), p, d).empty(); };
+  s.valid = [&f, p, d](const Point& pt) { return f.check(values_of(f, pt), p, d).holds(); };
   return s;
 }
 
@@ -166,7 +166,7 @@ std::optional<Point> point_of_label(const std::string& label, const Problem& p,
                                     const DeviceInfo& d) {
   const KernelFamily& f = family_of(p);
   const std::optional<ParamValues> v = f.parse(label);
-  if (!v || !f.check(*v, p, d).empty()) return std::nullopt;
+  if (!v || !f.check(*v, p, d).holds()) return std::nullopt;
   try {
     return point_of(f, *v);
   } catch (const std::invalid_argument&) {

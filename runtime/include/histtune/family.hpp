@@ -2,7 +2,7 @@
 // (Hist1DFamily in hist1d.hpp, MultiChannelFamily in multichannel.hpp), wrapped by FamilyModel
 // (family_model.hpp) and listed once in runtime/src/families.cpp. The dispatcher, the tuner, the
 // database's family column and the CLI reach a family only through this interface:
-// families(), family(id) and family_of(problem).
+// families(), family(id) and family_of(problem). docs/families.md lists what adding one touches.
 //
 // Configurations cross this interface as ParamValues: one value per parameter, in the order of
 // the family's params(); their label (the database key) and NVRTC defines come from the family.
@@ -19,6 +19,8 @@
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/restriction.hpp"
+#include "histtune/workload.hpp"
 
 namespace histtune {
 
@@ -56,8 +58,8 @@ class KernelFamily {
   virtual std::optional<ParamValues> parse(const std::string& label) const = 0;
   virtual std::string label(const ParamValues& v) const = 0;
   virtual std::string to_json(const ParamValues& v) const = 0;
-  // Empty when v may run p on d; else the restriction that says no.
-  virtual std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
+  // Holds when v may run p on d; else the restriction that says no (restriction.hpp).
+  virtual Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
   // The built-in choice when nothing is tuned.
   virtual ParamValues fallback(const Problem& p, const DeviceInfo& d) const = 0;
   virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;
@@ -75,6 +77,12 @@ class KernelFamily {
   virtual bool has_channels() const = 0;
   // The counters one call writes (and zeroes): its histograms' bins, one after another.
   virtual std::uint64_t counters(const Problem& p) const = 0;
+
+  // What it is measured on and against (workload.hpp): its problems in the default plan of
+  // `histtune tune --gpu auto`, its rows of `histtune bench`, and the peer `compare` times.
+  virtual std::vector<Problem> plan_problems() const = 0;
+  virtual std::vector<BenchRow> bench_rows() const = 0;
+  virtual Baseline baseline() const = 0;
   // The template's hash: stored results recorded under another are stale.
   std::string template_hash() const;
 };

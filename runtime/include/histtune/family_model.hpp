@@ -1,6 +1,7 @@
 // KernelFamily over a family's traits F: F::Config (its value struct), F::Launch (its prepared
-// launch), F::kId, F::kName, F::kTemplate, F::kKernel, and static params(), parse(), check(), fallback(),
-// request(), validate() and counters(), kChannels and kSpecPrefix. runtime/src/families.cpp instantiates one per family.
+// launch), F::kId, F::kName, F::kTemplate, F::kKernel, kChannels, kSpecPrefix and kBaseline, and
+// static params(), parse(), check(), fallback(), request(), validate(), counters(),
+// plan_problems() and bench_rows(). runtime/src/families.cpp instantiates one per family.
 #pragma once
 
 #include <utility>
@@ -52,7 +53,7 @@ class FamilyModel final : public KernelFamily {
   }
   std::string label(const ParamValues& v) const override { return config(v).label(); }
   std::string to_json(const ParamValues& v) const override { return config(v).to_json(); }
-  std::string check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
+  Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
     return F::check(config(v), p, d);
   }
   ParamValues fallback(const Problem& p, const DeviceInfo& d) const override {
@@ -70,6 +71,9 @@ class FamilyModel final : public KernelFamily {
   bool has_channels() const override { return F::kChannels; }
   const char* spec_prefix() const override { return F::kSpecPrefix; }
   std::uint64_t counters(const Problem& p) const override { return F::counters(p); }
+  std::vector<Problem> plan_problems() const override { return F::plan_problems(); }
+  std::vector<BenchRow> bench_rows() const override { return F::bench_rows(); }
+  Baseline baseline() const override { return F::kBaseline; }
 
  private:
   struct Prepared final : PreparedLaunch {

@@ -128,8 +128,8 @@ Hist1DConfig default_config();
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d);
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();
-// Empty when `c` may run `p` on `d`; otherwise why not (a restriction, named).
-std::string check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
+// Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
+Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 // Whether the kernel keeps a sink bin (word num_bins of every copy, never flushed) for samples in
 // no bin: storage 0 unless every value is a bin. The one rule behind the kernel's HT_SINK and
@@ -142,6 +142,9 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
 // The family's checks of a problem: one channel, no row pitch.
 std::string validate(const Problem& p);
+// Its problems in the default plan and its rows of the bench matrix (hist1d_workload.cpp).
+std::vector<Problem> plan_problems();
+std::vector<BenchRow> bench_rows();
 
 }  // namespace hist1d
 
@@ -201,8 +204,9 @@ struct Hist1DFamily {
   static constexpr const char* kKernel = hist1d::kKernel;
   static constexpr const char* kSpecPrefix = "";
   static constexpr bool kChannels = false;
+  static constexpr Baseline kBaseline = Baseline::cub_histogram;
   static const std::vector<Param<Config>>& params() { return hist1d::params(); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+  static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return hist1d::check(c, p, d);
   }
   static Config fallback(const Problem& p, const DeviceInfo& d) { return hist1d::default_for(p, d); }
@@ -212,6 +216,8 @@ struct Hist1DFamily {
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
   static std::string validate(const Problem& p) { return hist1d::validate(p); }
   static std::uint64_t counters(const Problem& p) { return p.num_bins; }
+  static std::vector<Problem> plan_problems() { return hist1d::plan_problems(); }
+  static std::vector<BenchRow> bench_rows() { return hist1d::bench_rows(); }
 };
 
 }  // namespace histtune

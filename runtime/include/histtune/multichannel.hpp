@@ -83,8 +83,8 @@ constexpr const char* kLabelPrefix = "mc.";
 
 const std::vector<Param<MultiChannelConfig>>& params();
 std::vector<MultiChannelConfig> space();
-// Empty when `c` may run `p` on `d`; otherwise why not.
-std::string check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
+// Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
+Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 // The built-in choice when nothing is tuned (first valid of a short per-shape list).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
@@ -93,6 +93,9 @@ std::string validate(const Problem& p);
 // A pitched problem (Problem::pitched) compiles the kernel's pitched variant (HT_PITCHED=1): the
 // same configuration and key, another kernel; packed problems' requests are those of before.
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch);
+// Its problems in the default plan and its rows of the bench matrix (multichannel_workload.cpp).
+std::vector<Problem> plan_problems();
+std::vector<BenchRow> bench_rows();
 // MultiChannelLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches
 // in one call (no lookup), for one-off launches (the GPU tests). The tuner, `compare` and the
 // public API each prepare a MultiChannelLaunch once per shape and call it.
@@ -143,9 +146,10 @@ struct MultiChannelFamily {
   static constexpr const char* kKernel = multichannel::kKernel;
   static constexpr const char* kSpecPrefix = "mc";
   static constexpr bool kChannels = true;
+  static constexpr Baseline kBaseline = Baseline::cub_multi_histogram;
   static const std::vector<Param<Config>>& params() { return multichannel::params(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
-  static std::string check(const Config& c, const Problem& p, const DeviceInfo& d) {
+  static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return multichannel::check(c, p, d);
   }
   static Config fallback(const Problem& p, const DeviceInfo& d) {
@@ -158,6 +162,8 @@ struct MultiChannelFamily {
   static std::uint64_t counters(const Problem& p) {
     return std::uint64_t{p.num_bins} * p.active_channels;
   }
+  static std::vector<Problem> plan_problems() { return multichannel::plan_problems(); }
+  static std::vector<BenchRow> bench_rows() { return multichannel::bench_rows(); }
 };
 
 }  // namespace histtune

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "histtune/restriction.hpp"
+
 namespace histtune {
 
 template <class Config>
@@ -107,13 +109,13 @@ std::vector<std::string> defines(const std::vector<Param<C>>& t, const C& c) {
   return out;
 }
 
-// Empty when every parameter holds one of its values; else which does not.
+// Holds when every parameter holds one of its values; else which does not.
 template <class C>
-std::string check_values(const std::vector<Param<C>>& t, const C& c) {
+Restriction check_values(const std::vector<Param<C>>& t, const C& c) {
   for (const auto& p : t) {
     const int v = p.get(c);
     if (std::find(p.values.begin(), p.values.end(), v) == p.values.end())
-      return std::string(p.name) + " = " + std::to_string(v) + " is not one of the family's values";
+      return {RestrictionKind::parameter_value, v, 0, p.name};
   }
   return {};
 }

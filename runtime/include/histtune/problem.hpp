@@ -132,8 +132,9 @@ using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uin
                             std::uint32_t, std::uint32_t, bool, bool>;
 ShapeKey shape_key(const Problem& p);
 
-// Checks the problem itself (bins, n, bounds, then its family's checks of channels and row
-// pitch); empty when valid, else the reason.
+// Checks the problem itself (bins, n, its family's checks of channels and row pitch, then the
+// binning: even bounds must be finite numbers the kernels can bin in); empty when valid, else
+// the reason.
 std::string validate(const Problem& p);
 // The row pitch's checks, shared by the families that take pitched rows; empty when valid.
 std::string validate_pitch(const Problem& p);

@@ -13,9 +13,11 @@
 
 namespace histtune::tuner {
 
-// Sizes CUB's temporary storage for p (first call) and runs DeviceHistogram::HistogramEven; direct
-// binning is expressed as even bins over [0, num_bins); range binning runs HistogramRange over
-// p.d_levels. Counts are overwritten, like ours.
+// The peer p's family declares (KernelFamily::baseline(), workload.hpp): sizes CUB's temporary
+// storage for p (first call) and runs its DeviceHistogram call, HistogramEven (direct binning as
+// even bins over [0, num_bins)) or HistogramRange over p.d_levels, or their MultiHistogram forms
+// for interleaved channels. Counts are overwritten, like ours. A family without a peer throws
+// Error(invalid_argument), which `compare` reports in the CUB column.
 class CubHistogram {
  public:
   explicit CubHistogram(const Problem& p);

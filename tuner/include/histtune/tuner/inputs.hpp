@@ -9,19 +9,14 @@
 #include <vector>
 
 #include "histtune/problem.hpp"
+#include "histtune/workload.hpp"
 
 namespace histtune::tuner {
 
-// The benchmark distributions of bins (ANCHORS.md), and one for correctness tests:
-//   uniform   independent uniform bins (the hard case for shared-memory atomics: random banks)
-//   skewed    exponential, most mass in the lowest ~5% of bins (hot bins, contention)
-//   constant  every sample in one bin (worst-case contention)
-//   runs      slowly varying values with small noise: long runs of equal neighbours (image-like)
-//   mixed     uniform over a range wider than the bins' (direct: ~1% >= num_bins; even: 5% below
-//             lower and above upper; f32: 0.1% NaN), so every rejection path is exercised
-enum class Distribution { uniform, skewed, constant, runs, mixed };
-const char* to_string(Distribution d);
-std::optional<Distribution> parse_distribution(const std::string& name);
+// The distributions of bins (workload.hpp, where the families' bench rows name them).
+using histtune::Distribution;
+using histtune::parse_distribution;
+using histtune::to_string;
 // The distributions a winner is chosen on, in their order: every one but `mixed`.
 const std::vector<Distribution>& benchmark_distributions();
 

@@ -1,0 +1,139 @@
+// What the 1D family is tuned and benchmarked on (workload.hpp): its problems of the default
+// plan and its rows of the bench matrix.
+#include "histtune/hist1d.hpp"
+
+namespace histtune::hist1d {
+
+std::vector<Problem> plan_problems() {
+  // Sample types x bin counts x sizes x binning: 31 problems, one range-binned.
+  struct Row {
+    SampleType type;
+    Binning binning;
+    std::uint32_t bins;  // 0: n / 16
+    int log2_n;
+    double lower, upper;  // even binning; range binning: the levels' span
+  };
+  const Row rows[] = {
+      // u8: the classic 256-bin image histogram over four decades of size, fewer bins.
+      {SampleType::u8, Binning::direct, 256, 16, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 20, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 24, 0, 0},
+      {SampleType::u8, Binning::direct, 256, 28, 0, 0},
+      {SampleType::u8, Binning::direct, 64, 24, 0, 0},
+      {SampleType::u8, Binning::even, 64, 24, 0, 256},
+      // u16: 10-bit and 12-bit sensor data, all 65536 values, coarse even bins.
+      {SampleType::u16, Binning::direct, 1024, 20, 0, 0},
+      {SampleType::u16, Binning::direct, 1024, 24, 0, 0},
+      {SampleType::u16, Binning::direct, 4096, 24, 0, 0},
+      {SampleType::u16, Binning::direct, 65536, 24, 0, 0},
+      {SampleType::u16, Binning::even, 256, 26, 0, 65536},
+      // u32 keys: small to beyond-shared-memory bin counts.
+      {SampleType::u32, Binning::direct, 256, 20, 0, 0},
+      {SampleType::u32, Binning::direct, 256, 26, 0, 0},
+      {SampleType::u32, Binning::direct, 4096, 22, 0, 0},
+      {SampleType::u32, Binning::direct, 4096, 26, 0, 0},
+      {SampleType::u32, Binning::direct, 65536, 26, 0, 0},
+      {SampleType::u32, Binning::even, 1024, 24, 0, 1 << 20},
+      // i32: signed ranges.
+      {SampleType::i32, Binning::direct, 4096, 22, 0, 0},
+      {SampleType::i32, Binning::even, 256, 24, -1000, 1000},
+      {SampleType::i32, Binning::even, 65536, 26, -(1 << 20), 1 << 20},
+      // f32: the float path over sizes and bin counts up to one bin per 16 samples.
+      {SampleType::f32, Binning::even, 64, 24, 0, 1},
+      {SampleType::f32, Binning::even, 256, 16, 0, 100},
+      {SampleType::f32, Binning::even, 256, 20, 0, 100},
+      {SampleType::f32, Binning::even, 256, 24, 0, 100},
+      {SampleType::f32, Binning::even, 256, 28, 0, 100},
+      {SampleType::f32, Binning::even, 1024, 26, 0, 1},
+      {SampleType::f32, Binning::even, 4096, 24, -1, 1},
+      {SampleType::f32, Binning::even, 65536, 24, 0, 100},
+      {SampleType::f32, Binning::even, 0, 20, 0, 100},
+      {SampleType::f32, Binning::even, 0, 24, 0, 100},
+      // Caller-given levels: make_levels' quadratic spacing over [0, 100], staged in shared memory.
+      {SampleType::f32, Binning::range, 1024, 24, 0, 100},
+  };
+  std::vector<Problem> plan;
+  for (const Row& row : rows) {
+    const std::uint64_t n = std::uint64_t{1} << row.log2_n;
+    const bool bounded = row.binning != Binning::direct;
+    plan.push_back(flat_problem(row.type, row.binning,
+                                row.bins ? row.bins : static_cast<std::uint32_t>(n / 16), n,
+                                bounded ? row.lower : 0, bounded ? row.upper : 0));
+  }
+  return plan;
+}
+
+namespace {
+
+std::string pow2(std::uint64_t n) {
+  int e = 0;
+  while ((1ull << e) < n) ++e;
+  return "2^" + std::to_string(e);
+}
+
+// A direct-binned row, named "u8-256-2^28-uniform".
+BenchRow row(SampleType t, std::uint32_t bins, std::uint64_t n, Distribution dist,
+             std::string target) {
+  BenchRow r;
+  r.problem = flat_problem(t, Binning::direct, bins, n);
+  r.dist = dist;
+  r.id = std::string(to_string(t)) + "-" + std::to_string(bins) + "-" + pow2(n) + "-" +
+         to_string(dist);
+  r.target = std::move(target);
+  return r;
+}
+
+}  // namespace
+
+std::vector<BenchRow> bench_rows() {
+  using D = Distribution;
+  std::vector<BenchRow> m;
+  for (int e : {28, 30}) {
+    auto u = row(SampleType::u8, 256, 1ull << e, D::uniform, ">= 85% of floor");
+    u.min_floor_pct = 85;
+    m.push_back(u);
+    for (D d : {D::skewed, D::constant, D::runs}) {
+      auto r = row(SampleType::u8, 256, 1ull << e, d,
+                   e == 28 ? ">= 92% of floor" : "never slower than CUB");
+      if (e == 28) r.min_floor_pct = 92;
+      m.push_back(r);
+    }
+  }
+  const double us[] = {5, 6, 10};
+  for (int i = 0; i < 3; ++i) {
+    auto r = row(SampleType::u8, 256, 1ull << (16 + 4 * i), D::uniform,
+                 "<= " + std::to_string(static_cast<int>(us[i])) + " us per call");
+    r.max_us = us[i];
+    m.push_back(r);
+  }
+  for (std::uint32_t bins : {256u, 4096u})
+    for (D d : {D::uniform, D::skewed, D::constant}) {
+      auto r = row(SampleType::u32, bins, 1ull << 26, d, ">= 85% of floor");
+      r.min_floor_pct = 85;
+      m.push_back(r);
+    }
+  auto u16 = row(SampleType::u16, 1024, 1ull << 27, D::uniform, ">= 85% of floor");
+  u16.min_floor_pct = 85;
+  m.push_back(u16);
+  for (D d : {D::uniform, D::skewed, D::constant}) {
+    auto r = row(SampleType::u32, 65536, 1ull << 26, d, ">= 50% of floor");
+    r.min_floor_pct = 50;
+    m.push_back(r);
+  }
+  for (int e : {24, 26}) {
+    BenchRow r = row(SampleType::f32, static_cast<std::uint32_t>((1ull << e) / 16), 1ull << e,
+                     D::uniform, e == 24 ? ">= 5x faster than CUB" : "correct (CUB fails)");
+    r.problem.binning = Binning::even;
+    r.problem.lower = 0;
+    r.problem.upper = 100;
+    r.id = "f32-n/16-" + pow2(1ull << e) + "-uniform";
+    if (e == 24) r.min_cub_speedup = 5;
+    // CUB 3.x faults (illegal address) on 4M bins on the H100 (ANCHORS.md); a fault would end
+    // every later row of this process.
+    if (e == 26) r.skip_cub = "not run: CUB faults with an illegal memory access at 4M bins";
+    m.push_back(r);
+  }
+  return m;
+}
+
+}  // namespace histtune::hist1d

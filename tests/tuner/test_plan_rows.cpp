@@ -1,0 +1,121 @@
+// The default plan's problems and the bench matrix's rows, pinned: each family declares its own
+// (plan_problems() and bench_rows() in its traits) and the tuner concatenates them in family
+// order; the lists below are those of before that move, so a family that loses, reorders or
+// changes a row fails here.
+#include <gtest/gtest.h>
+
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "histtune/family.hpp"
+#include "histtune/tuner/bench.hpp"
+#include "histtune/tuner/tuner.hpp"
+
+namespace histtune::tuner {
+namespace {
+
+std::string bound(double x) {
+  std::ostringstream s;
+  s << std::setprecision(17) << x;
+  return s.str();
+}
+
+// One line per problem: its description, bounds and template.
+std::vector<std::string> plan_lines() {
+  std::vector<std::string> out;
+  for (const Problem& p : default_plan())
+    out.push_back(p.describe() + " | " + bound(p.lower) + " " + bound(p.upper) + " | " +
+                  family_of(p).template_name());
+  return out;
+}
+
+std::string optional_text(const std::optional<double>& x) { return x ? bound(*x) : "-"; }
+
+std::vector<std::string> bench_lines() {
+  std::vector<std::string> out;
+  for (const BenchRow& r : bench_matrix())
+    out.push_back(r.id + " | " + r.problem.describe() + " | " + to_string(r.dist) + " | " +
+                  r.target + " | " + optional_text(r.min_floor_pct) + " " +
+                  optional_text(r.max_us) + " " + optional_text(r.min_cub_speedup) + " | " +
+                  r.unsupported + " | " + r.skip_cub);
+  return out;
+}
+
+TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
+  // describe() | lower upper | template: the 1D family's rows, then the multi-channel ones.
+  const std::vector<std::string> expected = {
+      "hist1d u8 direct bins=256 n=2^16 | 0 0 | hist1d.cuh",
+      "hist1d u8 direct bins=256 n=2^20 | 0 0 | hist1d.cuh",
+      "hist1d u8 direct bins=256 n=2^24 | 0 0 | hist1d.cuh",
+      "hist1d u8 direct bins=256 n=2^28 | 0 0 | hist1d.cuh",
+      "hist1d u8 direct bins=64 n=2^24 | 0 0 | hist1d.cuh",
+      "hist1d u8 even bins=64 n=2^24 [0, 256) | 0 256 | hist1d.cuh",
+      "hist1d u16 direct bins=1024 n=2^20 | 0 0 | hist1d.cuh",
+      "hist1d u16 direct bins=1024 n=2^24 | 0 0 | hist1d.cuh",
+      "hist1d u16 direct bins=4096 n=2^24 | 0 0 | hist1d.cuh",
+      "hist1d u16 direct bins=65536 n=2^24 | 0 0 | hist1d.cuh",
+      "hist1d u16 even bins=256 n=2^26 [0, 65536) | 0 65536 | hist1d.cuh",
+      "hist1d u32 direct bins=256 n=2^20 | 0 0 | hist1d.cuh",
+      "hist1d u32 direct bins=256 n=2^26 | 0 0 | hist1d.cuh",
+      "hist1d u32 direct bins=4096 n=2^22 | 0 0 | hist1d.cuh",
+      "hist1d u32 direct bins=4096 n=2^26 | 0 0 | hist1d.cuh",
+      "hist1d u32 direct bins=65536 n=2^26 | 0 0 | hist1d.cuh",
+      "hist1d u32 even bins=1024 n=2^24 [0, 1.04858e+06) | 0 1048576 | hist1d.cuh",
+      "hist1d i32 direct bins=4096 n=2^22 | 0 0 | hist1d.cuh",
+      "hist1d i32 even bins=256 n=2^24 [-1000, 1000) | -1000 1000 | hist1d.cuh",
+      "hist1d i32 even bins=65536 n=2^26 [-1.04858e+06, 1.04858e+06) | -1048576 1048576 | hist1d.cuh",
+      "hist1d f32 even bins=64 n=2^24 [0, 1) | 0 1 | hist1d.cuh",
+      "hist1d f32 even bins=256 n=2^16 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=256 n=2^20 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=256 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=256 n=2^28 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=1024 n=2^26 [0, 1) | 0 1 | hist1d.cuh",
+      "hist1d f32 even bins=4096 n=2^24 [-1, 1) | -1 1 | hist1d.cuh",
+      "hist1d f32 even bins=65536 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=65536 n=2^20 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=1048576 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 range bins=1024 n=2^24 | 0 100 | hist1d.cuh",
+      "multichannel u8 direct bins=256 n=33177600 channels=3/4 | 0 0 | multichannel.cuh",
+      "multichannel u8 direct bins=256 n=2^20 channels=512/512 | 0 0 | multichannel.cuh",
+      "multichannel u16 direct bins=4096 n=8294400 channels=4/4 | 0 0 | multichannel.cuh",
+  };
+  EXPECT_EQ(plan_lines(), expected);
+}
+
+TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
+  // id | problem | distribution | target | min % of floor, max us, min x CUB | unsupported |
+  // why CUB is skipped
+  const std::vector<std::string> expected = {
+      "u8-256-2^28-uniform | hist1d u8 direct bins=256 n=2^28 | uniform | >= 85% of floor | 85 - - |  | ",
+      "u8-256-2^28-skewed | hist1d u8 direct bins=256 n=2^28 | skewed | >= 92% of floor | 92 - - |  | ",
+      "u8-256-2^28-constant | hist1d u8 direct bins=256 n=2^28 | constant | >= 92% of floor | 92 - - |  | ",
+      "u8-256-2^28-runs | hist1d u8 direct bins=256 n=2^28 | runs | >= 92% of floor | 92 - - |  | ",
+      "u8-256-2^30-uniform | hist1d u8 direct bins=256 n=2^30 | uniform | >= 85% of floor | 85 - - |  | ",
+      "u8-256-2^30-skewed | hist1d u8 direct bins=256 n=2^30 | skewed | never slower than CUB | - - - |  | ",
+      "u8-256-2^30-constant | hist1d u8 direct bins=256 n=2^30 | constant | never slower than CUB | - - - |  | ",
+      "u8-256-2^30-runs | hist1d u8 direct bins=256 n=2^30 | runs | never slower than CUB | - - - |  | ",
+      "u8-256-2^16-uniform | hist1d u8 direct bins=256 n=2^16 | uniform | <= 5 us per call | - 5 - |  | ",
+      "u8-256-2^20-uniform | hist1d u8 direct bins=256 n=2^20 | uniform | <= 6 us per call | - 6 - |  | ",
+      "u8-256-2^24-uniform | hist1d u8 direct bins=256 n=2^24 | uniform | <= 10 us per call | - 10 - |  | ",
+      "u32-256-2^26-uniform | hist1d u32 direct bins=256 n=2^26 | uniform | >= 85% of floor | 85 - - |  | ",
+      "u32-256-2^26-skewed | hist1d u32 direct bins=256 n=2^26 | skewed | >= 85% of floor | 85 - - |  | ",
+      "u32-256-2^26-constant | hist1d u32 direct bins=256 n=2^26 | constant | >= 85% of floor | 85 - - |  | ",
+      "u32-4096-2^26-uniform | hist1d u32 direct bins=4096 n=2^26 | uniform | >= 85% of floor | 85 - - |  | ",
+      "u32-4096-2^26-skewed | hist1d u32 direct bins=4096 n=2^26 | skewed | >= 85% of floor | 85 - - |  | ",
+      "u32-4096-2^26-constant | hist1d u32 direct bins=4096 n=2^26 | constant | >= 85% of floor | 85 - - |  | ",
+      "u16-1024-2^27-uniform | hist1d u16 direct bins=1024 n=2^27 | uniform | >= 85% of floor | 85 - - |  | ",
+      "u32-65536-2^26-uniform | hist1d u32 direct bins=65536 n=2^26 | uniform | >= 50% of floor | 50 - - |  | ",
+      "u32-65536-2^26-skewed | hist1d u32 direct bins=65536 n=2^26 | skewed | >= 50% of floor | 50 - - |  | ",
+      "u32-65536-2^26-constant | hist1d u32 direct bins=65536 n=2^26 | constant | >= 50% of floor | 50 - - |  | ",
+      "f32-n/16-2^24-uniform | hist1d f32 even bins=1048576 n=2^24 [0, 100) | uniform | >= 5x faster than CUB | - - 5 |  | ",
+      "f32-n/16-2^26-uniform | hist1d f32 even bins=4194304 n=2^26 [0, 100) | uniform | correct (CUB fails) | - - - |  | not run: CUB faults with an illegal memory access at 4M bins",
+      "rgba-u8-7680x4320-3of4 | multichannel u8 direct bins=256 n=33177600 channels=3/4 | uniform | >= 85% of floor | 85 - - |  | ",
+      "multichannel-1048576x512-u8-256 | multichannel u8 direct bins=256 n=2^20 channels=512/512 | uniform | <= 0.20 ms | - 200 - |  | ",
+  };
+  EXPECT_EQ(bench_lines(), expected);
+}
+
+}  // namespace
+}  // namespace histtune::tuner

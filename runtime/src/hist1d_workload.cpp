@@ -128,7 +128,7 @@ std::vector<BenchRow> bench_rows() {
     r.problem.upper = 100;
     r.id = "f32-n/16-" + pow2(1ull << e) + "-uniform";
     if (e == 24) r.min_cub_speedup = 5;
-    // CUB 3.x faults (illegal address) on 4M bins on the H100 (ANCHORS.md); a fault would end
+    // CUB 3.x faults (illegal address) on 4M bins on the H100 (seen by this project; docs/results.md); a fault would end
     // every later row of this process.
     if (e == 26) r.skip_cub = "not run: CUB faults with an illegal memory access at 4M bins";
     m.push_back(r);

@@ -11,7 +11,7 @@
 
 namespace histtune {
 
-// The benchmark distributions of bins (ANCHORS.md), and one for correctness tests:
+// The benchmark distributions of bins, and one for correctness tests:
 //   uniform   independent uniform bins (the hard case for shared-memory atomics: random banks)
 //   skewed    exponential, most mass in the lowest ~5% of bins (hot bins, contention)
 //   constant  every sample in one bin (worst-case contention)
@@ -29,7 +29,7 @@ enum class Baseline {
   cub_multi_histogram,  // CUB's MultiHistogramEven / MultiHistogramRange of interleaved channels
 };
 
-// One row of the benchmark matrix (ANCHORS.md / the kernel-families issue): a workload and the
+// One row of the benchmark matrix (README, Results): a workload and the
 // target it is held to. Rows a family cannot express yet stay in the matrix, marked so.
 struct BenchRow {
   std::string id;  // "u8-256-2^28-uniform"

@@ -1,4 +1,4 @@
-// The benchmark matrix of ANCHORS.md / the kernel-families issue: one row per workload, with
+// The benchmark matrix (README, Results): one row per workload, with
 // the target it is held to, each family's bench_rows() (workload.hpp) in family order.
 #pragma once
 

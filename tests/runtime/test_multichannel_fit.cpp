@@ -131,3 +131,23 @@ TEST(MultiChannelDefaults, OneChannelBeyondSharedMemoryIsRefusedClearly) {
     for (const auto& c : multichannel::space()) ASSERT_NE(multichannel::check(c, p, d), "");
   }
 }
+
+// The kernels the default gives issue 27's shapes (groups of 1, 2 and 4 u16 channels), packed
+// and pitched, compile for sm_90 with the template as it is.
+TEST(MultiChannelSmallGroups, TheFittedDefaultsCompileToACubin) {
+  const DeviceInfo d = h100_like();
+  for (Problem p : {shape(SampleType::u16, 17, 17, 1 << 20, 4096),
+                    shape(SampleType::u16, 4, 4, 1 << 22, 16384),
+                    shape(SampleType::u16, 8, 5, 1 << 20, 8192)}) {
+    for (const std::uint64_t pitch : {0ull, 2ull * p.channels * 1024 + 64}) {
+      p.row_pixels = pitch ? 1024 : 0;
+      p.row_pitch_bytes = pitch;
+      const MultiChannelConfig c = multichannel::default_for(p, d);
+      ASSERT_EQ(multichannel::check(c, p, d), "") << p.describe();
+      const CompileRequest req = multichannel::request(c, p, 90);
+      CompiledKernel out;
+      ASSERT_NO_THROW(out = compile(req)) << req.label << " " << p.describe();
+      EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << req.label;
+    }
+  }
+}

@@ -15,7 +15,9 @@ const std::vector<Param<MultiChannelConfig>>& params() {
       param<&C::vectors_per_thread>("vectors_per_thread", "vpt", {1, 2, 4, 8}, true),
       param<&C::vector_bytes>("vector_bytes", "vec", {16, 0, 4, 8}, true),
       // A launch-time field of the label: request() compiles the owned count (never 0), HT_CPB.
-      param<&C::channels_per_block>("channels_per_block", "cpb", {0, 4, 8, 16, 32, 64, 128}, false),
+      // 1 and 2 (last: rarely the best) let histograms of many bins fit, one or two to a block.
+      param<&C::channels_per_block>("channels_per_block", "cpb", {0, 4, 8, 16, 32, 64, 128, 1, 2},
+                                    false),
       param<&C::private_copies>("private_copies", "pc", {1, 2, 4, 8}, true),
       param<&C::padding>("padding", "pad", {1, 0}, false),
       param<&C::blocks_per_sm>("blocks_per_sm", "bps", {4, 1, 2, 8}, false),
@@ -40,6 +42,14 @@ unsigned int owned_channels(const MultiChannelConfig& c, const Problem& p) {
   return c.channels_per_block == 0 ? p.channels : static_cast<unsigned>(c.channels_per_block);
 }
 
+// The least shared memory any configuration takes: one channel's row (bins and sink, no padding)
+// in one copy, and range binning's levels or table.
+std::size_t one_channel_bytes(const Problem& p) {
+  MultiChannelConfig bare;
+  bare.padding = 0;
+  return std::size_t{row_stride(bare, p)} * sizeof(std::uint32_t) + range_smem_bytes(p);
+}
+
 // A two-phase call's partials: a row of every active channel's bins per grid row.
 std::uint64_t two_phase_bytes(const MultiChannelGeometry& g, const Problem& p) {
   return std::uint64_t{g.grid.y} * p.active_channels * p.num_bins * sizeof(std::uint32_t);
@@ -50,6 +60,13 @@ Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
   if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
   if (p.family != kFamily)
     return Restriction::rule("the multichannel family runs multichannel problems only");
+  if (const std::size_t least = one_channel_bytes(p);
+      d.smem_per_block_optin > 0 && least > d.smem_per_block_optin)
+    return Restriction::rule(
+        "one channel's histogram of " + std::to_string(p.num_bins) + " bins needs " +
+        std::to_string(least) + " B of shared memory, more than the device's per-block limit " +
+        std::to_string(d.smem_per_block_optin) +
+        " B: multi-channel histograms beyond one block's shared memory are not supported yet");
   const std::size_t sb = sample_bytes(p.sample_type);
   const unsigned int cpb = owned_channels(c, p);
   if (c.channels_per_block != 0 && (c.channels_per_block >= static_cast<int>(p.channels) ||
@@ -120,6 +137,30 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
   return g;
 }
 
+namespace {
+// When no tuned candidate fits (histograms too large for their channels to share a block): the
+// largest channel group whose histograms fit one block, as many blocks per SM as fit beside each
+// other (1024 threads an SM), the widest load the group allows. Found whenever one channel's
+// histogram fits (check()'s one_channel_bytes), since cpb1 with one-sample loads always passes
+// the other restrictions.
+std::optional<MultiChannelConfig> fitted(const Problem& p, const DeviceInfo& d) {
+  for (const int cpb : {0, 128, 64, 32, 16, 8, 4, 2, 1})
+    for (const int pad : {1, 0})
+      for (const int bps : {4, 2, 1})
+        for (const int vec : {16, 8, 4, 0}) {
+          MultiChannelConfig c;
+          c.block_threads = 1024 / bps;
+          c.vectors_per_thread = 2;
+          c.vector_bytes = vec;
+          c.channels_per_block = cpb;
+          c.padding = pad;
+          c.blocks_per_sm = bps;
+          if (check(c, p, d).holds()) return c;
+        }
+  return std::nullopt;
+}
+}  // namespace
+
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
   // H100 bests of a probe (git show 450c83b:docs/results/h100/session2/probe-multichannel.log):
   // pixels with the whole pixel in one block and 4 copies; many channels in groups of 64. Session
@@ -145,7 +186,8 @@ MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
     const auto c = MultiChannelConfig::parse(label);
     if (c && check(*c, p, d).holds()) return *c;
   }
-  return MultiChannelConfig{};
+  if (auto c = fitted(p, d)) return *c;
+  return MultiChannelConfig{};  // nothing fits: check() says why (one channel is too large)
 }
 
 CompileRequest request(const MultiChannelConfig& c, const Problem& p, int arch) {

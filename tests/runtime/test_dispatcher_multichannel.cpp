@@ -216,6 +216,42 @@ TEST_F(MultiChannelLookup, OtherDriverAndNvrtcAreUsedButUnverified) {
   EXPECT_EQ(c.stale, "driver 12.8 -> 13.0; NVRTC 11.0 -> " + nvrtc_version());
 }
 
+// A row tuned for fewer bins, on this device or another of its architecture, whose histograms
+// no longer fit at the bins asked: skipped, said so, and the default (which fits) runs instead.
+TEST_F(MultiChannelLookup, StoredRowsThatDoNotFitTheBinsAreSkipped) {
+  const auto p = dir_ / "bins.db";
+  const Problem small = multichannel_problem(SampleType::u16, 17, 17, 1 << 20, 256);
+  const Problem large = multichannel_problem(SampleType::u16, 17, 17, 1 << 20, 4096);
+  constexpr const char* kWhole = "mc.tpb256.vpt1.vec0.cpb0.pc1.pad1.bps4.u0.lay0.pf0.tp0";
+  const DeviceInfo d = device("GPU-h100");
+  ASSERT_EQ(multichannel::check(*MultiChannelConfig::parse(kWhole), small, d).message(), "");
+  {
+    db::Database db(p.string());
+    db.set_winner(d.row(), small.key(), kWhole, 0.01, mc_hash(), version());
+  }
+  Dispatcher disp(p.string());
+  for (const DeviceInfo& now : {d, device("GPU-new-h100")}) {
+    const MultiChannelChoice c = disp.explain_multichannel(now, large);
+    EXPECT_EQ(c.level, LookupLevel::builtin_default) << now.uuid;
+    EXPECT_EQ(c.config, multichannel::default_for(large, now)) << now.uuid;
+    EXPECT_EQ(multichannel::check(c.config, large, now).message(), "") << c.config.label();
+    EXPECT_NE(c.detail.find(std::string("skipped ") + kWhole + ": shared memory"),
+              std::string::npos)
+        << c.detail;
+  }
+  // A row tuned for 2048 bins in groups of one fits 4096 too: the nearest shape answers.
+  constexpr const char* kOne = "mc.tpb1024.vpt2.vec0.cpb1.pc1.pad1.bps1.u0.lay0.pf0.tp0";
+  {
+    db::Database db(p.string());
+    db.set_winner(d.row(), multichannel_problem(SampleType::u16, 17, 17, 1 << 20, 2048).key(), kOne,
+                  0.01, mc_hash(), version());
+  }
+  Dispatcher again(p.string());
+  const MultiChannelChoice c = again.explain_multichannel(d, large);
+  EXPECT_EQ(c.level, LookupLevel::nearest_shape);
+  EXPECT_EQ(c.config.label(), kOne);
+}
+
 TEST(MultiChannelToolchain, TemplateHashIsTheFamilysOwn) {
   const DeviceInfo d = device("GPU-h100");
   EXPECT_EQ(current_toolchain(d, multichannel::kFamily).template_hash, mc_hash());

@@ -182,3 +182,70 @@ TEST(MultiChannelApi, PixelsAndColumnsMatchTheReference) {
   EXPECT_NE(bad.message().find("active_channels"), std::string::npos) << bad.message();
   HT_CUDA(cudaFree(d_counts));
 }
+
+// Issue 27's shapes whose histograms exceed one block's shared memory when their channels share
+// it (u16 17 x 4096 bins: 278664 B against 232448 B on an H100): the public API (groups of 1, 2
+// and 4 channels by the built-in default, or a stored row that fits) and the default's own
+// kernel, exact for three distributions; one channel beyond a block is refused, saying why.
+TEST(MultiChannelLargeBins, ShapesBeyondOneBlockRunExactly) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(current_device());
+  std::vector<std::pair<Shape, std::uint64_t>> cases = {
+      {Shape{SampleType::u16, Binning::direct, 17, 17, 4096}, 1ull << 20},
+      {Shape{SampleType::u16, Binning::direct, 17, 17, 4096}, 100003},
+      {Shape{SampleType::u16, Binning::direct, 4, 4, 16384}, 1ull << 22},
+      {Shape{SampleType::u16, Binning::even, 4, 3, 16384}, 65537}};
+  for (std::uint32_t active = 3; active <= 6; ++active)
+    cases.push_back({Shape{SampleType::u16, Binning::direct, 8, active, 8192}, 1ull << 20});
+  KernelCache cache;
+  for (const auto& [s, rows] : cases) {
+    const Problem p = problem_of(s, rows);
+    const MultiChannelConfig fitted = multichannel::default_for(p, d);
+    ASSERT_EQ(multichannel::check(fitted, p, d).message(), "") << p.describe() << " " << fitted.label();
+    const CompileRequest req = multichannel::request(fitted, p, d.arch());
+    const Kernel k = cache.load(req, cache.compiled(req), multichannel::kKernel);
+    for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::mixed,
+                            tuner::Distribution::constant}) {
+      const std::uint64_t seed = fresh_seed();
+      const auto host = samples_for(p, seed, dist);
+      const auto expect = reference_histogram(p, host.data());
+      std::uint16_t* d_in = nullptr;
+      std::uint32_t* d_counts = nullptr;
+      HT_CUDA(cudaMalloc(&d_in, host.size()));
+      HT_CUDA(cudaMemcpy(d_in, host.data(), host.size(), cudaMemcpyHostToDevice));
+      HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * expect.size()));
+      std::vector<std::uint32_t> got(expect.size());
+      auto fetch = [&] {
+        HT_CUDA(cudaDeviceSynchronize());
+        HT_CUDA(cudaMemcpy(got.data(), d_counts, sizeof(std::uint32_t) * got.size(),
+                           cudaMemcpyDeviceToHost));
+      };
+      const Status st =
+          s.binning == Binning::direct
+              ? histogram_multichannel_direct(d_in, rows, s.channels, s.active, s.bins, d_counts)
+              : histogram_multichannel_even(d_in, rows, s.channels, s.active, s.bins, 0,
+                                            s.bins * 3, d_counts);
+      ASSERT_TRUE(st.ok()) << p.describe() << ": " << st.message();
+      fetch();
+      EXPECT_TRUE(got == expect) << "API, " << p.describe() << " " << tuner::to_string(dist)
+                                 << " seed " << seed;
+      multichannel::launch(cache, k, fitted, p, d, d_in, d_counts, nullptr);
+      fetch();
+      EXPECT_TRUE(got == expect) << fitted.label() << ", " << p.describe() << " "
+                                 << tuner::to_string(dist) << " seed " << seed;
+      HT_CUDA(cudaFree(d_in));
+      HT_CUDA(cudaFree(d_counts));
+    }
+  }
+  // One u16 channel of more bins than a block's shared memory holds (65535 > ~58K on an H100).
+  std::uint16_t* d_in = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_in, 16 * 2));
+  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * 65535 * 4));
+  const Status big = histogram_multichannel_direct(d_in, 4, 4, 4, 65535, d_counts);
+  EXPECT_EQ(big.code(), StatusCode::invalid_argument) << big.message();
+  EXPECT_NE(big.message().find("per-block limit"), std::string::npos) << big.message();
+  EXPECT_NE(big.message().find("not supported yet"), std::string::npos) << big.message();
+  HT_CUDA(cudaFree(d_in));
+  HT_CUDA(cudaFree(d_counts));
+}

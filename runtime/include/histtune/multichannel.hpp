@@ -32,8 +32,9 @@ struct MultiChannelConfig {
   // Bytes per load {0, 4, 8, 16}; 0 loads one sample. Only more than one sample's size, and
   // (with several channel groups) dividing the group's bytes.
   int vector_bytes = 16;
-  // Channels per block {0, 4, 8, 16, 32, 64, 128}; 0: every channel in one block (the input
-  // is one flat stream). Fewer channels: smaller histograms, more blocks side by side.
+  // Channels per block {0, 4, 8, 16, 32, 64, 128, 1, 2}; 0: every channel in one block (the
+  // input is one flat stream). Fewer channels: smaller histograms, more blocks side by side; 1
+  // and 2 for many bins (a group of 1 loads one sample at a time).
   int channels_per_block = 0;
   // Private copies of the block's histograms {1, 2, 4, 8}, one per warp group: hot bins.
   int private_copies = 1;
@@ -86,7 +87,9 @@ std::vector<MultiChannelConfig> space();
 // Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
 Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
 MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, const DeviceInfo& d);
-// The built-in choice when nothing is tuned (first valid of a short per-shape list).
+// The built-in choice when nothing is tuned: the first valid of a short list of H100 bests, else
+// the largest channel group whose histograms fit a block; valid whenever one channel's histogram
+// fits in one block's shared memory (else check() says it is not supported yet).
 MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d);
 // The family's checks of a problem: channels and active channels, the counters, the row pitch.
 std::string validate(const Problem& p);

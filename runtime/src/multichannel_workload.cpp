@@ -24,7 +24,18 @@ std::vector<BenchRow> bench_rows() {
   columns.problem = multichannel_problem(SampleType::u8, 512, 512, 1048576, 256);
   columns.target = "<= 0.20 ms";
   columns.max_us = 200;
-  return {rgba, columns};
+  // Many bins over few channels (issue 27): the channels' histograms do not fit one block
+  // together, so they run in groups of one or two channels. CUB takes at most 4 channels.
+  BenchRow wide;
+  wide.id = "multichannel-u16-1048576x17-4096";
+  wide.problem = multichannel_problem(SampleType::u16, 17, 17, 1048576, 4096);
+  wide.target = "runs, exact";
+  BenchRow deep;
+  deep.id = "multichannel-u16-4194304x4-16384";
+  deep.problem = multichannel_problem(SampleType::u16, 4, 4, 4194304, 16384);
+  deep.target = ">= 1.5x faster than CUB";
+  deep.min_cub_speedup = 1.5;
+  return {rgba, columns, wide, deep};
 }
 
 }  // namespace histtune::multichannel

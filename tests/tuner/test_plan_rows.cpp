@@ -113,6 +113,8 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "f32-n/16-2^26-uniform | hist1d f32 even bins=4194304 n=2^26 [0, 100) | uniform | correct (CUB fails) | - - - |  | not run: CUB faults with an illegal memory access at 4M bins",
       "rgba-u8-7680x4320-3of4 | multichannel u8 direct bins=256 n=33177600 channels=3/4 | uniform | >= 85% of floor | 85 - - |  | ",
       "multichannel-1048576x512-u8-256 | multichannel u8 direct bins=256 n=2^20 channels=512/512 | uniform | <= 0.20 ms | - 200 - |  | ",
+      "multichannel-u16-1048576x17-4096 | multichannel u16 direct bins=4096 n=2^20 channels=17/17 | uniform | runs, exact | - - - |  | ",
+      "multichannel-u16-4194304x4-16384 | multichannel u16 direct bins=16384 n=2^22 channels=4/4 | uniform | >= 1.5x faster than CUB | - - 1.5 |  | ",
   };
   EXPECT_EQ(bench_lines(), expected);
 }

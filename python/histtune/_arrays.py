@@ -90,11 +90,12 @@ class _Torch:
             warnings.warn(f"histtune: no torch custom ops, so no torch.compile support: {e}")
         from . import _api
 
-        _api._is_compiling = torch.compiler.is_compiling
         self.count_dtype = getattr(torch, "uint32", torch.int32)
         self.out_dtypes = (self.count_dtype, torch.int32)
         self._raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self._names: dict = {}
+        _api.use_torch(torch, self.count_dtype, self._raw_stream or (
+            lambda device: torch.cuda.current_stream(device).cuda_stream))
 
     def dtype_name(self, dtype) -> str:
         name = self._names.get(dtype)

@@ -96,9 +96,6 @@ def _torch_out(out: Any, shape: tuple, device: int) -> Optional[Tuple[Any, int]]
     return None
 
 
-def _torch_stream(stream: Any, device: int) -> int:
-    return _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
-
 
 def _torch_compiling(x: Any) -> bool:
     # Once torch's adapter exists, its is_compiling (which dynamo knows by identity, whatever
@@ -261,10 +258,10 @@ def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> 
         if code is not None and device >= 0 and x.is_contiguous():
             bins = minlength if type(minlength) is int and 0 < minlength <= _MAX_BINS \
                 else _count(minlength, "minlength")
+            s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (bins,), device)
             if made is not None:
-                _core.direct(code, x.data_ptr(), x.numel(), bins, made[1],
-                             _torch_stream(stream, device), device)
+                _core.direct(code, x.data_ptr(), x.numel(), bins, made[1], s, device)
                 return made[0]
     elif _torch_compiling(x):
         return _compiled("bincount", out, stream, x, minlength)
@@ -305,12 +302,12 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     if type(x) is _Tensor and type(bins) is int and not _is_compiling():
         code, device = _codes["histogram"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():
-            nbins = _count(bins, "bins")
+            nbins = bins if 0 < bins <= _MAX_BINS else _count(bins, "bins")
             lo, hi = _bounds(range, "float32" if code == _FLOAT32 else "int")
+            s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (nbins,), device)
             if made is not None:
-                _even(code, x.data_ptr(), x.numel(), nbins, lo, hi, made[1],
-                      _torch_stream(stream, device), device)
+                _even(code, x.data_ptr(), x.numel(), nbins, lo, hi, made[1], s, device)
                 return made[0]
     if _torch_compiling(x):
         if _is_count(bins):  # the bounds as floats: integer ones are checked at run time
@@ -382,7 +379,7 @@ def _channel_bins(bins: Any, range: Any, channels: Optional[int], c: int, dtype:
     active = c if channels is None else _count(channels, "channels")
     if active > c:
         raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
-    nbins = _count(bins, "bins")
+    nbins = bins if type(bins) is int and 0 < bins <= _MAX_BINS else _count(bins, "bins")
     if range is None:
         return active, nbins, _DIRECT, 0, 0
     return (active, nbins, _EVEN) + _bounds(range, dtype)
@@ -410,11 +407,11 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
         if code is not None and device >= 0:
             row_pixels, num_rows, pitch, c = _image(x.shape, x.stride(), code)
             active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c, "int")
+            s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (active, nbins), device)
             if made is not None:
                 _core.channels(code, binning, x.data_ptr(), row_pixels, num_rows, pitch, c,
-                               active, nbins, lo, hi, 0, made[1],
-                               _torch_stream(stream, device), device)
+                               active, nbins, lo, hi, 0, made[1], s, device)
                 return made[0]
     if _torch_compiling(x):
         return _compiled_channels(x, bins, range, channels, out, stream)

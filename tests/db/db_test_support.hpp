@@ -167,4 +167,15 @@ class DatabaseV3File : public TempDir {
   }
 };
 
+class DatabaseV4File : public TempDir {
+ protected:
+  // A version-3 file: a 1D and a multi-channel problem, winners and baselines with medians only.
+  fs::path make_v3_file() {
+    const fs::path path = dir_ / "v3.db";
+    build_from_fixtures(path, {"schema_v1.sql", "migrate_v1_to_v2.sql", "migrate_v2_to_v3.sql",
+                               "data_v3.sql"});
+    return path;
+  }
+};
+
 }  // namespace histtune::db::test

@@ -119,8 +119,8 @@ Command compare_command() {
           "bandwidth, measured now). A difference is a tie, not a win, when the min..max\n"
           "ranges overlap or the medians are within " +
               percent_text(kTieTolerance) +
-              ". Default, CUB and floor are stored in\n"
-              "the database for `histtune report`.",
+              ". Default and CUB (median, min, max) and\n"
+              "the floor are stored in the database for `histtune report`.",
           bind_values<std::vector<std::string>>(declare, run_compare)};
 }
 

@@ -109,6 +109,18 @@ inline void fill(Database& db) {
   db.set_winner(make_device("GPU-b"), p1, "tpb512.ipt2", 0.4, "abc123", "0.2.0");
 }
 
+// A baseline as compare stores it since schema 4: the default and CUB with their spreads.
+inline BaselineRow baseline_with_spreads() {
+  BaselineRow b;
+  b.default_ms = 0.4;
+  b.default_min_ms = 0.38;
+  b.default_max_ms = 0.47;
+  b.cub_ms = 0.25;
+  b.cub_min_ms = 0.2;
+  b.cub_max_ms = 0.31;
+  return b;
+}
+
 // A schema-v3 database: input distributions, their winners and a multi-channel problem.
 inline void fill_v3(Database& db) {
   const DeviceRow d = make_device("GPU-a");

@@ -95,14 +95,7 @@ TEST(DatabaseImport, BaselineSpreadsRoundTrip) {
   Database src(":memory:");
   fill(src);
   const ProblemRow p = make_problem(256, 1 << 20);
-  histtune::db::BaselineRow b;
-  b.default_ms = 0.4;
-  b.default_min_ms = 0.38;
-  b.default_max_ms = 0.47;
-  b.cub_ms = 0.25;
-  b.cub_min_ms = 0.2;
-  b.cub_max_ms = 0.31;
-  src.set_baseline(make_device("GPU-a"), p, b);
+  src.set_baseline(make_device("GPU-a"), p, baseline_with_spreads());
   const json doc = json::parse(src.export_json());
   bool found = false;
   for (const json& r : doc.at("results")) {

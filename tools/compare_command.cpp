@@ -77,13 +77,7 @@ int run_compare(const Common& c, const std::vector<std::string>& problem_specs) 
       continue;
     }
     tuner::CompareRow r = tuner::compare(d, p, *cfg, cache, gbps);
-    const bool cub_ran = r.cub_error.empty();
-    db::BaselineRow base;  // kept for `histtune report`
-    if (r.fallback_ok) base.default_ms = r.fallback.median_ms;
-    if (cub_ran && r.cub_ok) base.cub_ms = r.cub.median_ms;
-    base.floor_ms = r.floor_ms;
-    base.read_gbps = gbps;
-    database->set_baseline(d.row(), w.problem, base);
+    database->set_baseline(d.row(), w.problem, baseline_of(r, gbps));
     if (!r.tuned_ok || !r.fallback_ok) status = kFailure;
 
     rows.push_back(compare_json(w.problem, r));
@@ -125,8 +119,8 @@ Command compare_command() {
           "bandwidth, measured now). A difference is a tie, not a win, when the min..max\n"
           "ranges overlap or the medians are within " +
               percent_text(kTieTolerance) +
-              ". Default, CUB and floor are stored in\n"
-              "the database for `histtune report`.",
+              ". Default and CUB (median, min, max) and\n"
+              "the floor are stored in the database for `histtune report`.",
           bind_values<std::vector<std::string>>(declare, run_compare)};
 }
 

@@ -109,4 +109,21 @@ nlohmann::json compare_json(const db::ProblemRow& key, const tuner::CompareRow& 
   return j;
 }
 
+db::BaselineRow baseline_of(const tuner::CompareRow& r, double gbps) {
+  db::BaselineRow b;
+  if (r.fallback_ok) {
+    b.default_ms = r.fallback.median_ms;
+    b.default_min_ms = r.fallback.min_ms;
+    b.default_max_ms = r.fallback.max_ms;
+  }
+  if (r.cub_error.empty() && r.cub_ok) {
+    b.cub_ms = r.cub.median_ms;
+    b.cub_min_ms = r.cub.min_ms;
+    b.cub_max_ms = r.cub.max_ms;
+  }
+  b.floor_ms = r.floor_ms;
+  b.read_gbps = gbps;
+  return b;
+}
+
 }  // namespace histtune::cli

@@ -1,6 +1,7 @@
 // How `histtune compare` shows one measured problem: a text block (min / median / max of tuned,
-// default and CUB, the speedups with their verdicts, % of the floor) and the same as JSON. Pure
-// functions of the measurement, so they are tested without a GPU.
+// default and CUB, the speedups with their verdicts, % of the floor), the same as JSON, and the
+// baseline the database keeps of it. Pure functions of the measurement, so they are tested
+// without a GPU.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,5 +20,8 @@ std::string compare_text(const db::ProblemRow& key, const tuner::CompareRow& r, 
 // {"problem", "configuration", "tuned", "default", "cub", "floor_ms", "percent_of_floor",
 //  "vs_default", "vs_cub"}; a vs_* is null where a result was wrong or CUB did not run.
 nlohmann::json compare_json(const db::ProblemRow& key, const tuner::CompareRow& r);
+// What the database keeps of it for `histtune report`: the default's and CUB's medians with their
+// fastest and slowest calls, each where it ran and was right, the floor and `gbps`.
+db::BaselineRow baseline_of(const tuner::CompareRow& r, double gbps);
 
 }  // namespace histtune::cli

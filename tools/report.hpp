@@ -44,7 +44,7 @@ struct ReportRow {
   double tuned_ms = 0;
   std::optional<ReportRange> tuned_range;
   std::optional<double> default_ms, cub_ms, floor_ms;
-  std::optional<ReportRange> default_range;
+  std::optional<ReportRange> default_range, cub_range;
   std::string default_label;   // the per-shape default the dispatcher would fall back to
   std::string default_source;  // "compare" or "tuning run"
   std::vector<ReportDistributionTime> by_distribution;

@@ -65,7 +65,7 @@ std::vector<double> times_of(const ReportRow& r) {
   std::vector<double> v{r.tuned_ms};
   for (auto o : {r.default_ms, r.cub_ms, r.floor_ms})
     if (o) v.push_back(*o);
-  for (auto g : {r.tuned_range, r.default_range})
+  for (auto g : {r.tuned_range, r.default_range, r.cub_range})
     if (g) v.push_back(g->min_ms), v.push_back(g->max_ms);
   return v;
 }
@@ -95,7 +95,7 @@ std::string time_marks(const ReportRow& r, const svg::Scale& s, double y) {
     std::optional<double> v;
     std::optional<ReportRange> range;
     double dy;
-  } marks[] = {{"cub", "CUB", r.cub_ms, std::nullopt, 4},  // tuned last: on top
+  } marks[] = {{"cub", "CUB", r.cub_ms, r.cub_range, 4},  // tuned last: on top
                {"default", "default", r.default_ms, r.default_range, 0},
                {"tuned", "tuned", r.tuned_ms, r.tuned_range, -4}};
   if (r.floor_ms) {
@@ -131,7 +131,7 @@ std::string speedup_marks(const ReportRow& r, const svg::Scale& s, double y) {
     o << dot(cls, s.at(x), y + dy, 3.5, r.problem + ": tuned is " + times_text(x) + " " + name);
   };
   one("default", "the default", r.default_ms, r.default_range, -3);
-  one("cub", "CUB", r.cub_ms, std::nullopt, 3);
+  one("cub", "CUB", r.cub_ms, r.cub_range, 3);
   return o.str();
 }
 

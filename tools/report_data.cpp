@@ -54,6 +54,12 @@ void read_measurements(const db::Database& database, const std::string& uuid,
                    });
 }
 
+// A stored spread, where both ends were stored.
+std::optional<ReportRange> range_of(std::optional<double> min_ms, std::optional<double> max_ms) {
+  if (!min_ms || !max_ms) return std::nullopt;
+  return ReportRange{*min_ms, *max_ms};
+}
+
 void read_lookup(const Dispatcher& dispatcher, const DeviceInfo& d, const Problem& p,
                  ReportRow& r) {
   const FamilyChoice c = dispatcher.lookup(d, p);
@@ -89,13 +95,15 @@ ReportRow read_row(const db::Database& database, const Dispatcher& dispatcher,
   }
   read_measurements(database, d.uuid, w, f, r);
   if (auto b = database.baseline(d.uuid, w.problem)) {
-    // The tuning run's default first: timed in the same run and way as the tuned median, with
-    // its spread (compare stores medians only).
+    // The tuning run's default first: timed in the same run and way as the tuned median (and
+    // compare stored medians only before schema 4).
     if (b->default_ms && !r.default_ms) {
       r.default_ms = b->default_ms;
+      r.default_range = range_of(b->default_min_ms, b->default_max_ms);
       r.default_source = "compare";
     }
     r.cub_ms = b->cub_ms;
+    if (r.cub_ms) r.cub_range = range_of(b->cub_min_ms, b->cub_max_ms);
     r.floor_ms = b->floor_ms;
   }
   return r;

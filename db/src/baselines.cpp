@@ -3,13 +3,24 @@
 #include "internal.hpp"
 
 namespace histtune::db {
-namespace {
 
-using detail::bind_optional;
+void detail::bind_baseline_times(SQLite::Statement& q, const BaselineRow& b) {
+  bind_optional(q, ":default_ms", b.default_ms);
+  bind_optional(q, ":cub_ms", b.cub_ms);
+  bind_optional(q, ":floor_ms", b.floor_ms);
+  bind_optional(q, ":read_gbps", b.read_gbps);
+  bind_optional(q, ":default_min_ms", b.default_min_ms);
+  bind_optional(q, ":default_max_ms", b.default_max_ms);
+  bind_optional(q, ":cub_min_ms", b.cub_min_ms);
+  bind_optional(q, ":cub_max_ms", b.cub_max_ms);
+}
+
+namespace {
 
 constexpr const char* kBaselineSelect =
     "SELECT " HT_PROBLEM_COLUMNS ","
-    "  b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at"
+    "  b.default_ms, b.cub_ms, b.floor_ms, b.read_gbps, b.measured_at,"
+    "  b.default_min_ms, b.default_max_ms, b.cub_min_ms, b.cub_max_ms"
     " FROM baselines b JOIN devices d ON d.id = b.device_id"
     " JOIN problems p ON p.id = b.problem_id";
 
@@ -22,6 +33,10 @@ BaselineRow read_baseline(const SQLite::Statement& q) {
   b.floor_ms = detail::optional_column(q.getColumn(c + 2));
   b.read_gbps = detail::optional_column(q.getColumn(c + 3));
   b.measured_at = q.getColumn(c + 4).getString();
+  b.default_min_ms = detail::optional_column(q.getColumn(c + 5));
+  b.default_max_ms = detail::optional_column(q.getColumn(c + 6));
+  b.cub_min_ms = detail::optional_column(q.getColumn(c + 7));
+  b.cub_max_ms = detail::optional_column(q.getColumn(c + 8));
   return b;
 }
 
@@ -34,15 +49,14 @@ void Database::set_baseline(const DeviceRow& device, const ProblemRow& problem,
     const std::int64_t problem_id = detail::problem_id_in(db, problem);
     SQLite::Statement put(db,
                           "INSERT OR REPLACE INTO baselines (device_id, problem_id, default_ms,"
-                          "  cub_ms, floor_ms, read_gbps)"
+                          "  cub_ms, floor_ms, read_gbps, default_min_ms, default_max_ms,"
+                          "  cub_min_ms, cub_max_ms)"
                           " VALUES (:device_id, :problem_id, :default_ms, :cub_ms, :floor_ms,"
-                          "  :read_gbps)");
+                          "  :read_gbps, :default_min_ms, :default_max_ms, :cub_min_ms,"
+                          "  :cub_max_ms)");
     put.bind(":device_id", device_id);
     put.bind(":problem_id", problem_id);
-    bind_optional(put, ":default_ms", b.default_ms);
-    bind_optional(put, ":cub_ms", b.cub_ms);
-    bind_optional(put, ":floor_ms", b.floor_ms);
-    bind_optional(put, ":read_gbps", b.read_gbps);
+    detail::bind_baseline_times(put, b);
     put.exec();
   });
 }

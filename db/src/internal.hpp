@@ -54,6 +54,9 @@ DbError make_error(const char* operation, const std::string& path, const SQLite:
 void bind_optional(SQLite::Statement& q, const char* name, const std::optional<double>& v);
 void bind_optional(SQLite::Statement& q, const char* name, const std::optional<std::string>& v);
 std::optional<double> optional_column(const SQLite::Column& c);
+// Binds a baseline's times (:default_ms, :cub_ms, :floor_ms, :read_gbps and the spreads,
+// :default_min_ms .. :cub_max_ms) of every statement that stores one (baselines.cpp).
+void bind_baseline_times(SQLite::Statement& q, const BaselineRow& b);
 
 // :family, :sample_type, :binning, :num_bins, :n, :channels, :active_channels.
 void bind_problem(SQLite::Statement& q, const ProblemRow& p);

@@ -74,6 +74,10 @@ json baseline_json(const BaselineRow& b) {
               {"cub_ms", or_null(b.cub_ms)},
               {"floor_ms", or_null(b.floor_ms)},
               {"read_gbps", or_null(b.read_gbps)},
+              {"default_min_ms", or_null(b.default_min_ms)},
+              {"default_max_ms", or_null(b.default_max_ms)},
+              {"cub_min_ms", or_null(b.cub_min_ms)},
+              {"cub_max_ms", or_null(b.cub_max_ms)},
               {"measured_at", b.measured_at}};
 }
 
@@ -139,12 +143,14 @@ constexpr const char* kStoredWinnerSql =
 // Only a more recent baseline replaces the one in place; timestamps sort as text.
 constexpr const char* kMergeBaselineSql =
     "INSERT INTO baselines (device_id, problem_id, default_ms, cub_ms, floor_ms, read_gbps,"
-    "  measured_at)"
+    "  default_min_ms, default_max_ms, cub_min_ms, cub_max_ms, measured_at)"
     " VALUES (:device_id, :problem_id, :default_ms, :cub_ms, :floor_ms, :read_gbps,"
-    "  :measured_at)"
+    "  :default_min_ms, :default_max_ms, :cub_min_ms, :cub_max_ms, :measured_at)"
     " ON CONFLICT (device_id, problem_id) DO UPDATE SET default_ms = excluded.default_ms,"
     "  cub_ms = excluded.cub_ms, floor_ms = excluded.floor_ms,"
-    "  read_gbps = excluded.read_gbps, measured_at = excluded.measured_at"
+    "  read_gbps = excluded.read_gbps, default_min_ms = excluded.default_min_ms,"
+    "  default_max_ms = excluded.default_max_ms, cub_min_ms = excluded.cub_min_ms,"
+    "  cub_max_ms = excluded.cub_max_ms, measured_at = excluded.measured_at"
     " WHERE excluded.measured_at > baselines.measured_at";
 
 // Stores a validated document, inside the caller's transaction, counting what it added.
@@ -254,10 +260,7 @@ class Importer {
     put_baseline_.reset();
     put_baseline_.bind(":device_id", device_id);
     put_baseline_.bind(":problem_id", problem_id);
-    detail::bind_optional(put_baseline_, ":default_ms", b.default_ms);
-    detail::bind_optional(put_baseline_, ":cub_ms", b.cub_ms);
-    detail::bind_optional(put_baseline_, ":floor_ms", b.floor_ms);
-    detail::bind_optional(put_baseline_, ":read_gbps", b.read_gbps);
+    detail::bind_baseline_times(put_baseline_, b);
     put_baseline_.bind(":measured_at", b.measured_at);
     summary_.baselines += run(put_baseline_);
   }

@@ -320,6 +320,18 @@ MeasurementRow parse_measurement(const json& j, const std::string& where) {
   return m;
 }
 
+std::optional<double> absent_or_time_at(const json& object, const std::string& where,
+                                        const char* key) {
+  if (!object.contains(key)) return std::nullopt;
+  return optional_time_at(object, where, key);
+}
+
+// A spread whose slowest call is faster than its fastest is a corrupt file.
+void check_spread(const std::optional<double>& min, const std::optional<double>& max,
+                  const std::string& where, const char* max_key) {
+  if (min && max && *max < *min) throw Invalid(at(where, max_key), "must be >= the min");
+}
+
 BaselineRow parse_baseline(const json& j, const std::string& where) {
   if (!j.is_object()) throw Invalid(where, "must be an object or null");
   BaselineRow b;
@@ -328,6 +340,13 @@ BaselineRow parse_baseline(const json& j, const std::string& where) {
   b.floor_ms = optional_time_at(j, where, "floor_ms");
   b.read_gbps = optional_time_at(j, where, "read_gbps");
   b.measured_at = timestamp_at(j, where, "measured_at");
+  // Optional: exports before schema 4 stored medians only.
+  b.default_min_ms = absent_or_time_at(j, where, "default_min_ms");
+  b.default_max_ms = absent_or_time_at(j, where, "default_max_ms");
+  b.cub_min_ms = absent_or_time_at(j, where, "cub_min_ms");
+  b.cub_max_ms = absent_or_time_at(j, where, "cub_max_ms");
+  check_spread(b.default_min_ms, b.default_max_ms, where, "default_max_ms");
+  check_spread(b.cub_min_ms, b.cub_max_ms, where, "cub_max_ms");
   return b;
 }
 

@@ -153,8 +153,19 @@ CREATE TABLE distribution_winners (
 );
 )sql";
 
+// Version 3 -> 4: the spread (fastest and slowest call) of the default and of CUB beside their
+// medians, for the report's whiskers. Nullable: rows stored before have medians only.
+constexpr const char* kMigrateV3ToV4Sql = R"sql(
+ALTER TABLE baselines ADD COLUMN default_min_ms REAL
+  CHECK (default_min_ms IS NULL OR default_min_ms >= 0);
+ALTER TABLE baselines ADD COLUMN default_max_ms REAL
+  CHECK (default_max_ms IS NULL OR default_max_ms >= 0);
+ALTER TABLE baselines ADD COLUMN cub_min_ms REAL CHECK (cub_min_ms IS NULL OR cub_min_ms >= 0);
+ALTER TABLE baselines ADD COLUMN cub_max_ms REAL CHECK (cub_max_ms IS NULL OR cub_max_ms >= 0);
+)sql";
+
 // kMigrations[i] takes schema version i + 1 to i + 2.
-constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql, kMigrateV2ToV3Sql};
+constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql, kMigrateV2ToV3Sql, kMigrateV3ToV4Sql};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == Database::kSchemaVersion - 1,
               "one migration per schema version step");
 

@@ -109,6 +109,18 @@ inline void fill(Database& db) {
   db.set_winner(make_device("GPU-b"), p1, "tpb512.ipt2", 0.4, "abc123", "0.2.0");
 }
 
+// A baseline as compare stores it since schema 4: the default and CUB with their spreads.
+inline BaselineRow baseline_with_spreads() {
+  BaselineRow b;
+  b.default_ms = 0.4;
+  b.default_min_ms = 0.38;
+  b.default_max_ms = 0.47;
+  b.cub_ms = 0.25;
+  b.cub_min_ms = 0.2;
+  b.cub_max_ms = 0.31;
+  return b;
+}
+
 // A schema-v3 database: input distributions, their winners and a multi-channel problem.
 inline void fill_v3(Database& db) {
   const DeviceRow d = make_device("GPU-a");
@@ -163,6 +175,17 @@ class DatabaseV3File : public TempDir {
   fs::path make_v2_file() {
     const fs::path path = dir_ / "v2.db";
     build_from_fixtures(path, {"schema_v1.sql", "migrate_v1_to_v2.sql", "data_v2.sql"});
+    return path;
+  }
+};
+
+class DatabaseV4File : public TempDir {
+ protected:
+  // A version-3 file: a 1D and a multi-channel problem, winners and baselines with medians only.
+  fs::path make_v3_file() {
+    const fs::path path = dir_ / "v3.db";
+    build_from_fixtures(path, {"schema_v1.sql", "migrate_v1_to_v2.sql", "migrate_v2_to_v3.sql",
+                               "data_v3.sql"});
     return path;
   }
 };

@@ -1,4 +1,5 @@
 // Tests of the baselines `compare` stores beside the winner.
+#include "db/db_test_support.hpp"
 #include "histtune/db/database.hpp"
 
 #include <gtest/gtest.h>
@@ -51,4 +52,25 @@ TEST(DatabaseBaseline, NegativeTimesAreRefused) {
   b.cub_ms = -1;
   EXPECT_THROW(db.set_baseline(baseline_device(), {"hist1d", "u8", "direct", 256, 16}, b),
                histtune::db::DbError);
+}
+
+TEST(DatabaseBaseline, SpreadsAreStoredAndReadBack) {
+  histtune::db::Database db(":memory:");
+  histtune::db::ProblemRow p{"hist1d", "u8", "direct", 256, 1u << 20};
+  histtune::db::BaselineRow b = histtune::db::test::baseline_with_spreads();
+  db.set_baseline(baseline_device(), p, b);
+  auto got = db.baseline("GPU-baseline", p);
+  ASSERT_TRUE(got);
+  EXPECT_DOUBLE_EQ(*got->default_min_ms, 0.38);
+  EXPECT_DOUBLE_EQ(*got->default_max_ms, 0.47);
+  EXPECT_DOUBLE_EQ(*got->cub_min_ms, 0.2);
+  EXPECT_DOUBLE_EQ(*got->cub_max_ms, 0.31);
+  EXPECT_DOUBLE_EQ(*db.baselines("GPU-baseline").at(0).cub_max_ms, 0.31);
+  // A replacing row without spreads clears them: they belong to the medians beside them.
+  b.cub_min_ms.reset();
+  b.cub_max_ms.reset();
+  db.set_baseline(baseline_device(), p, b);
+  got = db.baseline("GPU-baseline", p);
+  EXPECT_FALSE(got->cub_min_ms || got->cub_max_ms);
+  EXPECT_DOUBLE_EQ(*got->default_max_ms, 0.47);
 }

@@ -91,6 +91,60 @@ TEST(DatabaseImport, ImportingTwiceDoesNotDuplicateMeasurements) {
   EXPECT_EQ(a, b);
 }
 
+TEST(DatabaseImport, BaselineSpreadsRoundTrip) {
+  Database src(":memory:");
+  fill(src);
+  const ProblemRow p = make_problem(256, 1 << 20);
+  src.set_baseline(make_device("GPU-a"), p, baseline_with_spreads());
+  const json doc = json::parse(src.export_json());
+  bool found = false;
+  for (const json& r : doc.at("results")) {
+    if (r.at("baseline").is_null()) continue;
+    found = true;
+    EXPECT_EQ(r.at("baseline").at("cub_min_ms"), 0.2);
+    EXPECT_EQ(r.at("baseline").at("default_max_ms"), 0.47);
+  }
+  EXPECT_TRUE(found);
+  Database dst(":memory:");
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 1u);
+  const auto got = dst.baseline("GPU-a", p);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got->default_min_ms, 0.38);
+  EXPECT_EQ(*got->default_max_ms, 0.47);
+  EXPECT_EQ(*got->cub_min_ms, 0.2);
+  EXPECT_EQ(*got->cub_max_ms, 0.31);
+  // And a second export of the imported file is the same document.
+  json a = doc, again = json::parse(dst.export_json());
+  a.erase("exported_at");
+  again.erase("exported_at");
+  EXPECT_EQ(a, again);
+}
+
+TEST(DatabaseImport, BaselineWithoutSpreadsStillImports) {
+  Database src(":memory:");
+  fill(src);
+  const ProblemRow p = make_problem(256, 1 << 20);
+  histtune::db::BaselineRow b;
+  b.default_ms = 0.4;
+  b.cub_ms = 0.25;
+  src.set_baseline(make_device("GPU-a"), p, b);
+  json doc = json::parse(src.export_json());
+  for (json& r : doc["results"]) {  // as an export before schema 4 wrote it
+    if (r["baseline"].is_null()) continue;
+    for (const char* k : {"default_min_ms", "default_max_ms", "cub_min_ms", "cub_max_ms"}) {
+      ASSERT_TRUE(r["baseline"].contains(k)) << k;
+      r["baseline"].erase(k);
+    }
+  }
+  Database dst(":memory:");
+  EXPECT_EQ(dst.import_json(doc.dump()).baselines, 1u);
+  const auto got = dst.baseline("GPU-a", p);
+  ASSERT_TRUE(got);
+  EXPECT_DOUBLE_EQ(*got->cub_ms, 0.25);
+  EXPECT_DOUBLE_EQ(*got->default_ms, 0.4);
+  EXPECT_FALSE(got->default_min_ms || got->default_max_ms || got->cub_min_ms || got->cub_max_ms);
+}
+
 TEST(DatabaseImport, BaselinesRoundTripAndOnlyANewerOneReplaces) {
   Database src(":memory:");
   fill(src);

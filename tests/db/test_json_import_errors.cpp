@@ -122,6 +122,16 @@ std::vector<BadCase> bad_cases() {
          d["results"][0]["baseline"] = {{"default_ms", 1.0}, {"cub_ms", nullptr}, {"floor_ms", nullptr},
                                         {"read_gbps", nullptr}, {"measured_at", "yesterday"}}; }); },
        "results[0].baseline.measured_at: must be a UTC time"},
+      {"baseline cub_max_ms below its min", [] { return with([](json& d) {
+         d["results"][0]["baseline"] = {{"default_ms", nullptr}, {"cub_ms", 0.3}, {"floor_ms", nullptr},
+                                        {"read_gbps", nullptr}, {"cub_min_ms", 0.2}, {"cub_max_ms", 0.1},
+                                        {"measured_at", "2026-01-01T00:00:00.000Z"}}; }); },
+       "results[0].baseline.cub_max_ms: must be >= the min"},
+      {"baseline default_min_ms a string", [] { return with([](json& d) {
+         d["results"][0]["baseline"] = {{"default_ms", 1.0}, {"cub_ms", nullptr}, {"floor_ms", nullptr},
+                                        {"read_gbps", nullptr}, {"default_min_ms", "fast"},
+                                        {"measured_at", "2026-01-01T00:00:00.000Z"}}; }); },
+       "results[0].baseline.default_min_ms: must be null or a finite number >= 0"},
       {"nested 100 deep", [] {
          return std::string(100, '[') + std::string(100, ']');
        },

@@ -1,4 +1,4 @@
-// Tests of schema migrations: a v1 file and a v2 file (built from tests/db/fixtures) become
+// Tests of schema migrations: a v1, a v2 and a v3 file (built from tests/db/fixtures) become
 // current keeping every row and id, read-only opens migrate a memory copy and leave the file as
 // it was, and foreign keys hold afterwards.
 #include "db/db_test_support.hpp"
@@ -101,7 +101,7 @@ TEST_F(DatabaseV3File, DatabaseMigrationV2FileBecomesV3KeepingEveryRowAndId) {
   const fs::path path = make_v2_file();
   {
     Database db(path.string());
-    EXPECT_EQ(db.schema_version(), 3);
+    EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
     const ProblemRow p = problem(256, 1048576);
     const auto ms = db.measurements("GPU-v2", p);
     ASSERT_EQ(ms.size(), 2u);
@@ -134,7 +134,7 @@ TEST_F(DatabaseV3File, DatabaseMigrationV2FileBecomesV3KeepingEveryRowAndId) {
   EXPECT_EQ(scalar(path, "SELECT count(*) FROM measurements"), 4);
   EXPECT_EQ(scalar(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
   Database again(path.string());  // no second migration
-  EXPECT_EQ(again.schema_version(), 3);
+  EXPECT_EQ(again.schema_version(), Database::kSchemaVersion);
   EXPECT_EQ(again.measurements("GPU-v2", problem(256, 1048576)).size(), 2u);
 }
 
@@ -142,7 +142,7 @@ TEST_F(DatabaseV3File, DatabaseMigrationReadOnlyOpenOfV2LeavesFileAtV2) {
   const fs::path path = make_v2_file();
   {
     const Database ro(path.string(), Database::OpenMode::kReadOnly);
-    EXPECT_EQ(ro.schema_version(), 3);
+    EXPECT_EQ(ro.schema_version(), Database::kSchemaVersion);
     EXPECT_EQ(ro.measurements("GPU-v2", problem(256, 1048576)).at(0).distribution, "uniform");
   }
   EXPECT_EQ(scalar(path, "PRAGMA user_version"), 2);
@@ -162,4 +162,53 @@ TEST_F(DatabaseV3File, DatabaseForeignKeysAreEnforcedAfterMigration) {
   EXPECT_NO_THROW(raw.exec("INSERT INTO measurements (device_id, problem_id, config_id,"
                            " median_ms, min_ms, max_ms, samples, verified, template_hash)"
                            " VALUES (1, 9, 1, 1, 1, 1, 1, 1, 'x')"));
+}
+
+// --- v3 to v4 ------------------------------------------------------------------------------------
+
+TEST_F(DatabaseV4File, DatabaseMigrationV3FileBecomesV4KeepingBaselinesWithoutSpread) {
+  const fs::path path = make_v3_file();
+  const ProblemRow p = problem(256, 1048576);
+  const ProblemRow px = problem(256, 1048576, 4, 3);
+  {
+    Database db(path.string());
+    EXPECT_EQ(db.schema_version(), 4);
+    const auto b = db.baseline("GPU-v3", p);
+    ASSERT_TRUE(b);
+    EXPECT_DOUBLE_EQ(*b->default_ms, 0.8);
+    EXPECT_DOUBLE_EQ(*b->cub_ms, 0.3);
+    EXPECT_DOUBLE_EQ(*b->floor_ms, 0.1);
+    EXPECT_DOUBLE_EQ(*b->read_gbps, 3000);
+    EXPECT_EQ(b->measured_at, "2026-01-02T03:04:05.678Z");
+    EXPECT_FALSE(b->default_min_ms || b->default_max_ms || b->cub_min_ms || b->cub_max_ms)
+        << "rows stored before version 4 have medians only";
+    EXPECT_FALSE(db.baseline("GPU-v3", px)->cub_ms);
+    EXPECT_EQ(db.winner("GPU-v3", px)->config_label, "tpb256");
+    EXPECT_EQ(db.winner_for("GPU-v3", p, "constant")->median_ms, 0.9);
+    EXPECT_EQ(db.measurements("GPU-v3", p).size(), 2u);
+
+    // The new columns work on the migrated file, and refuse a negative time.
+    histtune::db::BaselineRow spread = *b;
+    spread.cub_min_ms = 0.25;
+    spread.cub_max_ms = 0.4;
+    db.set_baseline(make_device("GPU-v3"), p, spread);
+    EXPECT_DOUBLE_EQ(*db.baseline("GPU-v3", p)->cub_max_ms, 0.4);
+    spread.default_min_ms = -1;
+    EXPECT_THROW(db.set_baseline(make_device("GPU-v3"), p, spread), histtune::db::DbError);
+  }
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 4);
+  EXPECT_EQ(scalar(path, "SELECT count(*) FROM baselines"), 2);
+  EXPECT_EQ(scalar(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+  Database again(path.string());  // no second migration
+  EXPECT_DOUBLE_EQ(*again.baseline("GPU-v3", p)->cub_min_ms, 0.25);
+}
+
+TEST_F(DatabaseV4File, DatabaseMigrationReadOnlyOpenOfV3LeavesFileAtV3) {
+  const fs::path path = make_v3_file();
+  {
+    const Database ro(path.string(), Database::OpenMode::kReadOnly);
+    EXPECT_EQ(ro.schema_version(), 4);
+    EXPECT_FALSE(ro.baseline("GPU-v3", problem(256, 1048576))->cub_min_ms);
+  }
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 3);
 }

@@ -52,7 +52,7 @@ TEST(DatabaseSchema, MemoryDatabaseHasCurrentSchemaVersion) {
   Database db(":memory:");
   EXPECT_EQ(db.path(), ":memory:");
   EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
-  EXPECT_EQ(Database::kSchemaVersion, 3);
+  EXPECT_EQ(Database::kSchemaVersion, 4);
 }
 
 TEST_F(TempDirTest, FileDatabaseHasMetaApplicationTablesVersionAndWal) {

@@ -78,3 +78,23 @@ TEST(CompareView, JsonCarriesSpreadsSpeedupsAndVerdicts) {
 }
 
 }  // namespace
+
+TEST(CompareView, BaselineKeepsTheDefaultsAndCubsSpread) {
+  const histtune::db::BaselineRow b = histtune::cli::baseline_of(row_2_24(), 3000);
+  EXPECT_DOUBLE_EQ(*b.default_ms, 0.0392);
+  EXPECT_DOUBLE_EQ(*b.default_min_ms, 0.0385);
+  EXPECT_DOUBLE_EQ(*b.default_max_ms, 0.0401);
+  EXPECT_DOUBLE_EQ(*b.cub_ms, 0.0154);
+  EXPECT_DOUBLE_EQ(*b.cub_min_ms, 0.0149);
+  EXPECT_DOUBLE_EQ(*b.cub_max_ms, 0.0176);
+  EXPECT_DOUBLE_EQ(*b.floor_ms, 0.0055);
+  EXPECT_DOUBLE_EQ(*b.read_gbps, 3000);
+
+  // A wrong result or a CUB that did not run stores nothing of it, spread included.
+  histtune::tuner::CompareRow r = row_2_24();
+  r.fallback_ok = false;
+  r.cub_error = "CUB cannot express this problem";
+  const histtune::db::BaselineRow none = histtune::cli::baseline_of(r, 3000);
+  EXPECT_FALSE(none.default_ms || none.default_min_ms || none.default_max_ms);
+  EXPECT_FALSE(none.cub_ms || none.cub_min_ms || none.cub_max_ms);
+}

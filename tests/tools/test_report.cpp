@@ -97,6 +97,16 @@ TEST(Report, HasTimesWithSpreadFloorAndConfigurationPerProblem) {
   EXPECT_NE(html.find("<td>tpb512.vpt1.vec0"), std::string::npos) << "the choice";
 }
 
+TEST(Report, CubWhiskerWhereCompareStoredItsSpread) {
+  ReportData d = fixture();
+  d.devices[0].rows[1].cub_range = ReportRange{0.025, 0.04};
+  const std::string problems = svg_of(render_report(d), "problems");
+  // Its time and tuned's speedup over it; the row of CUB without a spread has neither.
+  EXPECT_EQ(count(problems, "class=\"mark range cub\""), 2u);
+  EXPECT_NE(problems.find("CUB 0.0300 ms (calls 0.0250..0.0400)"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("vs CUB over the calls"), std::string::npos);
+}
+
 TEST(Report, SpeedupAndDistributionsPerProblem) {
   const std::string html = render_report(fixture());
   const std::string problems = svg_of(html, "problems");
@@ -286,6 +296,19 @@ TEST(ReportCli, DefaultIsThePerShapeDefaultTheTunerTimedAndEveryRowHasItsSpread)
     EXPECT_NE(html.find(std::string("class=\"ctitle\">") + grid + "<"), std::string::npos)
         << grid << " coverage grid";
   EXPECT_EQ(::access((dir / "plan.db-wal").c_str(), F_OK), -1) << "report leaves no -wal file";
+}
+
+// compare stores CUB's fastest and slowest call since schema 4: the two rows of that CUB median
+// get its whisker (time and speedup); the export's other rows, medians only, still draw without.
+TEST(ReportCli, CubHasAWhiskerWhereItsSpreadWasStored) {
+  ScratchDir dir("histtune_report_cub_spread");
+  const std::string html =
+      plan_report(dir, "\"cub_ms\":0.0307,", "\"cub_ms\":0.0307,\"cub_min_ms\":0.0301,\"cub_max_ms\":0.032,");
+  EXPECT_EQ(count(html, "class=\"mark range cub\""), 2 * 2u);
+  EXPECT_EQ(count(html, "(calls 0.0301..0.0320)"), 2u);
+  EXPECT_EQ(count(html, "class=\"mark range tuned\""), 34u);
+  const ScratchDir plain("histtune_report_cub_medians");
+  EXPECT_EQ(count(plan_report(plain), "class=\"mark range cub\""), 0u) << "medians only";
 }
 
 TEST(ReportCli, RowsOfAnotherKernelTemplateAreMarkedStale) {

@@ -97,7 +97,11 @@ struct BaselineRow {
   std::optional<double> cub_ms;      // CUB's DeviceHistogram, where CUB can express the problem
   std::optional<double> floor_ms;    // input bytes / read_gbps
   std::optional<double> read_gbps;   // the read bandwidth measured in that run
-  std::string measured_at;           // set by the database
+  // The fastest and slowest call of the default and of CUB (schema v4); absent in rows stored
+  // before, or where that one was not measured.
+  std::optional<double> default_min_ms, default_max_ms;
+  std::optional<double> cub_min_ms, cub_max_ms;
+  std::string measured_at;  // set by the database
 };
 
 // Which winner stays where an imported one names another configuration than the stored one.
@@ -146,7 +150,7 @@ struct PruneOptions {
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   enum class OpenMode { kReadWrite, kReadOnly };
 

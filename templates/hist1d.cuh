@@ -29,6 +29,11 @@
 //    2^15 moves 2^15 to the output at once (the harvest). Race-free by construction: the block
 //    meets at a barrier after every kEpoch counts, no counter starts an epoch at 2^15 or more,
 //    so none passes 2^16 before its harvest (the argument is at ht_packed_add).
+//  - Bin-range slices (HT_SLICED, storages 0 and 4): when a block's copies cannot hold every
+//    bin, the host splits the bins into the fewest slices whose copies fit (the `slices` launch
+//    argument) and gives each slice its own blocks; the blocks of one tile group, one per slice,
+//    read the same tiles at the same time, so the input comes from DRAM about once and from L2
+//    `slices` times, and each block counts only the samples of its slice.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 //  - Two-phase flush (HT_TWO_PHASE, storage 0 and 1): block b stores its whole histogram as row b
@@ -46,7 +51,7 @@
 // of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES, HT_UNROLL; range binning's levels
 // come after the counts), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_PRIVATE_COPIES,
 // HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
-// HT_TWO_PHASE, HT_SINK; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15) and
+// HT_TWO_PHASE, HT_SINK, HT_SLICED; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15) and
 // HT_TEST_FLUSH_TILES (storage 1's flush interval).
 
 #include "ht_common.cuh"
@@ -60,6 +65,11 @@
 #endif
 #ifndef HT_SINK
 #error "HT_SINK must be defined (hist1d::defines)"
+#endif
+// HT_SLICED (hist1d::sliced: storage 0 or 4 over many bins): the kernel counts the bin-range
+// slice its launch's `slices` argument gives it; 0 compiles the slicing out.
+#ifndef HT_SLICED
+#error "HT_SLICED must be defined (hist1d::defines)"
 #endif
 
 enum : unsigned int {
@@ -493,29 +503,46 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
                 unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
                 unsigned int* __restrict__ counts, const SampleT* __restrict__ levels,
-                unsigned long long /*row_pixels*/, unsigned long long /*row_pitch*/) {
-  // The last two arguments are the multi-channel row pitch (multichannel.cuh): both families
-  // take one argument list (histtune::KernelArgs); 1D samples are always packed.
+                unsigned long long /*row_pixels*/, unsigned long long /*row_pitch*/,
+                unsigned int slices) {
+  // The row pitch is the multi-channel family's (multichannel.cuh): both families take one
+  // argument list (histtune::KernelArgs); 1D samples are always packed.
   HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
+  // Bin-range slices (HT_SLICED kernels; slices > 1 when one block's copies cannot hold every
+  // bin): block b counts only the bins of slice b % slices, and the `slices` blocks of group
+  // b / slices read the same tiles side by side, so L2 serves all but the first read of a tile.
+  if (!HT_SLICED) slices = 1u;
+  const unsigned int width = (num_bins + slices - 1u) / slices;
+  const unsigned int lo = min(num_bins, (blockIdx.x % slices) * width);
+  const unsigned int bins = min(width, num_bins - lo);
+  const unsigned int group = blockIdx.x / slices, groups = gridDim.x / slices;
+  counts += lo;
   extern __shared__ unsigned int private_bins[];
   HtCounters ctr;
-  ctr.setup(private_bins, num_bins, row_stride);
+  ctr.setup(private_bins, bins, row_stride);
   ctr.zero();
   // Range binning: levels or the u8 table after the counters (begin()'s barrier publishes them).
   binning.range = ht_range_setup(levels, num_bins, private_bins + ctr.words);
-  ctr.begin(num_bins, counts);
+  ctr.begin(bins, counts);
 
   // Counting: lambdas, not functions (as functions they compile to other code).
+  // Sample s's bin within this block's slice, when it has one (one unsigned compare).
+  auto bin_of = [&](SampleT s, unsigned int& bin) {
+    const bool ok = binning.bin_of(s, bin);
+    if (!HT_SLICED) return ok;
+    bin -= lo;
+    return ok && bin < bins;
+  };
   auto count_sample = [&](SampleT s) {
     unsigned int bin[1];
     bool ok[1];
-    ok[0] = binning.bin_of(s, bin[0]);
+    ok[0] = bin_of(s, bin[0]);
     ctr.template count<1>(bin, ok);
   };
   // The bins of one vector's samples (bin[j] when ok[j]).
   auto bins_of_vec = [&](VecT v, unsigned int* bin, bool* ok) {
     if (kWords == 0) {
-      ok[0] = binning.bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
+      ok[0] = bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
       return;
     }
 #pragma unroll
@@ -523,11 +550,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
       const unsigned int word = ht_word(v, w);
       unsigned int* b = bin + w * kPerWord;
       bool* o = ok + w * kPerWord;
-      o[0] = binning.bin_of(ht_sample_of<0>(word), b[0]);
-      if (kPerWord > 1) o[1] = binning.bin_of(ht_sample_of<1>(word), b[1]);
+      o[0] = bin_of(ht_sample_of<0>(word), b[0]);
+      if (kPerWord > 1) o[1] = bin_of(ht_sample_of<1>(word), b[1]);
       if (kPerWord > 2) {
-        o[2] = binning.bin_of(ht_sample_of<2>(word), b[2]);
-        o[3] = binning.bin_of(ht_sample_of<3>(word), b[3]);
+        o[2] = bin_of(ht_sample_of<2>(word), b[2]);
+        o[3] = bin_of(ht_sample_of<3>(word), b[3]);
       }
     }
   };
@@ -549,20 +576,20 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   // one (with few resident threads, per-thread counters, or many samples to count per byte, u8,
   // the loads otherwise stop while a warp counts).
   VecT next[kVecs];
-  if (HT_PREFETCH && blockIdx.x < full_tiles) {
+  if (HT_PREFETCH && group < full_tiles) {
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
+    for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, group, k);
   }
   HT_UNROLL_TILES
-  for (unsigned long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+  for (unsigned long long t = group; t < full_tiles; t += groups) {
     VecT v[kVecs];
     if constexpr (HT_PREFETCH) {
 #pragma unroll
       for (unsigned int k = 0; k < kVecs; ++k) v[k] = next[k];
-      if (t + gridDim.x < full_tiles) {
+      if (t + groups < full_tiles) {
 #pragma unroll
         for (unsigned int k = 0; k < kVecs; ++k)
-          next[k] = ht_tile_vec(body, t + gridDim.x, k);
+          next[k] = ht_tile_vec(body, t + groups, k);
       }
     } else {
 #pragma unroll
@@ -577,14 +604,14 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     ctr.end_of_tile(tiles);
   }
   ctr.end_of_tiles();
-  // What the tiles leave, spread over every thread of the grid: the whole vectors after the
-  // last full tile, then the head and the last partial vector (fewer than 2 x kPerVec samples).
-  const unsigned long long gtid = (unsigned long long)blockIdx.x * kThreads + threadIdx.x;
-  const unsigned long long gthreads = (unsigned long long)gridDim.x * kThreads;
+  // What the tiles leave, spread over every thread of a slice's blocks: the whole vectors after
+  // the last full tile, then the head and the last partial vector (fewer than 2 x kPerVec samples).
+  const unsigned long long gtid = (unsigned long long)group * kThreads + threadIdx.x;
+  const unsigned long long gthreads = (unsigned long long)groups * kThreads;
   for (unsigned long long i = full_tiles * kTileVecs + gtid; i < body_vecs; i += gthreads)
     count_vec(body[i]);
   const unsigned long long tail_start = head + body_vecs * kPerVec;
   if (gtid < head) count_sample(samples[gtid]);
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
-  ctr.flush(counts, num_bins);
+  ctr.flush(counts, bins);
 }

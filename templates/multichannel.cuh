@@ -344,7 +344,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
                       unsigned long long range_i, unsigned long long recip_i, float lower_f,
                       float upper_f, float scale_f, unsigned int* __restrict__ counts,
                       const SampleT* __restrict__ levels, unsigned long long row_pixels,
-                      unsigned long long row_pitch) {
+                      unsigned long long row_pitch, unsigned int /*slices*/) {
   (void)row_stride;  // HT_ROW_STRIDE
   HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
   extern __shared__ unsigned int hist[];
@@ -471,7 +471,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
                       unsigned long long range_i, unsigned long long recip_i, float lower_f,
                       float upper_f, float scale_f, unsigned int* __restrict__ counts,
                       const SampleT* __restrict__ levels, unsigned long long /*row_pixels*/,
-                      unsigned long long /*row_pitch*/) {
+                      unsigned long long /*row_pitch*/, unsigned int /*slices*/) {
   (void)row_stride;  // HT_ROW_STRIDE
   HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
   extern __shared__ unsigned int hist[];

@@ -38,16 +38,17 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
   // problems of its kind (docs/kernels.md has the measurements).
   std::vector<const char*> candidates;
-  if (p.num_bins >= kLargeBinsFrom) {
+  const char* global = "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1";
+  if (p.num_bins >= kLargeBinsFrom && p.n < kSliceSamplesPerBin * p.num_bins) {
+    // Few samples per bin: private copies flush about as many atomics as there are samples.
+    candidates = {global};
+  } else if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
-    // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair).
+    // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair), more in
+    // slices (the geometry's), up to kMaxSlices.
     candidates = {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
                   "tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl2",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl4",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st3.b1.sb0.cl8",
-                  "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"};
+                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", global};
   } else if (p.n >= (std::uint64_t{1} << 22)) {
     candidates = {"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1",
                   "tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1",
@@ -152,38 +153,68 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   return check_residency(c.block_threads, c.blocks_per_sm, g.smem_bytes, d);
 }
 
+namespace {
+
+// The counters' shared memory for `bins` bins (a slice's or all), and their row stride.
+std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, std::uint32_t bins,
+                          unsigned& row_stride) {
+  const unsigned sink = has_sink(c, p) ? 1u : 0u;
+  row_stride = bins + sink + static_cast<unsigned>(c.padding);
+  const std::size_t word = sizeof(std::uint32_t);
+  switch (c.storage) {
+    case Storage::global:
+      return 0;
+    case Storage::cluster:
+      return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
+    case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's
+      row_stride = (bins + 1) / 2 + static_cast<unsigned>(c.padding);
+      return static_cast<std::size_t>(c.private_copies) * row_stride * word;
+    case Storage::thread_counters: {  // 16-bit counters two per word per thread, then the block's
+      const std::size_t thread_words = (static_cast<std::size_t>(bins) + 1) / 2;
+      return (thread_words * c.block_threads + bins) * word;
+    }
+    case Storage::shared:
+      break;
+  }
+  const std::size_t copy_words =
+      c.layout == Layout::rows ? row_stride : (static_cast<std::size_t>(bins) + sink) * 32;
+  return static_cast<std::size_t>(c.private_copies) * copy_words * word;
+}
+
+// What one block may take so that check_residency() accepts blocks_per_sm of them.
+std::size_t smem_budget(const Hist1DConfig& c, const DeviceInfo& d) {
+  std::size_t budget = d.smem_per_block_optin;
+  if (c.blocks_per_sm > 1 && d.smem_per_sm > 0)
+    budget = std::min(budget, d.smem_per_sm / static_cast<std::size_t>(c.blocks_per_sm) - 1024);
+  return budget;
+}
+
+}  // namespace
+
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
-  const unsigned sink = has_sink(c, p) ? 1u : 0u;
-  g.row_stride = p.num_bins + sink + static_cast<unsigned>(c.padding);
-  if (c.storage == Storage::global) {
-    g.smem_bytes = 0;
-  } else if (c.storage == Storage::cluster) {
-    const std::size_t share = (static_cast<std::size_t>(p.num_bins) + c.cluster - 1) / c.cluster;
-    g.smem_bytes = share * sizeof(std::uint32_t);
-  } else if (c.storage == Storage::packed) {
-    // Copies of 16-bit counters two per word, rows padded like storage 0's.
-    g.row_stride = (p.num_bins + 1) / 2 + static_cast<unsigned>(c.padding);
-    g.smem_bytes = static_cast<std::size_t>(c.private_copies) * g.row_stride * sizeof(std::uint32_t);
-  } else if (c.storage == Storage::thread_counters) {
-    // 16-bit counters two per word per thread, then the block histogram.
-    const std::size_t thread_words = (static_cast<std::size_t>(p.num_bins) + 1) / 2;
-    g.smem_bytes = (thread_words * c.block_threads + p.num_bins) * sizeof(std::uint32_t);
-  } else {
-    const std::size_t copy_words =
-        c.layout == Layout::rows ? g.row_stride
-                                 : (static_cast<std::size_t>(p.num_bins) + sink) * 32;
-    g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_words * sizeof(std::uint32_t);
-  }
   // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
-  g.smem_bytes += range_smem_bytes(p);
+  const std::size_t range = range_smem_bytes(p);
+  g.smem_bytes = counter_bytes(c, p, p.num_bins, g.row_stride) + range;
+  // Bins beyond a block: the fewest slices whose copies fit (else kMaxSlices, which
+  // check_residency() then refuses).
+  if (sliced(c, p)) {
+    const std::size_t budget = smem_budget(c, d);
+    while (g.smem_bytes > budget && g.slices < kMaxSlices) {
+      ++g.slices;
+      const std::uint32_t width = (p.num_bins + g.slices - 1) / g.slices;
+      g.smem_bytes = counter_bytes(c, p, width, g.row_stride) + range;
+    }
+  }
   const std::size_t per_load =
       c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
   const std::uint64_t tiles = (p.n + tile - 1) / tile;
   const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
-  g.grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(tiles, resident)));
+  // Each slice's blocks: one group per resident set of `slices` blocks, at most one per tile.
+  const std::uint64_t groups = std::max<std::uint64_t>(1, std::min(tiles, resident / g.slices));
+  g.grid = static_cast<unsigned>(groups * g.slices);
   if (c.single_block) g.grid = 1;
   // A cluster launch needs a whole number of clusters.
   if (c.cluster > 1)
@@ -191,14 +222,20 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   return g;
 }
 
+bool sliced(const Hist1DConfig& c, const Problem& p) {
+  return (c.storage == Storage::shared || c.storage == Storage::packed) && c.two_phase == 0 &&
+         c.single_block == 0 && p.num_bins >= kLargeBinsFrom;
+}
+
 bool has_sink(const Hist1DConfig& c, const Problem& p) {
-  return c.storage == Storage::shared && needs_sink(p);
+  return c.storage == Storage::shared && needs_sink(p) && !sliced(c, p);
 }
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
+  out.push_back(std::string("-DHT_SLICED=") + (sliced(c, p) ? "1" : "0"));
   return out;
 }
 

@@ -19,7 +19,9 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
 
 Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
                               std::uint32_t* d_counts) const {
-  return KernelArgs::of(p, d_samples, d_counts, geometry_.row_stride);
+  KernelArgs a = KernelArgs::of(p, d_samples, d_counts, geometry_.row_stride);
+  a.slices = geometry_.slices;
+  return a;
 }
 
 void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,

@@ -119,10 +119,12 @@ TEST_F(DispatcherLookup, NearestSkipsConfigurationsThatDoNotFitTheBins) {
     db::Database db(path_);
     Problem big = u8(1 << 20, 4096);
     big.sample_type = SampleType::u32;
-    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u0.pad0.bps2", 0.1, current_hash(), version());
+    db.set_winner(device("GPU-h100").row(), big.key(), "tpb1024.vpt1.vec0.pc8.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf0.tp1", 0.1, current_hash(), version());
   }
   Dispatcher disp(path_);
-  Problem huge = u8(1 << 20, 16384);  // 8 copies x 16 Ki bins x 4 B = 512 KiB: does not fit
+  // Two-phase: 8 copies x 16 Ki bins x 4 B = 512 KiB in one block (a two-phase block stores all
+  // its bins, so it cannot slice them): does not fit.
+  Problem huge = u8(1 << 20, 16384);
   huge.sample_type = SampleType::u32;
   Choice c = disp.explain(device("GPU-h100"), huge);
   EXPECT_EQ(c.level, LookupLevel::builtin_default);

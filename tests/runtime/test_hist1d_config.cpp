@@ -228,8 +228,12 @@ TEST(Hist1DRestrictions, PerThreadCountersAndSingleBlockRules) {
 TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   Problem big = u8_256(1 << 20);
   big.sample_type = SampleType::u32;
-  big.num_bins = 65536;  // 256 KiB: more than one block's shared memory
+  big.num_bins = 65536;  // 256 KiB: more than one block's shared memory, so two slices
   Hist1DConfig shared;
+  shared.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(shared, big, h100_like()).message(), "");
+  EXPECT_EQ(hist1d::geometry(shared, big, h100_like()).slices, 2u);
+  shared.two_phase = 1;  // a two-phase block stores all bins: not sliced, so too large
   EXPECT_NE(hist1d::check(shared, big, h100_like()).message().find("shared memory"), std::string::npos);
   Hist1DConfig global;
   global.storage = Storage::global;
@@ -322,14 +326,19 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
       }
     }
   }
-  // Large inputs get 16-byte loads; 65536 bins get packed counters, more get a cluster on sm_90.
+  // Large inputs get 16-byte loads; 65536 bins get packed counters, more get them in slices while
+  // there are many samples per bin, and global atomics when there are few.
   EXPECT_EQ(hist1d::default_for(u8_256(1 << 28), h100_like()).vector_bytes, 16);
   Problem big = u8_256(1 << 26);
   big.sample_type = SampleType::u32;
   big.num_bins = 65536;
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);  // packed: one block holds them
-  big.num_bins = 200000;  // 400 KB packed: a cluster of 4 blocks holds them
-  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::cluster);
+  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 1u);
+  big.num_bins = 200000;  // 400 KB packed: two slices
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);
+  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 2u);
+  big.n = big.num_bins * 16ull;  // n/16 bins: slices would flush about as many atomics as samples
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
 }
 
 TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {

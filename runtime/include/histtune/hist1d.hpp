@@ -102,7 +102,8 @@ struct LaunchGeometry {
   unsigned int grid = 0;
   unsigned int block = 0;
   std::size_t smem_bytes = 0;
-  unsigned int row_stride = 0;  // words per private copy (bins + padding)
+  unsigned int row_stride = 0;  // words per private copy (a slice's bins + padding)
+  unsigned int slices = 1;      // bin-range slices (hist1d.cuh's HT_SLICED kernels)
 };
 
 namespace hist1d {
@@ -115,6 +116,12 @@ constexpr std::uint64_t kSingleBlockMaxSamples = std::uint64_t{1} << 22;
 // Global (2) and cluster (3) storage are searched only past this many bins: below, one block's
 // shared memory holds the histogram and wins.
 constexpr std::uint32_t kLargeBinsFrom = 16384;
+// At most this many bin-range slices: each reads the input once more (from L2); beyond, global
+// storage is the path.
+constexpr unsigned int kMaxSlices = 32;
+// The built-in default slices private copies from this many samples per bin; below, global
+// storage (each block's slice would flush about as many atomics as it counts samples).
+constexpr std::uint64_t kSliceSamplesPerBin = 64;
 // Packed 16-bit copies (storage 4) from this many bins: below, 32-bit copies fit several per
 // block already and the harvest check is pure cost.
 constexpr std::uint32_t kPackedBinsFrom = 2048;
@@ -131,9 +138,14 @@ std::vector<Hist1DConfig> space();
 // Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
 Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
+// Whether the kernel may slice the bin range (HT_SLICED): private copies in shared memory
+// (storage 0 or 4) over kLargeBinsFrom bins or more, flushed by atomics from a grid of blocks.
+// The geometry then picks the fewest slices whose copies fit a block (LaunchGeometry::slices).
+bool sliced(const Hist1DConfig& c, const Problem& p);
 // Whether the kernel keeps a sink bin (word num_bins of every copy, never flushed) for samples in
 // no bin: storage 0 unless every value is a bin. The one rule behind the kernel's HT_SINK and
-// the geometry's row stride.
+// the geometry's row stride. Never in a sliced kernel, where most samples are in no bin of a
+// block's slice and would all contend for the sink.
 bool has_sink(const Hist1DConfig& c, const Problem& p);
 // All -D options for one kernel: the configuration's, the problem's sample type and binning, and
 // HT_SINK.

@@ -25,10 +25,12 @@ struct KernelArgs {
   // row and samples between image row starts; 0 and 0 unless Problem::pitched().
   unsigned long long row_pixels = 0;
   unsigned long long row_pitch = 0;
+  // Bin-range slices, from the family's geometry (hist1d.cuh's HT_SLICED kernels); 1 elsewhere.
+  unsigned int slices = 1;
   // What cudaLaunchKernel takes: the address of each argument above.
-  std::array<void*, 14> pointers() {
-    return {&samples, &n,       &num_bins, &row_stride, &lower_i, &range_i,    &recip_i,
-            &lower_f, &upper_f, &scale_f,  &counts,     &levels,  &row_pixels, &row_pitch};
+  std::array<void*, 15> pointers() {
+    return {&samples, &n,       &num_bins, &row_stride, &lower_i,   &range_i,   &recip_i, &lower_f,
+            &upper_f, &scale_f, &counts,   &levels,     &row_pixels, &row_pitch, &slices};
   }
   // The arguments of one call of `p`; the bounds, levels and pitch come from the call, not the
   // shape.

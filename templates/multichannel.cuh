@@ -11,7 +11,8 @@
 // one flat stream of vectors (pixels). HT_PRIVATE_COPIES copies, one per warp group, spread hot
 // bins. Flushed with one global atomic per non-zero bin.
 //
-// Layouts (HT_LAYOUT) against bank conflicts, which bound a block on uniform data:
+// Layouts (HT_LAYOUT) against bank conflicts, which bound a block on uniform data (and one
+// without shared memory):
 //  0 rows: channel c's bin b at word c * row_stride + b; the padding shifts channels by banks.
 //  1 lane-striped: bin b of lane l at word (c * row_stride + b) * 32 + l, so a warp's 32 adds
 //    always hit 32 banks, at 32x the memory: for few channels (pixels).
@@ -19,6 +20,8 @@
 //    and lane l takes its vector's samples starting at sample rot(l): a warp's 32 adds then hit
 //    32 channels that differ mod 32, so 32 banks, at no extra memory: for 32 channels a block
 //    or more.
+//  3 global: no private copy, every count an atomic on the output: channel histograms beyond a
+//    block's shared memory, so that no valid call is refused for want of it.
 //
 // Row pitch (HT_PITCHED): the rows are image rows of row_pixels rows each, row_pitch samples
 // apart (CUB's row_stride_bytes, launch arguments), the samples between them never read. A
@@ -249,7 +252,21 @@ struct HtLayout {
                        });
   }
 };
+
+#elif HT_LAYOUT == 3
+// Global: no private copy; every count is an atomic on the output (in L2), channel c's bin b at
+// word c * num_bins + b (HT_ROW_STRIDE is num_bins, no sink, no padding): for channel histograms
+// beyond a block's shared memory. `mine` is the output row of the block's first channel.
+struct HtLayout : HtRowOrder {
+  enum : unsigned int { kHists = kCpb, kLanes = 1 };
+  __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
+                                                 unsigned int bin) {
+    atomicAdd(mine + lc * kRowStride + bin, 1u);
+  }
+};
 #endif
+// Private copies in shared memory (every layout but the global one).
+enum : bool { kPrivate = HT_LAYOUT != 3 };
 
 // ---- the block's histograms ------------------------------------------------------------------
 
@@ -269,15 +286,16 @@ struct HtChannelHists {
   __device__ __forceinline__ void setup(unsigned int* smem) {
     lane = threadIdx.x % 32u;
     hist = smem;
-    words = kCopies * kCopyWords;
+    words = kPrivate ? kCopies * kCopyWords : 0u;
   }
   __device__ __forceinline__ void zero() {
     for (unsigned int i = threadIdx.x; i < words; i += kThreads) hist[i] = 0u;
   }
-  __device__ __forceinline__ void begin() {
+  __device__ __forceinline__ void begin(unsigned int* counts) {
     __syncthreads();
-    mine = hist + ((threadIdx.x / 32u) % kCopies) * kCopyWords + (HT_LAYOUT == 1 ? lane : 0u);
     first = kCpb == kC ? 0u : blockIdx.x * kCpb;
+    mine = kPrivate ? hist + ((threadIdx.x / 32u) % kCopies) * kCopyWords + (HT_LAYOUT == 1 ? lane : 0u)
+                    : counts + first * kRowStride;
   }
   // Sample s of the block's channel lc; inactive channels are read (they share the vector) but
   // not counted.
@@ -285,8 +303,10 @@ struct HtChannelHists {
     if (kCheckActive && first + lc >= kA) return;
     unsigned int bin;
     const bool ok = binning.bin_of(s, bin);
-    // An unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not.
+    // An unconditional +1 compiles to ATOMS.POPC.INC, a predicated one does not; the output
+    // has no sink.
     if constexpr (!HT_EVERY_VALUE_A_BIN) {
+      if (!kPrivate && !ok) return;
       if (!ok) bin = binning.num_bins;
     }
     HtLayout::add_one(mine, lc, bin);
@@ -302,6 +322,7 @@ struct HtChannelHists {
   }
   // Adds every count to the output (two-phase: stores grid row y's partials).
   __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+#if HT_LAYOUT != 3  // the global layout's counts are already in the output
     __syncthreads();
     for (unsigned int i = threadIdx.x; i < HtLayout::kHists * num_bins; i += kThreads) {
       unsigned int lc, b;
@@ -318,6 +339,7 @@ struct HtChannelHists {
         if (sum) atomicAdd(&counts[(first + lc) * num_bins + b], sum);
       }
     }
+#endif
   }
 };
 
@@ -353,7 +375,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   hists.zero();
   // Range binning: levels or the u8 table after the histograms, shared by every channel.
   binning.range = ht_range_setup(levels, num_bins, hist + hists.words);
-  hists.begin();
+  hists.begin(counts);
   const unsigned int first = hists.first;
   constexpr unsigned int kTile = kThreads * kVecs;
   const unsigned long long image_rows = (unsigned int)rows / (unsigned int)row_pixels;
@@ -480,7 +502,7 @@ histtune_multichannel(const SampleT* __restrict__ samples, unsigned long long ro
   hists.zero();
   // Range binning: levels or the u8 table after the histograms, shared by every channel.
   binning.range = ht_range_setup(levels, num_bins, hist + hists.words);
-  hists.begin();
+  hists.begin(counts);
   const unsigned int first = hists.first;
   const bool aligned = (unsigned long long)samples % kVecBytes == 0;
   const unsigned long long vecs = !aligned ? 0 : kCpb == kC ? rows * kC / kPerVec : rows * kSeg;

@@ -38,17 +38,14 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
   // problems of its kind (docs/kernels.md has the measurements).
   std::vector<const char*> candidates;
-  const char* global = "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1";
-  if (p.num_bins >= kLargeBinsFrom && p.n < kSliceSamplesPerBin * p.num_bins) {
-    // Few samples per bin: private copies flush about as many atomics as there are samples.
-    candidates = {global};
-  } else if (p.num_bins >= kLargeBinsFrom) {
+  if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair), more in
-    // slices (the geometry's), up to kMaxSlices.
+    // slices (the geometry's), up to kMaxSlices; then atomics on the output.
     candidates = {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
                   "tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", global};
+                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
+                  "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"};
   } else if (p.n >= (std::uint64_t{1} << 22)) {
     candidates = {"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1",
                   "tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1",
@@ -58,9 +55,12 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   } else {
     candidates = {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"};
   }
+  // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
+  // many atomics as they count samples.
+  const bool few_per_bin = p.n < kSliceSamplesPerBin * p.num_bins;
   for (const char* label : candidates) {
     const auto c = Hist1DConfig::parse(label);
-    if (c && check(*c, p, d).holds()) return *c;
+    if (c && check(*c, p, d).holds() && !(few_per_bin && geometry(*c, p, d).slices > 1)) return *c;
   }
   return default_config();
 }

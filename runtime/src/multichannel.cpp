@@ -22,7 +22,7 @@ const std::vector<Param<MultiChannelConfig>>& params() {
       param<&C::padding>("padding", "pad", {1, 0}, false),
       param<&C::blocks_per_sm>("blocks_per_sm", "bps", {4, 1, 2, 8}, false),
       param<&C::unroll>("unroll", "u", {0, 2}, true),
-      param<&C::layout>("layout", "lay", {0, 1, 2}, true),
+      param<&C::layout>("layout", "lay", {0, 1, 2, 3}, true),
       param<&C::prefetch>("prefetch", "pf", {0, 1}, true),
       param<&C::two_phase>("two_phase", "tp", {0, 1}, true),
   };
@@ -33,6 +33,7 @@ std::vector<MultiChannelConfig> space() { return params::space(params()); }
 
 namespace {
 unsigned int row_stride(const MultiChannelConfig& c, const Problem& p) {
+  if (c.layout == ChannelLayout::global) return p.num_bins;  // the output's rows
   // A sink word after the bins takes samples in no bin (multichannel.cuh).
   const unsigned sink = needs_sink(p) ? 1u : 0u;
   return p.num_bins + sink + static_cast<unsigned>(c.padding);
@@ -60,13 +61,20 @@ Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
   if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
   if (p.family != kFamily)
     return Restriction::rule("the multichannel family runs multichannel problems only");
-  if (const std::size_t least = one_channel_bytes(p);
-      d.smem_per_block_optin > 0 && least > d.smem_per_block_optin)
+  if (c.layout == ChannelLayout::global) {
+    if (c.private_copies != 1 || c.padding != 0 || c.two_phase != 0)
+      return Restriction::rule(
+          "the global layout (3) keeps no private copy: no copies, padding or two-phase flush");
+    if (p.num_bins < kGlobalBinsFrom)
+      return Restriction::rule("the global layout (3) is for " +
+                               std::to_string(kGlobalBinsFrom) + " bins or more");
+  } else if (const std::size_t least = one_channel_bytes(p);
+             d.smem_per_block_optin > 0 && least > d.smem_per_block_optin) {
     return Restriction::rule(
         "one channel's histogram of " + std::to_string(p.num_bins) + " bins needs " +
         std::to_string(least) + " B of shared memory, more than the device's per-block limit " +
-        std::to_string(d.smem_per_block_optin) +
-        " B: multi-channel histograms beyond one block's shared memory are not supported yet");
+        std::to_string(d.smem_per_block_optin) + " B: the global layout (3) takes it");
+  }
   const std::size_t sb = sample_bytes(p.sample_type);
   const unsigned int cpb = owned_channels(c, p);
   if (c.channels_per_block != 0 && (c.channels_per_block >= static_cast<int>(p.channels) ||
@@ -121,9 +129,10 @@ MultiChannelGeometry geometry(const MultiChannelConfig& c, const Problem& p, con
                                 ? p.active_channels
                                 : g.channels_per_block;
   const std::size_t lanes = lanes_striped ? 32 : 1;
-  g.smem_bytes = static_cast<std::size_t>(c.private_copies) * hists * g.row_stride * lanes *
-                     sizeof(std::uint32_t) +
-                 range_smem_bytes(p);  // range binning's levels or u8 table, after the histograms
+  const std::size_t private_words =
+      c.layout == ChannelLayout::global ? 0 : c.private_copies * hists * g.row_stride * lanes;
+  // Range binning's levels or u8 table, after the histograms.
+  g.smem_bytes = private_words * sizeof(std::uint32_t) + range_smem_bytes(p);
   // Only groups holding an active channel are launched.
   const unsigned int groups = (p.active_channels + g.channels_per_block - 1) / g.channels_per_block;
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
@@ -142,8 +151,20 @@ namespace {
 // largest channel group whose histograms fit one block, as many blocks per SM as fit beside each
 // other (1024 threads an SM), the widest load the group allows. Found whenever one channel's
 // histogram fits (check()'s one_channel_bytes), since cpb1 with one-sample loads always passes
-// the other restrictions.
+// the other restrictions; else the global layout.
 std::optional<MultiChannelConfig> fitted(const Problem& p, const DeviceInfo& d) {
+  if (one_channel_bytes(p) > d.smem_per_block_optin) {
+    for (const int vec : {16, 8, 4, 0}) {
+      MultiChannelConfig c;
+      c.block_threads = 256;
+      c.vectors_per_thread = 2;
+      c.vector_bytes = vec;
+      c.padding = 0;
+      c.blocks_per_sm = 8;
+      c.layout = ChannelLayout::global;
+      if (check(c, p, d).holds()) return c;
+    }
+  }
   for (const int cpb : {0, 128, 64, 32, 16, 8, 4, 2, 1})
     for (const int pad : {1, 0})
       for (const int bps : {4, 2, 1})

@@ -115,21 +115,35 @@ TEST(MultiChannelDefaults, RangeBinningCountsItsLevelsInTheFit) {
   }
 }
 
-// One u16 channel of more bins than a block holds: no configuration can run it, and every check
-// (so the public API's error) says so and that it is not supported yet.
-TEST(MultiChannelDefaults, OneChannelBeyondSharedMemoryIsRefusedClearly) {
+// One u16 channel of more bins than a block holds: the default is the global layout, and every
+// private layout is refused, saying why and what takes it.
+TEST(MultiChannelDefaults, OneChannelBeyondSharedMemoryRunsOnTheGlobalLayout) {
   const DeviceInfo d = h100_like();
   for (const std::uint32_t channels : {1u, 4u, 17u}) {
     const Problem p = shape(SampleType::u16, channels, 1, 1 << 20, most_bins(d) + 1);
-    const std::string why = multichannel::check(multichannel::default_for(p, d), p, d).message();
+    const MultiChannelConfig c = multichannel::default_for(p, d);
+    EXPECT_EQ(c.layout, ChannelLayout::global) << c.label();
+    EXPECT_EQ(multichannel::check(c, p, d).message(), "") << c.label();
+    EXPECT_EQ(multichannel::geometry(c, p, d).smem_bytes, 0u);
+    MultiChannelConfig rows = c;
+    rows.layout = ChannelLayout::rows;
+    const std::string why = multichannel::check(rows, p, d).message();
     EXPECT_NE(why.find("one channel's histogram of " + std::to_string(most_bins(d) + 1) + " bins"),
               std::string::npos)
         << why;
     EXPECT_NE(why.find("per-block limit 232448 B"), std::string::npos) << why;
-    EXPECT_NE(why.find("not supported yet"), std::string::npos) << why;
+    EXPECT_NE(why.find("the global layout (3) takes it"), std::string::npos) << why;
     if (channels != 17) continue;
-    for (const auto& c : multichannel::space()) ASSERT_NE(multichannel::check(c, p, d).message(), "");
+    for (const auto& x : multichannel::space())
+      if (x.layout != ChannelLayout::global) ASSERT_NE(multichannel::check(x, p, d).message(), "");
   }
+  // Below 16384 bins private copies fit: the global layout is not searched there.
+  const Problem small = shape(SampleType::u16, 4, 4, 1 << 20, 4096);
+  MultiChannelConfig global;
+  global.layout = ChannelLayout::global;
+  global.padding = 0;
+  EXPECT_NE(multichannel::check(global, small, d).message().find("16384 bins or more"),
+            std::string::npos);
 }
 
 // The kernels the default gives issue 27's shapes (groups of 1, 2 and 4 u16 channels), packed

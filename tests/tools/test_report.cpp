@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli_runner.hpp"
+#include "histtune/family.hpp"
 #include "report.hpp"
 #include "report_svg.hpp"
 
@@ -264,13 +265,27 @@ using histtune::test::read_text;
 using histtune::test::run_cli;
 using histtune::test::ScratchDir;
 
-// The report of h100_plan_l.json (34 problems of the H100 plan l), after `edit` of its text.
-std::string plan_report(const ScratchDir& dir, const std::string& from = "",
-                        const std::string& to = "") {
-  std::string text = read_text(fixture("h100_plan_l.json"));
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (auto p = from.empty() ? std::string::npos : text.find(from); p != std::string::npos;
        p = text.find(from, p + to.size()))
     text.replace(p, from.size(), to);
+}
+
+// The template hashes plan l was tuned under, and the current ones: the report tests read the
+// fixture as if it were tuned with the templates of this build.
+const char* const kPlanLHist1D = "095e3fbf8a02a22c";
+const char* const kPlanLMultichannel = "7795bf65c242c6db";
+std::string current_hist1d() { return histtune::family(histtune::Family::hist1d).template_hash(); }
+
+// The report of h100_plan_l.json (34 problems of the H100 plan l), after replacing `from` with
+// `to` in its text.
+std::string plan_report(const ScratchDir& dir, const std::string& from = "",
+                        const std::string& to = "") {
+  std::string text = read_text(fixture("h100_plan_l.json"));
+  replace_all(text, kPlanLHist1D, current_hist1d());
+  replace_all(text, kPlanLMultichannel,
+              histtune::family(histtune::Family::multichannel).template_hash());
+  replace_all(text, from, to);
   std::ofstream(dir / "plan.json") << text;
   const std::string db = dir / "plan.db";
   EXPECT_EQ(run_cli("import " + (dir / "plan.json") + " --db " + db).rc, 0);
@@ -314,7 +329,7 @@ TEST(ReportCli, CubHasAWhiskerWhereItsSpreadWasStored) {
 TEST(ReportCli, RowsOfAnotherKernelTemplateAreMarkedStale) {
   ScratchDir dir("histtune_report_stale");
   // The 31 1D rows as if tuned with an older template; the 3 multi-channel rows keep theirs.
-  const std::string html = plan_report(dir, "095e3fbf8a02a22c", "0123456789abcdef");
+  const std::string html = plan_report(dir, current_hist1d(), "0123456789abcdef");
   EXPECT_NE(html.find("31 of 34 rows are stale"), std::string::npos);
   EXPECT_EQ(count(html, " (stale)<title>"), 31u);
   EXPECT_EQ(count(html, "<tr class=\"stale\">"), 31u);

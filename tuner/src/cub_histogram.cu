@@ -135,6 +135,13 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_sample
 }  // namespace
 
 CubHistogram::CubHistogram(const Problem& p) : p_(p) {
+  // A fault ends the process's CUDA context, and every measurement after it: refuse up front.
+  if (p.num_bins > kMaxCubBins)
+    throw Error(StatusCode::invalid_argument,
+                "CUB baseline: not run above " + std::to_string(kMaxCubBins) + " bins (" +
+                    std::to_string(p.num_bins) +
+                    " asked): its DeviceHistogram faulted with an illegal address on "
+                    "f32 even 4194304 bins on an H100, which ends the process's CUDA context");
   HT_CUDA(dispatch(nullptr, temp_bytes_, nullptr, nullptr, p_, nullptr));
   HT_CUDA(cudaMalloc(&d_temp_, std::max<std::size_t>(temp_bytes_, 1)));
 }

@@ -22,7 +22,7 @@
 namespace histtune {
 
 // How a block's channel histograms lie in shared memory (MultiChannelConfig::layout, HT_LAYOUT).
-enum class ChannelLayout : int { rows = 0, lane_striped = 1, channel_interleaved = 2 };
+enum class ChannelLayout : int { rows = 0, lane_striped = 1, channel_interleaved = 2, global = 3 };
 
 struct MultiChannelConfig {
   // Threads per block {256, 128, 512, 1024}.
@@ -44,11 +44,12 @@ struct MultiChannelConfig {
   int blocks_per_sm = 4;
   // Unroll depth of the row loop {0, 2}; 0 leaves it to the compiler.
   int unroll = 0;
-  // Shared-memory layout {0, 1, 2}: 0 one row of bins per channel (padded); 1 lane-striped (bin
+  // Shared-memory layout {0, 1, 2, 3}: 0 one row of bins per channel (padded); 1 lane-striped (bin
   // b of lane l at word b * 32 + l: never a bank conflict, 32x the memory, for few channels);
   // 2 channel-interleaved (bin b of channel c at word b * 32 + c % 32, lanes take their
   // samples in rotated order so a warp's 32 adds hit 32 channels mod 32: no conflict, for 32
-  // channels per block or more).
+  // channels per block or more); 3 global (no private copy, every count an atomic on the output:
+  // for channel histograms of 16384 bins or more, which need not fit shared memory).
   ChannelLayout layout = ChannelLayout::rows;
   // Software pipelining {0, 1} of the packed input's whole tiles: the next tile's loads are
   // issued before this tile is counted.
@@ -76,6 +77,9 @@ struct MultiChannelGeometry {
 };
 
 namespace multichannel {
+
+// The global layout (3) from this many bins per channel: below, private copies fit and win.
+constexpr std::uint32_t kGlobalBinsFrom = 16384;
 
 constexpr Family kFamily = Family::multichannel;
 constexpr const char* kTemplate = "multichannel.cuh";

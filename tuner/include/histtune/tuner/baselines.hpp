@@ -18,6 +18,9 @@ namespace histtune::tuner {
 // even bins over [0, num_bins)) or HistogramRange over p.d_levels, or their MultiHistogram forms
 // for interleaved channels. Counts are overwritten, like ours. A family without a peer throws
 // Error(invalid_argument), which `compare` reports in the CUB column.
+// Above kMaxCubBins bins it throws too: CUB faulted at 4194304 bins (cub_histogram.cu), and a
+// fault ends the process's CUDA context.
+constexpr std::uint32_t kMaxCubBins = 1u << 20;
 class CubHistogram {
  public:
   explicit CubHistogram(const Problem& p);

@@ -56,7 +56,7 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     // The lookup the runtime's calls make; the default is timed beside it.
     const FamilyChoice choice = dispatcher.lookup(d, row.problem);
     const tuner::CompareRow r = tuner::compare(d, row.problem, choice.config, cache, gbps,
-                                               row.dist, {}, row.skip_cub);
+                                               row.dist, {}, row.skip_cub, row.graph_calls);
     const std::string level = to_string(choice.level);
     const std::string label = choice.label();
     const double pct = 100.0 * r.floor_ms / r.tuned.median_ms;
@@ -79,6 +79,7 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
     std::fflush(text);
     j["problem"] = row.problem.describe();
     j["distribution"] = tuner::to_string(row.dist);
+    if (row.graph_calls > 0) j["graph_calls"] = row.graph_calls;
     j["tuned"] = timing_json(r.tuned);
     j["tuned"]["verified"] = r.tuned_ok;
     j["tuned"]["configuration"] = label;

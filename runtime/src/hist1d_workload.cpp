@@ -5,7 +5,7 @@
 namespace histtune::hist1d {
 
 std::vector<Problem> plan_problems() {
-  // Sample types x bin counts x sizes x binning: 34 problems, one range-binned.
+  // Sample types x bin counts x sizes x binning: 35 problems, one range-binned.
   struct Row {
     SampleType type;
     Binning binning;
@@ -39,7 +39,9 @@ std::vector<Problem> plan_problems() {
       {SampleType::i32, Binning::direct, 4096, 22, 0, 0},
       {SampleType::i32, Binning::even, 256, 24, -1000, 1000},
       {SampleType::i32, Binning::even, 65536, 26, -(1 << 20), 1 << 20},
-      // i32 token ids over vocabularies beyond shared memory (bin-range slices).
+      // i32 MoE routing counts (tokens per expert), and token ids over vocabularies beyond
+      // shared memory (bin-range slices).
+      {SampleType::i32, Binning::direct, 256, 16, 0, 0},
       {SampleType::i32, Binning::direct, 131072, 26, 0, 0},
       {SampleType::i32, Binning::direct, 1 << 20, 26, 0, 0},
       // f32: the float path over sizes and bin counts up to one bin per 16 samples.
@@ -124,6 +126,15 @@ std::vector<BenchRow> bench_rows() {
     r.min_floor_pct = 50;
     m.push_back(r);
   }
+  // MoE routing counts (tokens per expert), in the CUDA graph a training step replays.
+  for (const std::uint32_t experts : {64u, 256u})
+    for (int e : {12, 16}) {
+      auto r = row(SampleType::i32, experts, 1ull << e, D::uniform, "<= 3 us per call in a graph");
+      r.id = "moe-i32-" + std::to_string(experts) + "-" + pow2(1ull << e) + "-graph";
+      r.max_us = 3;
+      r.graph_calls = 100;
+      m.push_back(r);
+    }
   // Bins beyond shared memory: token ids over a 128K and a 1M vocabulary.
   for (const auto& [bins, pct] : {std::pair{131072u, 50.0}, std::pair{1u << 20, 25.0}}) {
     auto r = row(SampleType::i32, bins, 1ull << 26, D::uniform,

@@ -1,8 +1,9 @@
 // The default plan's problems and the bench matrix's rows, pinned: each family declares its own
 // (plan_problems() and bench_rows() in its traits) and the tuner concatenates them in family
 // order; the lists below are those of before that move, so a family that loses, reorders or
-// changes a row fails here. Rows added since: issue 27's (u8 even 10 bins, i32 over 128K and 1M
-// bins, the u8 even bench rows, the [1048576, 512] target of 0.190 ms).
+// changes a row fails here. Rows added since, for issue 27: u8 even 10 bins, i32 MoE counts and
+// i32 over 128K and 1M bins in the plan; in the bench, MoE counts in a graph, i32 over 128K and
+// 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of 0.190 ms.
 #include <gtest/gtest.h>
 
 #include <iomanip>
@@ -40,7 +41,8 @@ std::vector<std::string> bench_lines() {
     out.push_back(r.id + " | " + r.problem.describe() + " | " + to_string(r.dist) + " | " +
                   r.target + " | " + optional_text(r.min_floor_pct) + " " +
                   optional_text(r.max_us) + " " + optional_text(r.min_cub_speedup) + " | " +
-                  r.unsupported + " | " + r.skip_cub);
+                  r.unsupported + " | " + r.skip_cub +
+                  (r.graph_calls ? " | graph of " + std::to_string(r.graph_calls) : ""));
   return out;
 }
 
@@ -68,6 +70,7 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "hist1d i32 direct bins=4096 n=2^22 | 0 0 | hist1d.cuh",
       "hist1d i32 even bins=256 n=2^24 [-1000, 1000) | -1000 1000 | hist1d.cuh",
       "hist1d i32 even bins=65536 n=2^26 [-1.04858e+06, 1.04858e+06) | -1048576 1048576 | hist1d.cuh",
+      "hist1d i32 direct bins=256 n=2^16 | 0 0 | hist1d.cuh",
       "hist1d i32 direct bins=131072 n=2^26 | 0 0 | hist1d.cuh",
       "hist1d i32 direct bins=1048576 n=2^26 | 0 0 | hist1d.cuh",
       "hist1d f32 even bins=64 n=2^24 [0, 1) | 0 1 | hist1d.cuh",
@@ -113,6 +116,10 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "u32-65536-2^26-uniform | hist1d u32 direct bins=65536 n=2^26 | uniform | >= 50% of floor | 50 - - |  | ",
       "u32-65536-2^26-skewed | hist1d u32 direct bins=65536 n=2^26 | skewed | >= 50% of floor | 50 - - |  | ",
       "u32-65536-2^26-constant | hist1d u32 direct bins=65536 n=2^26 | constant | >= 50% of floor | 50 - - |  | ",
+      "moe-i32-64-2^12-graph | hist1d i32 direct bins=64 n=2^12 | uniform | <= 3 us per call in a graph | - 3 - |  |  | graph of 100",
+      "moe-i32-64-2^16-graph | hist1d i32 direct bins=64 n=2^16 | uniform | <= 3 us per call in a graph | - 3 - |  |  | graph of 100",
+      "moe-i32-256-2^12-graph | hist1d i32 direct bins=256 n=2^12 | uniform | <= 3 us per call in a graph | - 3 - |  |  | graph of 100",
+      "moe-i32-256-2^16-graph | hist1d i32 direct bins=256 n=2^16 | uniform | <= 3 us per call in a graph | - 3 - |  |  | graph of 100",
       "i32-131072-2^26-uniform | hist1d i32 direct bins=131072 n=2^26 | uniform | >= 50% of floor | 50 - - |  | ",
       "i32-1048576-2^26-uniform | hist1d i32 direct bins=1048576 n=2^26 | uniform | >= 25% of floor | 25 - - |  | ",
       "f32-n/16-2^24-uniform | hist1d f32 even bins=1048576 n=2^24 [0, 100) | uniform | >= 30% of floor, >= 5x CUB | 30 - 5 |  | ",

@@ -18,11 +18,32 @@ namespace {
 using Launch = std::function<void(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                                   cudaStream_t)>;
 
+// Times `calls` (one call per rep of the inputs), stream-launched, or with graph_calls > 0 as
+// replays of one CUDA graph of graph_calls of them, then per call.
+Timing time_side(const std::function<void(cudaStream_t, int)>& calls, cudaStream_t stream,
+                 const TimingOptions& timing, int graph_calls) {
+  if (graph_calls <= 0) return time_calls(calls, stream, timing);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < graph_calls; ++i) calls(stream, i);
+  HT_CUDA(cudaStreamEndCapture(stream, &graph));
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  Timing t = time_calls([&](cudaStream_t s, int) { HT_CUDA(cudaGraphLaunch(exec, s)); }, stream,
+                        timing);
+  HT_CUDA(cudaStreamSynchronize(stream));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  for (double* x : {&t.median_ms, &t.min_ms, &t.max_ms, &t.ci_half_width_ms}) *x /= graph_calls;
+  for (double& x : t.sample_ms) x /= graph_calls;
+  return t;
+}
+
 // Times `tuned`, `fallback` and CUB on the same inputs (drawn for p's sample type and bins,
 // p.total_samples() of them), each verified against the host reference.
 CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
                    const Launch& fallback, double read_gbps, Distribution dist,
-                   const TimingOptions& timing, const std::string& skip_cub) {
+                   const TimingOptions& timing, const std::string& skip_cub, int graph_calls) {
   CompareRow row;
   row.problem = p;
   const std::uint64_t bytes = p.total_samples() * sample_bytes(p.sample_type);
@@ -44,8 +65,8 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
   auto ours = [&](const Launch& launch, Timing& t, bool& ok) {
-    t = time_calls([&](cudaStream_t s, int rep) { launch(run, in.samples(rep), in.counts(), s); },
-                   stream, timing);
+    t = time_side([&](cudaStream_t s, int rep) { launch(run, in.samples(rep), in.counts(), s); },
+                  stream, timing, graph_calls);
     HT_CUDA(cudaStreamSynchronize(stream));
     ok = in.read_counts(counters) == expect;
   };
@@ -58,8 +79,8 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   }
   try {
     CubHistogram cub(run);
-    row.cub = time_calls([&](cudaStream_t s, int rep) { cub.run(in.samples(rep), in.counts(), s); },
-                         stream, timing);
+    row.cub = time_side([&](cudaStream_t s, int rep) { cub.run(in.samples(rep), in.counts(), s); },
+                        stream, timing, graph_calls);
     HT_CUDA(cudaStreamSynchronize(stream));
     row.cub_ok = in.read_counts(counters) == expect;
   } catch (const Error& e) {
@@ -88,11 +109,11 @@ Launch prepared(KernelCache& cache, const DeviceInfo& d, const Problem& p, const
 
 CompareRow compare(const DeviceInfo& d, const Problem& p, const ParamValues& tuned,
                    KernelCache& cache, double read_gbps, Distribution dist,
-                   const TimingOptions& timing, const std::string& skip_cub) {
+                   const TimingOptions& timing, const std::string& skip_cub, int graph_calls) {
   const KernelFamily& f = family_of(p);
   CompareRow row = measure(d, p, prepared(cache, d, p, tuned),
                            prepared(cache, d, p, f.fallback(p, d)), read_gbps, dist, timing,
-                           skip_cub);
+                           skip_cub, graph_calls);
   row.tuned_label = f.label(tuned);
   return row;
 }

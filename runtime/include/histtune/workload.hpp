@@ -41,6 +41,7 @@ struct BenchRow {
   std::optional<double> min_cub_speedup;  // target as times faster than CUB, when it is one
   std::string unsupported;                // non-empty: no family expresses this row yet (why)
   std::string skip_cub;                   // non-empty: why CUB is not run on this row
+  int graph_calls = 0;  // > 0: timed per call in replays of a CUDA graph of that many calls
 };
 
 }  // namespace histtune

@@ -27,9 +27,12 @@ struct CompareRow {
 // expresses the problem: its MultiHistogram takes up to 4 interleaved channels) on the same
 // inputs. `skip_cub`, when not empty, is why CUB is not run (it becomes cub_error): for problems
 // where CUB is known to fault, since a fault would poison this process's CUDA context.
+// `graph_calls` > 0: each side's calls are captured once into a CUDA graph of that many calls
+// (zeroing and launch nodes), the graph is replayed, and times are per call: how a program that
+// replays graphs (a training step) pays for them.
 CompareRow compare(const DeviceInfo& d, const Problem& p, const ParamValues& tuned,
                    KernelCache& cache, double read_gbps,
                    Distribution dist = Distribution::uniform, const TimingOptions& timing = {},
-                   const std::string& skip_cub = {});
+                   const std::string& skip_cub = {}, int graph_calls = 0);
 
 }  // namespace histtune::tuner

@@ -36,31 +36,40 @@ Hist1DConfig default_config() { return Hist1DConfig{}; }
 
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
-  // problems of its kind (docs/kernels.md has the measurements).
-  std::vector<const char*> candidates;
+  // problems of its kind (docs/kernels.md has the measurements). `slices`: the most bin-range
+  // slices the candidate is taken with.
+  struct Candidate {
+    const char* label;
+    unsigned slices = 1;
+  };
+  std::vector<Candidate> candidates;
   if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
-    // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair), more in
-    // slices (the geometry's), up to kMaxSlices; then atomics on the output.
-    candidates = {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1",
-                  "tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"};
+    // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
+    // slices: 32-bit copies while a few slices hold them (i32 131072 bins 2^26, uniform: 0.130 ms
+    // in three against 0.185 packed in two), then packed ones; then atomics on the output.
+    candidates = {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+                  {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+                  {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+                  {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
+                  {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", kMaxSlices},
+                  {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
   } else if (p.n >= (std::uint64_t{1} << 22)) {
-    candidates = {"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1",
-                  "tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1",
-                  "tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"};
+    candidates = {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
+                  {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
+                  {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > (std::uint64_t{1} << 17)) {
-    candidates = {"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"};
+    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
   } else {
-    candidates = {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"};
+    candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
   }
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.
-  const bool few_per_bin = p.n < kSliceSamplesPerBin * p.num_bins;
-  for (const char* label : candidates) {
-    const auto c = Hist1DConfig::parse(label);
-    if (c && check(*c, p, d).holds() && !(few_per_bin && geometry(*c, p, d).slices > 1)) return *c;
+  const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
+  for (const Candidate& k : candidates) {
+    const auto c = Hist1DConfig::parse(k.label);
+    if (c && check(*c, p, d).holds() && geometry(*c, p, d).slices <= std::min(k.slices, most))
+      return *c;
   }
   return default_config();
 }

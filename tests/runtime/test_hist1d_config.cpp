@@ -334,9 +334,12 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   big.num_bins = 65536;
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);  // packed: one block holds them
   EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 1u);
-  big.num_bins = 200000;  // 400 KB packed: two slices
+  big.num_bins = 131072;  // 512 KB of 32-bit copies: three slices
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::shared);
+  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 3u);
+  big.num_bins = 1u << 20;  // 2 MB packed: ten slices
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);
-  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 2u);
+  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 10u);
   big.n = big.num_bins * 16ull;  // n/16 bins: slices would flush about as many atomics as samples
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
 }

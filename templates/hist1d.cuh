@@ -37,8 +37,9 @@
 //  - Byte decoding (HT_BYTE_DECODE, hist1d::byte_decoded: u8 even or range binning with fewer
 //    than 256 bins, storage 0 or 1 adding to zeroed counts): the counters count the 256 byte
 //    values, the sample itself, as CUB does; the flush maps each value with a count to its bin
-//    (values in no bin are dropped). No binning arithmetic and no sink per sample, and a few hot
-//    bins spread over their byte values' counters.
+//    (values in no bin are dropped), the lanes of a warp whose values share a bin adding together.
+//    No binning arithmetic and no sink per sample, and a few hot bins spread over their byte
+//    values' counters.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 //  - Two-phase flush (HT_TWO_PHASE, storage 0 and 1): block b stores its whole histogram as row b
@@ -94,9 +95,27 @@ enum : unsigned long long { kTileVecs = (unsigned long long)kThreads * kVecs };
 
 // ---- what the counter storages share -------------------------------------------------------
 
+#if HT_BYTE_DECODE
+// Adds the count of byte value v to v's bin (none: dropped). The lanes of a warp flush 32
+// consecutive values (256 and the block are multiples of 32), which mostly share a bin: on sm_80
+// and newer the lanes of one bin add together, so the few output words a block adds to see up to
+// 32x fewer global atomics.
+__device__ __forceinline__ void ht_store_decoded(unsigned int* counts, unsigned int v,
+                                                 unsigned int sum, const HtBinning& binning) {
+  unsigned int bin;
+  const bool ok = binning.bin_of((SampleT)v, bin);
+#if __CUDA_ARCH__ >= 800
+  const unsigned int peers = __match_any_sync(0xFFFFFFFFu, ok ? bin : 0xFFFFFFFFu);
+  sum = __reduce_add_sync(peers, sum);
+  if (threadIdx.x % 32u != __ffs(peers) - 1u) return;
+#endif
+  if (ok && sum) atomicAdd(&counts[bin], sum);
+}
+#endif
+
 // Stores bin b's block total: the only block stores every count (HT_SINGLE_BLOCK), a two-phase
-// block its row of the partials (zeros too), any other block adds what it counted; a byte-decoding
-// block's b is a byte value, whose count it adds to the value's bin, if any.
+// block its row of the partials (zeros too), any other block adds what it counted (a
+// byte-decoding block: b is a byte value, added to its bin).
 __device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned int num_bins,
                                                unsigned int b, unsigned int sum,
                                                const HtBinning& binning) {
@@ -105,7 +124,7 @@ __device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned in
 #elif HT_TWO_PHASE
   counts[(unsigned long long)blockIdx.x * num_bins + b] = sum;
 #elif HT_BYTE_DECODE
-  if (sum && binning.bin_of((SampleT)b, b)) atomicAdd(&counts[b], sum);
+  ht_store_decoded(counts, b, sum, binning);
 #else
   if (sum) atomicAdd(&counts[b], sum);
 #endif

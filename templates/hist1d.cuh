@@ -57,8 +57,8 @@
 // of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES, HT_UNROLL; range binning's levels
 // come after the counts), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_PRIVATE_COPIES,
 // HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
-// HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15) and
-// HT_TEST_FLUSH_TILES (storage 1's flush interval).
+// HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_HARVEST_AT (storage
+// 4's threshold, < 2^15) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
 
 #include "ht_common.cuh"
 

@@ -51,7 +51,7 @@ TEST(ByteDecode, U8EvenOrRangeBelow256BinsAddedByAGridOfBlocksDecodes) {
 
 TEST(ByteDecode, OtherProblemsAndConfigurationsDoNot) {
   const Hist1DConfig c = config(kCopies);
-  EXPECT_FALSE(hist1d::byte_decoded(c, u8_even(256))) << "every byte value's bin is counted already";
+  EXPECT_FALSE(hist1d::byte_decoded(c, u8_even(256))) << "every byte value has its bin already";
   Problem direct = u8_even(100);
   direct.binning = Binning::direct;  // the value is the bin: no arithmetic to save
   EXPECT_FALSE(hist1d::byte_decoded(c, direct));

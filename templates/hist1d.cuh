@@ -34,6 +34,12 @@
 //    argument) and gives each slice its own blocks; the blocks of one tile group, one per slice,
 //    read the same tiles at the same time, so the input comes from DRAM about once and from L2
 //    `slices` times, and each block counts only the samples of its slice.
+//  - Byte decoding (HT_BYTE_DECODE, hist1d::byte_decoded: u8 even or range binning with fewer
+//    than 256 bins, storage 0 or 1 adding to zeroed counts): the counters count the 256 byte
+//    values, the sample itself, as CUB does; the flush maps each value with a count to its bin
+//    (values in no bin are dropped), the lanes of a warp whose values share a bin adding together.
+//    No binning arithmetic and no sink per sample, and a few hot bins spread over their byte
+//    values' counters.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
 //    memset and no global atomics: the shortest path for small inputs.
 //  - Two-phase flush (HT_TWO_PHASE, storage 0 and 1): block b stores its whole histogram as row b
@@ -51,8 +57,8 @@
 // of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES, HT_UNROLL; range binning's levels
 // come after the counts), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_PRIVATE_COPIES,
 // HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
-// HT_TWO_PHASE, HT_SINK, HT_SLICED; tests may set HT_TEST_HARVEST_AT (storage 4's threshold, < 2^15) and
-// HT_TEST_FLUSH_TILES (storage 1's flush interval).
+// HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_HARVEST_AT (storage
+// 4's threshold, < 2^15) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
 
 #include "ht_common.cuh"
 
@@ -71,6 +77,13 @@
 #ifndef HT_SLICED
 #error "HT_SLICED must be defined (hist1d::defines)"
 #endif
+// HT_BYTE_DECODE (hist1d::byte_decoded): the counters count byte values, flushed to their bins.
+#ifndef HT_BYTE_DECODE
+#error "HT_BYTE_DECODE must be defined (hist1d::defines)"
+#endif
+#if HT_BYTE_DECODE && (HT_STORAGE > 1 || HT_SINGLE_BLOCK || HT_TWO_PHASE || HT_SINK)
+#error "HT_BYTE_DECODE adds the counts of storage 0 or 1 to zeroed counts (no sink)"
+#endif
 
 enum : unsigned int {
   kThreads = HT_BLOCK_THREADS,
@@ -82,14 +95,36 @@ enum : unsigned long long { kTileVecs = (unsigned long long)kThreads * kVecs };
 
 // ---- what the counter storages share -------------------------------------------------------
 
+#if HT_BYTE_DECODE
+// Adds the count of byte value v to v's bin (none: dropped). The lanes of a warp flush 32
+// consecutive values (256 and the block are multiples of 32), which mostly share a bin: on sm_80
+// and newer the lanes of one bin add together, so the few output words a block adds to see up to
+// 32x fewer global atomics.
+__device__ __forceinline__ void ht_store_decoded(unsigned int* counts, unsigned int v,
+                                                 unsigned int sum, const HtBinning& binning) {
+  unsigned int bin;
+  const bool ok = binning.bin_of((SampleT)v, bin);
+#if __CUDA_ARCH__ >= 800
+  const unsigned int peers = __match_any_sync(0xFFFFFFFFu, ok ? bin : 0xFFFFFFFFu);
+  sum = __reduce_add_sync(peers, sum);
+  if (threadIdx.x % 32u != __ffs(peers) - 1u) return;
+#endif
+  if (ok && sum) atomicAdd(&counts[bin], sum);
+}
+#endif
+
 // Stores bin b's block total: the only block stores every count (HT_SINGLE_BLOCK), a two-phase
-// block its row of the partials (zeros too), any other block adds what it counted.
+// block its row of the partials (zeros too), any other block adds what it counted (a
+// byte-decoding block: b is a byte value, added to its bin).
 __device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned int num_bins,
-                                               unsigned int b, unsigned int sum) {
+                                               unsigned int b, unsigned int sum,
+                                               const HtBinning& binning) {
 #if HT_SINGLE_BLOCK
   counts[b] = sum;
 #elif HT_TWO_PHASE
   counts[(unsigned long long)blockIdx.x * num_bins + b] = sum;
+#elif HT_BYTE_DECODE
+  ht_store_decoded(counts, b, sum, binning);
 #else
   if (sum) atomicAdd(&counts[b], sum);
 #endif
@@ -98,9 +133,9 @@ __device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned in
 // The flush of a block histogram held in shared memory: bin b's total is sum_of(b).
 template <class SumOf>
 __device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned int num_bins,
-                                                SumOf sum_of) {
+                                                const HtBinning& binning, SumOf sum_of) {
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads)
-    ht_store_total(counts, num_bins, b, sum_of(b));
+    ht_store_total(counts, num_bins, b, sum_of(b), binning);
 }
 
 // Storages 0, 2, 3 and 4 count with atomics: Storage::add_to(bin, count) at `base`. A sample's
@@ -214,10 +249,11 @@ struct HtCounters : HtCopies<HtCounters> {
   }
   __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
   __device__ __forceinline__ void end_of_tiles() {}
-  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins,
+                                        const HtBinning& binning) {
     close();
     __syncthreads();
-    ht_flush_totals(counts, num_bins, [&](unsigned int b) {
+    ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) {
       unsigned int sum = 0;
 #pragma unroll
       for (unsigned int c = 0; c < kCopies; ++c) {
@@ -333,9 +369,10 @@ struct HtCounters {
     }
   }
   __device__ __forceinline__ void end_of_tiles() {}
-  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int /*num_bins*/) {
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int /*num_bins*/,
+                                        const HtBinning& binning) {
     sum_into_block();
-    ht_flush_totals(counts, num_bins, [&](unsigned int b) { return block[b]; });
+    ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) { return block[b]; });
   }
 };
 
@@ -359,7 +396,8 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
   }
   __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
   __device__ __forceinline__ void end_of_tiles() {}
-  __device__ __forceinline__ void flush(unsigned int* /*counts*/, unsigned int /*num_bins*/) {
+  __device__ __forceinline__ void flush(unsigned int* /*counts*/, unsigned int /*num_bins*/,
+                                        const HtBinning& /*binning*/) {
     close();  // every count is already in the output
   }
 };
@@ -410,7 +448,8 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
   }
   __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
   __device__ __forceinline__ void end_of_tiles() {}
-  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins,
+                                        const HtBinning& /*binning*/) {
     close();
     ht_cluster_sync();  // every block's adds to this share are done; nobody reads it afterwards
     for (unsigned int w = threadIdx.x; w < words; w += kThreads) {
@@ -474,10 +513,11 @@ struct HtCounters : HtCopies<HtCounters> {
     close();
     __syncthreads();  // a new epoch for what is left
   }
-  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins) {
+  __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins,
+                                        const HtBinning& binning) {
     close();
     __syncthreads();
-    ht_flush_totals(counts, num_bins, [&](unsigned int b) {
+    ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) {
       unsigned int sum = 0;
 #pragma unroll
       for (unsigned int c = 0; c < kCopies; ++c)
@@ -517,17 +557,24 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned int bins = min(width, num_bins - lo);
   const unsigned int group = blockIdx.x / slices, groups = gridDim.x / slices;
   counts += lo;
+  // Byte decoding: the counters hold the 256 byte values (never sliced: fewer than 256 bins).
+  const unsigned int counted = HT_BYTE_DECODE ? 256u : bins;
   extern __shared__ unsigned int private_bins[];
   HtCounters ctr;
-  ctr.setup(private_bins, bins, row_stride);
+  ctr.setup(private_bins, counted, row_stride);
   ctr.zero();
   // Range binning: levels or the u8 table after the counters (begin()'s barrier publishes them).
   binning.range = ht_range_setup(levels, num_bins, private_bins + ctr.words);
-  ctr.begin(bins, counts);
+  ctr.begin(counted, counts);
 
   // Counting: lambdas, not functions (as functions they compile to other code).
-  // Sample s's bin within this block's slice, when it has one (one unsigned compare).
+  // Sample s's bin within this block's slice, when it has one (one unsigned compare); a
+  // byte-decoding kernel counts every sample at its value.
   auto bin_of = [&](SampleT s, unsigned int& bin) {
+    if constexpr (HT_BYTE_DECODE) {
+      bin = (unsigned int)s;
+      return true;
+    }
     const bool ok = binning.bin_of(s, bin);
     if (!HT_SLICED) return ok;
     bin -= lo;
@@ -613,5 +660,5 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long tail_start = head + body_vecs * kPerVec;
   if (gtid < head) count_sample(samples[gtid]);
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
-  ctr.flush(counts, bins);
+  ctr.flush(counts, counted, binning);
 }

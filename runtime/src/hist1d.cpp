@@ -205,7 +205,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   g.block = static_cast<unsigned>(c.block_threads);
   // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
   const std::size_t range = range_smem_bytes(p);
-  g.smem_bytes = counter_bytes(c, p, p.num_bins, g.row_stride) + range;
+  g.smem_bytes = counter_bytes(c, p, counted_bins(c, p), g.row_stride) + range;
   // Bins beyond a block: the fewest slices whose copies fit (else kMaxSlices, which
   // check_residency() then refuses).
   if (sliced(c, p)) {
@@ -237,7 +237,18 @@ bool sliced(const Hist1DConfig& c, const Problem& p) {
 }
 
 bool has_sink(const Hist1DConfig& c, const Problem& p) {
-  return c.storage == Storage::shared && needs_sink(p) && !sliced(c, p);
+  return c.storage == Storage::shared && needs_sink(p) && !sliced(c, p) && !byte_decoded(c, p);
+}
+
+bool byte_decoded(const Hist1DConfig& c, const Problem& p) {
+  const bool binned = p.binning == Binning::even || p.binning == Binning::range;
+  const bool adds = (c.storage == Storage::shared || c.storage == Storage::thread_counters) &&
+                    c.single_block == 0 && c.two_phase == 0;
+  return p.sample_type == SampleType::u8 && binned && p.num_bins < kByteValues && adds;
+}
+
+std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p) {
+  return byte_decoded(c, p) ? kByteValues : p.num_bins;
 }
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
@@ -245,6 +256,7 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   out.push_back(std::string("-DHT_SLICED=") + (sliced(c, p) ? "1" : "0"));
+  out.push_back(std::string("-DHT_BYTE_DECODE=") + (byte_decoded(c, p) ? "1" : "0"));
   return out;
 }
 

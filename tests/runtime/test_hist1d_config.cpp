@@ -365,7 +365,8 @@ TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {
   u8.binning = Binning::range;
   u8.num_bins = 255;
   const Hist1DConfig c;
-  EXPECT_EQ(hist1d::geometry(c, u8, h100_like()).smem_bytes, (255 + 1) * 4 + 256u);  // + the sink
+  // The counters of the 256 byte values it decodes (hist1d::byte_decoded), then the table.
+  EXPECT_EQ(hist1d::geometry(c, u8, h100_like()).smem_bytes, (255 + 1) * 4 + 256u);
   range.num_bins = 1u << 20;
   Hist1DConfig global = *Hist1DConfig::parse("tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1");
   EXPECT_EQ(hist1d::geometry(global, range, h100_like()).smem_bytes, 0u);

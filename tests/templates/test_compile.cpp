@@ -248,3 +248,31 @@ TEST(Compile, TheTwoPhaseReductionCompilesForEveryShippedArchitecture) {
     EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << arch;
   }
 }
+
+// Byte-decoding kernels (hist1d::byte_decoded): a few of each decoding storage, even binning in
+// 32 and 64 bits and range binning's u8 table, on both architectures.
+TEST(ByteDecodeCompile, DecodedVariantsCompileToACubin) {
+  struct Variant {
+    const char* label;
+    Binning binning;
+    double upper;  // even binning over [0, upper); range: levels over [0, upper]
+    int arch;
+  };
+  const Variant variants[] = {
+      {"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1.pf0.tp0", Binning::even, 256, 90},
+      {"tpb256.vpt1.vec0.pc4.lay0.agg1.u0.pad1.bps8.st0.b1.sb0.cl1.pf0.tp0", Binning::even, 4294967296.0, 80},
+      {"tpb512.vpt2.vec8.pc1.lay0.agg1.u2.pad0.bps2.st0.b1.sb0.cl1.pf1.tp0", Binning::range, 255, 90},
+      {"tpb128.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st1.b2.sb0.cl1.pf0.tp0", Binning::even, 256, 90},
+      {"tpb256.vpt1.vec16.pc1.lay0.agg0.u0.pad0.bps1.st1.b4.sb0.cl1.pf1.tp0", Binning::range, 200, 80},
+  };
+  for (const Variant& v : variants) {
+    const auto c = Hist1DConfig::parse(v.label);
+    ASSERT_TRUE(c) << v.label;
+    const Problem p = flat_problem(SampleType::u8, v.binning, 10, 1u << 24, 0, v.upper);
+    ASSERT_TRUE(hist1d::byte_decoded(*c, p)) << v.label;
+    ASSERT_EQ(hist1d::check(*c, p, device_for(v.arch)).message(), "") << v.label;
+    CompiledKernel out;
+    ASSERT_NO_THROW(out = compile(hist1d_request(*c, p, v.arch))) << v.label;
+    EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << v.label;
+  }
+}

@@ -125,6 +125,8 @@ constexpr std::uint64_t kSliceSamplesPerBin = 64;
 // Packed 16-bit copies (storage 4) from this many bins: below, 32-bit copies fit several per
 // block already and the harvest check is pure cost.
 constexpr std::uint32_t kPackedBinsFrom = 2048;
+// The values of a u8 sample: what a byte-decoding kernel counts (byte_decoded).
+constexpr std::uint32_t kByteValues = 256;
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory
@@ -147,8 +149,19 @@ bool sliced(const Hist1DConfig& c, const Problem& p);
 // the geometry's row stride. Never in a sliced kernel, where most samples are in no bin of a
 // block's slice and would all contend for the sink.
 bool has_sink(const Hist1DConfig& c, const Problem& p);
-// All -D options for one kernel: the configuration's, the problem's sample type and binning, and
-// HT_SINK.
+// Whether the kernel decodes bytes (HT_BYTE_DECODE): its counters count the 256 values of u8
+// samples, with no binning arithmetic and no sink per sample and hot bins spread over their byte
+// values, and the flush adds each value's count to its bin (values in no bin are dropped). For
+// u8 even or range binning with fewer than 256 bins, counters in shared memory (storage 0 or 1)
+// that a grid of blocks adds to the zeroed output: a single block and a two-phase block store a
+// bin's total, where several byte values must add into one bin. Packed counters (storage 4) are
+// for kPackedBinsFrom bins or more, and their harvests add to the counter's own bin: never.
+bool byte_decoded(const Hist1DConfig& c, const Problem& p);
+// The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
+// geometry sizes the counters by it; the output stays p.num_bins words.
+std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
+// All -D options for one kernel: the configuration's, the problem's sample type and binning,
+// HT_SINK, HT_SLICED and HT_BYTE_DECODE.
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 // The compile request for (c, p) on architecture `arch`.
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);

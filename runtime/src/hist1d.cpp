@@ -46,13 +46,14 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
-    // slices: 32-bit copies while a few slices hold them (i32 131072 bins 2^26, uniform: 0.130 ms
-    // in three against 0.185 packed in two), then packed ones; then atomics on the output.
+    // 32-bit copies while a few slices hold them (i32 131072 bins 2^26: three slices, 0.131 ms
+    // worst of four distributions), then atomics on the output (i32 1048576 bins 2^26: 0.79 ms
+    // uniform, 1.09 skewed, against ten packed slices' 0.69 uniform but 2.8 on constant data).
     candidates = {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
-                  {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", kMaxSlices},
+                  {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
                   {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
   } else if (p.n >= (std::uint64_t{1} << 22)) {
     candidates = {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},

@@ -337,9 +337,8 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   big.num_bins = 131072;  // 512 KB of 32-bit copies: three slices
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::shared);
   EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 3u);
-  big.num_bins = 1u << 20;  // 2 MB packed: ten slices
-  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::packed);
-  EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 10u);
+  big.num_bins = 1u << 20;  // ten packed slices: slow on constant data; atomics on the output
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
   big.n = big.num_bins * 16ull;  // n/16 bins: slices would flush about as many atomics as samples
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
 }

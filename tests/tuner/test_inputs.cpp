@@ -92,6 +92,20 @@ TEST(MakeLevels, DefaultSpansFitTheType) {
   EXPECT_EQ(u16.upper, 4000);
 }
 
+// Runs over one or two bins: the walk's step is wider than the bins, and its reflection once
+// left them (a read past the levels, then a crash).
+TEST(MakeSamples, RunsOverOneOrTwoBinsStayInside) {
+  for (const std::uint32_t bins : {1u, 2u}) {
+    const Problem p = range(SampleType::u8, bins, 100, 201, 100003);
+    const auto levels = make_levels(p);
+    const auto h = reference_histogram(p, make_samples(p, 3, Distribution::runs).data(),
+                                       levels.data());
+    std::uint64_t total = 0;
+    for (auto c : h) total += c;
+    EXPECT_EQ(total, p.n) << p.describe();
+  }
+}
+
 TEST(MakeSamples, RangeSamplesFallInsideTheLevelsExceptMixed) {
   for (const SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
                              SampleType::f32}) {

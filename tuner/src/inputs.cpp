@@ -39,6 +39,8 @@ std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& 
         state += (rng.unit() - 0.5) * std::max(2.0, bins / 32.0);
         if (state < 0) state = -state;
         if (state > bins - 1) state = 2.0 * (bins - 1) - state;
+        // A step wider than the bins (one or two) overshoots the reflection.
+        state = std::clamp(state, 0.0, bins - 1.0);
         left = 16 + rng.next() % 256;
       }
       --left;

@@ -232,6 +232,18 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   return g;
 }
 
+Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p,
+                   const DeviceInfo& d) {
+  if (Restriction r = check(c, p, d); !r.holds()) return r;
+  const unsigned was = geometry(c, tuned, d).slices, now = geometry(c, p, d).slices;
+  if (now > was)
+    return Restriction::rule("timed on " + std::to_string(tuned.num_bins) + " bins in " +
+                             std::to_string(was) + " slice(s), it would run " +
+                             std::to_string(p.num_bins) + " bins in " + std::to_string(now) +
+                             " (each slice reads the input again)");
+  return {};
+}
+
 bool sliced(const Hist1DConfig& c, const Problem& p) {
   return (c.storage == Storage::shared || c.storage == Storage::packed) && c.two_phase == 0 &&
          c.single_block == 0 && p.num_bins >= kLargeBinsFrom;

@@ -64,8 +64,8 @@ RowStanding judge_row(const db::WinnerRow& w, const Toolchain& now) {
 namespace {
 
 // The nearest candidate that is not stale (see Dispatcher::explain) and whose configuration
-// parses and passes the family's restrictions for this problem on this device; rows that fail
-// are skipped, and said so in `skipped`.
+// parses and may serve this problem on this device (the family's serves(): its restrictions,
+// and no costlier shape than was timed); rows that fail are skipped, and said so in `skipped`.
 std::optional<FamilyChoice> nearest(const KernelFamily& f, std::vector<db::WinnerRow> rows,
                                     const Problem& p, const DeviceInfo& d, LookupLevel level,
                                     const Toolchain& now, bool strict, std::string& skipped) {
@@ -84,7 +84,10 @@ std::optional<FamilyChoice> nearest(const KernelFamily& f, std::vector<db::Winne
       continue;
     }
     const std::optional<ParamValues> c = f.parse(w.config_label);
-    const std::string why = c ? f.check(*c, p, d).message() : "unparsable label";
+    Problem tuned = p;  // the call at the row's shape: what its configuration was timed on
+    tuned.num_bins = w.problem.num_bins;
+    tuned.n = w.problem.n;
+    const std::string why = c ? f.serves(*c, tuned, p, d).message() : "unparsable label";
     if (why.empty()) {
       FamilyChoice out{&f, *c, level, !stale.empty(), stale, where(w) + skipped};
       if (out.unverified) out.detail += "; unverified: recorded under " + stale;

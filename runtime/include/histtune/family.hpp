@@ -60,6 +60,10 @@ class KernelFamily {
   virtual std::string to_json(const ParamValues& v) const = 0;
   // Holds when v may run p on d; else the restriction that says no (restriction.hpp).
   virtual Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const = 0;
+  // Holds when v, tuned for `tuned` (a nearer shape the lookup found), may serve p: check(),
+  // and no change of shape that costs beyond what was timed (hist1d: more bin-range slices).
+  virtual Restriction serves(const ParamValues& v, const Problem& tuned, const Problem& p,
+                             const DeviceInfo& d) const = 0;
   // The built-in choice when nothing is tuned.
   virtual ParamValues fallback(const Problem& p, const DeviceInfo& d) const = 0;
   virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;

@@ -56,6 +56,10 @@ class FamilyModel final : public KernelFamily {
   Restriction check(const ParamValues& v, const Problem& p, const DeviceInfo& d) const override {
     return F::check(config(v), p, d);
   }
+  Restriction serves(const ParamValues& v, const Problem& tuned, const Problem& p,
+                     const DeviceInfo& d) const override {
+    return F::serves(config(v), tuned, p, d);
+  }
   ParamValues fallback(const Problem& p, const DeviceInfo& d) const override {
     return values(F::fallback(p, d));
   }

@@ -159,6 +159,10 @@ struct MultiChannelFamily {
   static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {
     return multichannel::check(c, p, d);
   }
+  static Restriction serves(const Config& c, const Problem& /*tuned*/, const Problem& p,
+                            const DeviceInfo& d) {
+    return multichannel::check(c, p, d);
+  }
   static Config fallback(const Problem& p, const DeviceInfo& d) {
     return multichannel::default_for(p, d);
   }

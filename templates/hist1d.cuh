@@ -538,6 +538,7 @@ __device__ __forceinline__ VecT ht_tile_vec(const VecT* body, unsigned long long
   return p[k * kThreads];
 }
 
+#if HT_STORAGE != 5
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int row_stride, long long lower_i, unsigned long long range_i,
@@ -662,3 +663,316 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   if (gtid < n - tail_start) count_sample(samples[tail_start + gtid]);
   ctr.flush(counts, counted, binning);
 }
+#endif  // HT_STORAGE != 5
+
+#if HT_STORAGE == 5
+// ---- storage 5: partition, then count ---------------------------------------------------------
+// Bins far beyond shared memory (hist1d::partitioned). Two kernels per chunk of the input:
+//  - histtune_hist1d (the partition pass) bins every sample of a tile of kTile samples and
+//    sorts the tile by partition (the bin's high bits, 2^HT_PARTITION_BITS bins each) in shared
+//    memory: it writes the tile's 16-bit in-partition bins, grouped by partition, and one table
+//    word per partition (the group's start | its length << 16). Coalesced writes of 2 bytes a
+//    sample instead of one L2 atomic a sample.
+//  - histtune_hist1d_sizes sums each partition's lengths, and histtune_hist1d_count gives each
+//    partition one block of kCountThreads threads (a hot partition several), which counts the
+//    partition's groups of its tiles in shared memory and stores (or, after the first round,
+//    adds) its bins: a partition's only block writes its bins with no zeroing and no atomics.
+// The workspace (`counts` of the partition pass) holds the table, tile-major per partition
+// (word p * stride + t, stride = ht_part_stride(n)), then the tiles' 16-bit bins from a 16-byte
+// boundary, then the partitions' sizes. Tiles 0 .. full - 1 are the aligned body's whole tiles; tile `full` holds the body's
+// last partial tile and tile full + 1 the misaligned head and the tail; any later tile is empty.
+#ifndef HT_PARTITION_BITS
+#error "HT_PARTITION_BITS must be defined with storage 5 (hist1d::defines)"
+#endif
+#if HT_AGGREGATE == 1 || HT_PRIVATE_COPIES != 1 || HT_LAYOUT != 0 || HT_SINK || HT_TWO_PHASE
+#error "storage 5 takes no copies, runs, sink or two-phase flush"
+#endif
+enum : unsigned int {
+  kTile = kThreads * kPerTile,  // samples per tile (<= 32768: starts and lengths fit 16 bits)
+  kPartBins = 1u << HT_PARTITION_BITS,
+  kNoPart = 0xFFFFFFFFu,
+  kCountThreads = 1024,
+  kCountTiles = 4,  // tiles whose groups a warp of the count kernel loads together
+  kLongLoads = 8,   // loads per lane in flight over a group longer than 64
+};
+
+__device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {
+  return n / kTile + 2u;
+}
+__device__ __forceinline__ unsigned int ht_partitions(unsigned int num_bins) {
+  return (num_bins + kPartBins - 1u) >> HT_PARTITION_BITS;
+}
+// The table's words, rounded up so that the bins after it start on a 16-byte boundary.
+__device__ __forceinline__ unsigned long long ht_table_words(unsigned int parts,
+                                                             unsigned long long stride) {
+  return (parts * stride + 3u) & ~3ull;
+}
+// The partitions' sizes (the sizes pass's output): after the tiles' bins.
+__device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
+                                                       unsigned int parts,
+                                                       unsigned long long stride) {
+  return const_cast<unsigned int*>(work) + ht_table_words(parts, stride) + stride * kTile / 2u;
+}
+
+// One tile's samples (part[i], loc[i]; kNoPart when in no bin) to the workspace: each sample's
+// rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
+// the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
+// stored with 16-byte writes. `cnt` starts and ends zeroed.
+__device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
+                                              unsigned int parts, const unsigned int* part,
+                                              const unsigned short* loc, unsigned int* cnt,
+                                              unsigned int* start, unsigned short* stage,
+                                              unsigned int* table, unsigned short* bins) {
+  unsigned int rank[kPerTile];
+#pragma unroll
+  for (unsigned int i = 0; i < kPerTile; ++i) {
+    // A warp whose lanes share one partition (constant data, long runs) takes its ranks with one
+    // atomic: 32 returning atomics on one word serialise. HT_AGGREGATE 2 merges every group of
+    // lanes that share a partition (__match_any_sync), at a match per sample.
+    const unsigned int lane = threadIdx.x % 32u;
+#if HT_AGGREGATE == 2
+    const unsigned int peers = __match_any_sync(0xFFFFFFFFu, part[i]);
+#else
+    const bool one = __all_sync(0xFFFFFFFFu, part[i] == __shfl_sync(0xFFFFFFFFu, part[i], 0));
+    const unsigned int peers = one ? 0xFFFFFFFFu : 1u << lane;
+#endif
+    const unsigned int first = __ffs(peers) - 1u;
+    unsigned int base = 0;
+    if (lane == first && part[i] != kNoPart) base = atomicAdd(&cnt[part[i]], __popc(peers));
+    base = __shfl_sync(0xFFFFFFFFu, base, first);
+    rank[i] = base + __popc(peers & ((1u << lane) - 1u));
+  }
+  __syncthreads();
+  if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of partitions
+    const unsigned int per = (parts + 31u) / 32u, first = threadIdx.x * per;
+    unsigned int sum = 0;
+    for (unsigned int j = first; j < min(parts, first + per); ++j) sum += cnt[j];
+    unsigned int incl = sum;
+#pragma unroll
+    for (unsigned int o = 1; o < 32u; o <<= 1) {
+      const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+      if (threadIdx.x >= o) incl += y;
+    }
+    unsigned int run = incl - sum;
+    for (unsigned int j = first; j < min(parts, first + per); ++j) {
+      start[j] = run;
+      run += cnt[j];
+    }
+  }
+  __syncthreads();
+  for (unsigned int j = threadIdx.x; j < parts; j += kThreads) {
+    table[j * stride + t] = start[j] | (cnt[j] << 16);
+    cnt[j] = 0u;
+  }
+#pragma unroll
+  for (unsigned int i = 0; i < kPerTile; ++i)
+    if (part[i] != kNoPart) stage[start[part[i]] + rank[i]] = loc[i];
+  __syncthreads();
+  uint4* out = reinterpret_cast<uint4*>(bins + t * kTile);
+  const uint4* in = reinterpret_cast<const uint4*>(stage);
+  for (unsigned int i = threadIdx.x; i < kTile / 8u; i += kThreads) out[i] = in[i];
+  __syncthreads();  // the stage and the starts are free again
+}
+
+// The partition pass. Same arguments as the other storages' kernel; `counts` is the workspace.
+extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
+histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
+                unsigned int /*row_stride*/, long long lower_i, unsigned long long range_i,
+                unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
+                unsigned int* __restrict__ work, const SampleT* __restrict__ levels,
+                unsigned long long /*row_pixels*/, unsigned long long /*row_pitch*/,
+                unsigned int /*slices*/) {
+  HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
+  const unsigned int parts = ht_partitions(num_bins);
+  const unsigned long long stride = ht_part_stride(n);
+  unsigned int* table = work;
+  unsigned short* bins = reinterpret_cast<unsigned short*>(work + ht_table_words(parts, stride));
+  extern __shared__ unsigned int smem[];
+  unsigned int* cnt = smem;
+  unsigned int* start = smem + parts;
+  const unsigned int stage_at = (2u * parts + 3u) & ~3u;  // 16-byte aligned: read as uint4
+  unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
+  for (unsigned int j = threadIdx.x; j < parts; j += kThreads) cnt[j] = 0u;
+  binning.range = ht_range_setup(levels, num_bins, smem + stage_at + kTile / 2u);
+  __syncthreads();
+
+  unsigned int part[kPerTile];
+  unsigned short loc[kPerTile];
+  auto bin_sample = [&](SampleT s, unsigned int i) {
+    unsigned int b;
+    const bool ok = binning.bin_of(s, b);
+    part[i] = ok ? b >> HT_PARTITION_BITS : kNoPart;
+    loc[i] = (unsigned short)(b & (kPartBins - 1u));
+  };
+  const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
+  unsigned long long head = misalign ? kPerVec - misalign : 0;
+  if (head > n) head = n;
+  const VecT* body = reinterpret_cast<const VecT*>(samples + head);
+  const unsigned long long body_vecs = (n - head) / kPerVec;
+  const unsigned long long full = body_vecs / kTileVecs;
+  VecT next[kVecs];
+  if (HT_PREFETCH && blockIdx.x < full) {
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
+  }
+  HT_UNROLL_TILES
+  for (unsigned long long t = blockIdx.x; t < full; t += gridDim.x) {
+    VecT v[kVecs];
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k) v[k] = HT_PREFETCH ? next[k] : ht_tile_vec(body, t, k);
+    if (HT_PREFETCH && t + gridDim.x < full) {
+#pragma unroll
+      for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < kVecs; ++k)
+      ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
+                         [&](SampleT s, unsigned int j) { bin_sample(s, k * kPerVec + j); });
+    ht_place_tile(t, stride, parts, part, loc, cnt, start, stage, table, bins);
+  }
+  // The last tiles, one sample per item: the body's partial tile, then the head and the tail.
+  const unsigned long long rest = (body_vecs - full * kTileVecs) * kPerVec;
+  const unsigned long long tail_start = head + body_vecs * kPerVec, tail = n - tail_start;
+  for (unsigned long long t = full + ((blockIdx.x + gridDim.x - full % gridDim.x) % gridDim.x);
+       t < stride; t += gridDim.x) {
+#pragma unroll
+    for (unsigned int i = 0; i < kPerTile; ++i) {
+      const unsigned long long e = (unsigned long long)i * kThreads + threadIdx.x;
+      part[i] = kNoPart;
+      loc[i] = 0;
+      if (t == full && e < rest) bin_sample(samples[head + full * kTile + e], i);
+      if (t == full + 1u && e < head) bin_sample(samples[e], i);
+      if (t == full + 1u && e >= head && e - head < tail) bin_sample(samples[tail_start + e - head], i);
+    }
+    ht_place_tile(t, stride, parts, part, loc, cnt, start, stage, table, bins);
+  }
+}
+
+// The count blocks a partition of `size` samples gets (hist1d::partition_target): one for a
+// partition of average size, more for a hot one, so skewed or constant data spread their count
+// over as many SMs as uniform data does.
+__device__ __forceinline__ unsigned int ht_count_blocks(unsigned int size, unsigned int target) {
+  return size > target ? (size + target - 1u) / target : 1u;
+}
+
+// Sizes pass (one block per partition): the partition's samples in this round, into `sizes`
+// (after the workspace's bins); in the first round a partition that several count blocks share
+// has its bins zeroed for their atomics.
+extern "C" __global__ void __launch_bounds__(256)
+histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
+                      unsigned int num_bins, unsigned int* __restrict__ counts,
+                      unsigned int accumulate, unsigned int target) {
+  __shared__ unsigned int warp_sums[8];
+  const unsigned int parts = ht_partitions(num_bins), p = blockIdx.x;
+  const unsigned long long stride = ht_part_stride(n);
+  const unsigned int* row = work + p * stride;
+  unsigned int sum = 0;
+  for (unsigned long long t = threadIdx.x; t < stride; t += 256u) sum += row[t] >> 16;
+#pragma unroll
+  for (unsigned int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xFFFFFFFFu, sum, o);
+  if (threadIdx.x % 32u == 0) warp_sums[threadIdx.x / 32u] = sum;
+  __syncthreads();
+  unsigned int size = 0;
+#pragma unroll
+  for (unsigned int w = 0; w < 8u; ++w) size += warp_sums[w];
+  if (threadIdx.x == 0) ht_part_sizes(work, parts, stride)[p] = size;
+  if (!accumulate && ht_count_blocks(size, target) > 1u) {
+    const unsigned int lo = p << HT_PARTITION_BITS;
+    for (unsigned int i = threadIdx.x; i < kPartBins && lo + i < num_bins; i += 256u)
+      counts[lo + i] = 0u;
+  }
+}
+
+// Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
+// sizes), counts p's groups of tiles g, g + G, ... in shared memory (a warp takes kCountTiles
+// tiles at a time, their loads issued before their adds), and stores (later rounds: adds) its
+// bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
+// last share return.
+extern "C" __global__ void __launch_bounds__(kCountThreads)
+histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long n,
+                      unsigned int num_bins, unsigned int* __restrict__ counts,
+                      unsigned int accumulate, unsigned int target) {
+  extern __shared__ unsigned int hist[];
+  __shared__ unsigned int warp_sums[kCountThreads / 32u];
+  __shared__ unsigned int mine[3];  // p, g, G
+  const unsigned int parts = ht_partitions(num_bins);
+  const unsigned long long stride = ht_part_stride(n);
+  const unsigned int lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+  constexpr unsigned int kWarps = kCountThreads / 32u;
+  {  // an inclusive scan of the partitions' block counts (parts <= kCountThreads)
+    const unsigned int j = threadIdx.x;
+    const unsigned int blocks =
+        j < parts ? ht_count_blocks(ht_part_sizes(work, parts, stride)[j], target) : 0u;
+    unsigned int incl = blocks;
+#pragma unroll
+    for (unsigned int o = 1; o < 32u; o <<= 1) {
+      const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+      if (lane >= o) incl += y;
+    }
+    if (lane == 31u) warp_sums[warp] = incl;
+    if (threadIdx.x == 0) mine[0] = kNoPart;
+    __syncthreads();
+    for (unsigned int w = 0; w < warp; ++w) incl += warp_sums[w];
+    if (j < parts && blockIdx.x < incl && blockIdx.x >= incl - blocks) {
+      mine[0] = j;
+      mine[1] = blockIdx.x - (incl - blocks);
+      mine[2] = blocks;
+    }
+  }
+  for (unsigned int i = threadIdx.x; i <= kPartBins; i += kCountThreads) hist[i] = 0u;
+  __syncthreads();
+  const unsigned int p = mine[0], g = mine[1], shares = mine[2];
+  if (p == kNoPart) return;
+  const unsigned short* bins =
+      reinterpret_cast<const unsigned short*>(work + ht_table_words(parts, stride));
+  const unsigned int* row = work + p * stride;
+  const unsigned long long step = (unsigned long long)shares * kCountTiles;
+  for (unsigned long long t = g + (unsigned long long)warp * step; t < stride; t += kWarps * step) {
+    unsigned int group[kCountTiles];
+    unsigned short v[kCountTiles][2];
+#pragma unroll
+    for (unsigned int u = 0; u < kCountTiles; ++u) {
+      const unsigned long long tu = t + u * shares;
+      group[u] = tu < stride ? row[tu] : 0u;
+    }
+#pragma unroll
+    for (unsigned int u = 0; u < kCountTiles; ++u) {
+      const unsigned short* at = bins + (t + u * shares) * kTile + (group[u] & 0xFFFFu);
+      const unsigned int len = group[u] >> 16;
+      v[u][0] = lane < len ? at[lane] : kPartBins;
+      v[u][1] = lane + 32u < len ? at[lane + 32u] : kPartBins;
+    }
+    // Unconditional +1s (lanes past a group's end add to the sink, word kPartBins): they compile
+    // to ATOMS.POPC.INC, which merges a warp's adds to one word (constant data); the loop runs
+    // the same trips in every lane.
+#pragma unroll
+    for (unsigned int u = 0; u < kCountTiles; ++u) {
+      const unsigned short* at = bins + (t + u * shares) * kTile + (group[u] & 0xFFFFu);
+      const unsigned int len = group[u] >> 16;
+      atomicAdd(&hist[v[u][0]], 1u);
+      atomicAdd(&hist[v[u][1]], 1u);
+      // A long group (a hot partition's): kLongLoads loads in flight per lane before their adds.
+      for (unsigned int j = 64u; j < len; j += 32u * kLongLoads) {
+        unsigned short w[kLongLoads];
+#pragma unroll
+        for (unsigned int k = 0; k < kLongLoads; ++k) {
+          const unsigned int e = j + k * 32u + lane;
+          w[k] = e < len ? at[e] : kPartBins;
+        }
+#pragma unroll
+        for (unsigned int k = 0; k < kLongLoads; ++k) atomicAdd(&hist[w[k]], 1u);
+      }
+    }
+  }
+  __syncthreads();
+  const unsigned int lo = p << HT_PARTITION_BITS;
+  for (unsigned int i = threadIdx.x; i < kPartBins && lo + i < num_bins; i += kCountThreads) {
+    const unsigned int sum = hist[i];
+    if (shares > 1u) {
+      if (sum) atomicAdd(&counts[lo + i], sum);
+    } else {
+      counts[lo + i] = accumulate ? counts[lo + i] + sum : sum;
+    }
+  }
+}
+#endif  // HT_STORAGE == 5

@@ -22,7 +22,7 @@ const std::vector<Hist1DParam>& params() {
       param<&Hist1DConfig::unroll>("unroll", "u", {0, 2}, true),
       param<&Hist1DConfig::padding>("padding", "pad", {0, 1}, false),
       param<&Hist1DConfig::blocks_per_sm>("blocks_per_sm", "bps", {8, 1, 2, 4, 16}, false),
-      param<&Hist1DConfig::storage>("storage", "st", {0, 1, 2, 3, 4}, true),
+      param<&Hist1DConfig::storage>("storage", "st", {0, 1, 2, 3, 4, 5}, true),
       param<&Hist1DConfig::batch>("batch", "b", {1, 2, 4}, true),
       param<&Hist1DConfig::single_block>("single_block", "sb", {0, 1}, true),
       param<&Hist1DConfig::cluster>("cluster", "cl", {1, 2, 4, 8}, true),
@@ -41,18 +41,21 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   struct Candidate {
     const char* label;
     unsigned slices = 1;
+    std::uint64_t min_n = 0;  // taken from this many samples
   };
   std::vector<Candidate> candidates;
   if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
     // 32-bit copies while a few slices hold them (i32 131072 bins 2^26: three slices, 0.131 ms
-    // worst of four distributions), then atomics on the output (i32 1048576 bins 2^26: 0.79 ms
-    // uniform, 1.09 skewed, against ten packed slices' 0.69 uniform but 2.8 on constant data).
+    // worst of four distributions), then partition-then-count on large inputs, then atomics on
+    // the output (docs/kernels.md has the figures).
     candidates = {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
                   {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
+                  {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1", 1,
+                   kPartitionedFromSamples},
                   {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
                   {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
   } else if (p.n >= (std::uint64_t{1} << 22)) {
@@ -69,13 +72,43 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
   for (const Candidate& k : candidates) {
     const auto c = Hist1DConfig::parse(k.label);
-    if (c && check(*c, p, d).holds() && geometry(*c, p, d).slices <= std::min(k.slices, most))
+    if (c && p.n >= k.min_n && check(*c, p, d).holds() &&
+        geometry(*c, p, d).slices <= std::min(k.slices, most))
       return *c;
   }
   return default_config();
 }
 
 std::vector<Hist1DConfig> space() { return params::space(params()); }
+
+namespace {
+
+// Storage 5's rules: the partition pass keeps no copies, runs or single block, and its
+// partitions and a round's workspace must fit.
+Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  if (c.private_copies != 1 || c.layout != Layout::rows || c.aggregate == Aggregate::thread_runs ||
+      c.single_block != 0 || c.two_phase != 0)
+    return Restriction::rule(
+        "partitioned storage (5) ranks samples per partition: no copies, layout, runs (aggregate "
+        "1), single block or two-phase flush");
+  if (p.num_bins < kLargeBinsFrom)
+    return Restriction::rule("partitioned storage (5) is for " + std::to_string(kLargeBinsFrom) +
+                             " bins or more");
+  if (partitions(p) > kMaxPartitions)
+    return Restriction::rule("partitioned storage (5) makes at most " +
+                             std::to_string(kMaxPartitions) + " partitions of 2^" +
+                             std::to_string(kPartitionBitsMax) + " bins, " +
+                             std::to_string(p.num_bins) + " bins need " +
+                             std::to_string(partitions(p)));
+  if (partition_chunk(c, p, d) == 0)
+    return Restriction::rule("partitioned storage (5): one tile's workspace (" +
+                             std::to_string(partition_workspace_bytes(c, p, tile_samples(c, p))) +
+                             " B) exceeds the temporary-memory limit (" +
+                             std::to_string(two_phase::max_bytes(d)) + " B)");
+  return {};
+}
+
+}  // namespace
 
 Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
@@ -101,10 +134,13 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
       (c.private_copies != 1 || c.layout != Layout::rows || c.aggregate != Aggregate::none))
     return Restriction::rule(
         "per-thread counters (storage 1) never contend: no copies, layout or aggregation");
-  if (c.aggregate == Aggregate::warp_match && c.storage != Storage::packed)
+  if (c.aggregate == Aggregate::warp_match && c.storage != Storage::packed &&
+      c.storage != Storage::partitioned)
     return Restriction::rule(
         "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
-        "adds the hardware does not merge");
+        "adds the hardware does not merge, and the partition pass's ranks (storage 5)");
+  if (c.storage == Storage::partitioned)
+    if (Restriction r = check_partitioned(c, p, d); !r.holds()) return r;
   if (c.storage == Storage::packed) {
     if (c.layout != Layout::rows || c.single_block != 0)
       return Restriction::rule(
@@ -136,7 +172,9 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
     return Restriction::rule("cluster > 1 exactly with cluster storage (3)");
   if (c.storage == Storage::cluster && d.cc_major < 9)
     return Restriction::rule("thread-block clusters need sm_90 or newer");
-  if ((c.storage == Storage::shared || c.storage == Storage::packed) && c.batch != 1)
+  if ((c.storage == Storage::shared || c.storage == Storage::packed ||
+       c.storage == Storage::partitioned) &&
+      c.batch != 1)
     return Restriction::rule("batch only groups the loads of per-thread counters (storage 1)");
   if (c.batch > 1 && per_load * c.vectors_per_thread % c.batch != 0)
     return Restriction::rule("batch " + std::to_string(c.batch) + " does not divide the " +
@@ -174,6 +212,9 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, std::uint32_t
   switch (c.storage) {
     case Storage::global:
       return 0;
+    case Storage::partitioned:  // the partition pass: counts and starts per partition (rounded
+                                // to 16 bytes), the stage
+      return (partitions(p) * 2 + 3) / 4 * 4 * word + tile_samples(c, p) * sizeof(std::uint16_t);
     case Storage::cluster:
       return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
     case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's
@@ -241,6 +282,12 @@ Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p
                              std::to_string(was) + " slice(s), it would run " +
                              std::to_string(p.num_bins) + " bins in " + std::to_string(now) +
                              " (each slice reads the input again)");
+  // Partitioned: its count pass runs a block per partition; with far fewer partitions than it was
+  // timed with, fewer SMs count (a 2^20-bin winner ran 131072 bins at 0.28 ms, the default 0.13).
+  if (c.storage == Storage::partitioned && 2 * partitions(p) < partitions(tuned))
+    return Restriction::rule("timed on " + std::to_string(partitions(tuned)) +
+                             " partitions, it would count " + std::to_string(p.num_bins) +
+                             " bins in " + std::to_string(partitions(p)));
   return {};
 }
 
@@ -264,8 +311,48 @@ std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p) {
   return byte_decoded(c, p) ? kByteValues : p.num_bins;
 }
 
+static std::uint32_t partitions_of(std::uint32_t bins, int bits) {
+  return static_cast<std::uint32_t>((std::uint64_t{bins} + (1u << bits) - 1) >> bits);
+}
+
+int partition_bits(const Problem& p) {
+  int bits = kPartitionBitsMin;
+  while (bits < kPartitionBitsMax && partitions_of(p.num_bins, bits) > kTargetPartitions) ++bits;
+  return bits;
+}
+
+std::uint32_t partitions(const Problem& p) { return partitions_of(p.num_bins, partition_bits(p)); }
+
+std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
+  const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
+  return static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
+}
+
+std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n) {
+  const std::uint64_t tile = tile_samples(c, p), stride = n / tile + 2;  // hist1d.cuh
+  const std::uint64_t table_words = (partitions(p) * stride + 3) / 4 * 4;
+  return (table_words + partitions(p)) * sizeof(std::uint32_t) +
+         stride * tile * sizeof(std::uint16_t);
+}
+
+std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d) {
+  const std::uint64_t spread = std::max<std::uint64_t>(partitions(p), std::max(d.sm_count, 1));
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, 2 * n / spread));
+}
+
+std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  const std::uint64_t tile = tile_samples(c, p), limit = two_phase::max_bytes(d);
+  // Per tile: its 2-byte bins and a table word per partition; plus the two extra tiles, the
+  // alignment and the sizes.
+  const std::uint64_t per_tile = tile * sizeof(std::uint16_t) + partitions(p) * 4ull;
+  const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p) * 4ull;
+  return limit > fixed ? (limit - fixed) / per_tile * tile : 0;
+}
+
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
+  if (c.storage == Storage::partitioned)
+    out.push_back("-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p)));
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   out.push_back(std::string("-DHT_SLICED=") + (sliced(c, p) ? "1" : "0"));

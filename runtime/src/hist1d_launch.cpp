@@ -1,6 +1,6 @@
 // The 1D family's prepared launch: geometry and shared-memory limit once per shape, then per
-// call the zeroing (where the kernel adds), the kernel (a cluster launch for cluster storage) and
-// a two-phase configuration's reduction.
+// call the zeroing (where the kernel adds), the kernel (a cluster launch for cluster storage), a
+// two-phase configuration's reduction, or partitioned storage's rounds of two kernels.
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 
@@ -8,13 +8,26 @@ namespace histtune {
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
                            const Problem& p, const DeviceInfo& d)
-    : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster) {
+    : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster), device_(d.ordinal) {
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
-  // A single block stores every count itself, a two-phase reduction stores them too; everything
-  // else adds to zeroed counts. An empty input launches nothing: its counts are zeroed.
+  // A single block stores every count itself, a two-phase reduction and a partitioned count pass
+  // store them too; everything else adds to zeroed counts. An empty input launches nothing: its
+  // counts are zeroed.
   two_phase_ = c.two_phase == 1 && p.n > 0;
-  zero_counts_ = (!c.single_block && !two_phase_) || p.n == 0;
+  const bool partitioned = c.storage == Storage::partitioned;
+  zero_counts_ = (!c.single_block && !two_phase_ && !partitioned) || p.n == 0;
   if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
+  if (partitioned) {
+    count_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kCountKernel);
+    sizes_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kSizesKernel);
+    device_info_ = d;
+    // The partition's bins and a sink word (hist1d.cuh).
+    count_smem_ = ((std::size_t{1} << hist1d::partition_bits(p)) + 1) * sizeof(std::uint32_t);
+    cache.ensure_smem(count_kernel_, d.ordinal, count_smem_);
+    round_ = std::min(hist1d::partition_chunk(c, p, d), p.n);
+    workspace_bytes_ = hist1d::partition_workspace_bytes(c, p, round_);
+    partitions_ = hist1d::partitions(p);
+  }
 }
 
 Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
@@ -34,7 +47,36 @@ void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint
              [&](std::uint32_t* partials) { launch_kernel(p, d_samples, partials, stream); });
     return;
   }
+  if (round_ > 0) return launch_partitioned(p, d_samples, d_counts, stream);
   launch_kernel(p, d_samples, d_counts, stream);
+}
+
+void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
+                                      std::uint32_t* d_counts, cudaStream_t stream) const {
+  void* work = two_phase::allocate_workspace(workspace_bytes_, device_, stream);
+  try {
+    const auto* bytes = static_cast<const std::uint8_t*>(d_samples);
+    for (std::uint64_t first = 0; first < p.n; first += round_) {
+      Problem part = p;
+      part.n = std::min(round_, p.n - first);
+      launch_kernel(part, bytes + first * sample_bytes(p.sample_type),
+                    static_cast<std::uint32_t*>(work), stream);
+      unsigned long long n = part.n;
+      unsigned int bins = p.num_bins, accumulate = first > 0;
+      unsigned int target = hist1d::partition_target(part.n, p, device_info_);
+      void* args[] = {&work, &n, &bins, &d_counts, &accumulate, &target};
+      HT_CUDA(cudaLaunchKernel(sizes_kernel_.func(), dim3(partitions_), dim3(256), args, 0,
+                               stream));
+      // At most a block per partition plus one per target's samples (hist1d.cuh).
+      const std::uint64_t blocks = partitions_ + (part.n + target - 1) / target;
+      HT_CUDA(cudaLaunchKernel(count_kernel_.func(), dim3(static_cast<unsigned>(blocks)),
+                               dim3(hist1d::kCountThreads), args, count_smem_, stream));
+    }
+  } catch (...) {
+    two_phase::release_workspace(work, stream, /*quiet=*/true);
+    throw;
+  }
+  two_phase::release_workspace(work, stream, /*quiet=*/false);
 }
 
 void Hist1DLaunch::launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,

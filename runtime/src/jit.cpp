@@ -109,7 +109,7 @@ Kernel KernelCache::get(const CompileRequest& req, const char* kernel_name) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(key);
-    if (it != entries_.end()) return it->second.kernel;
+    if (it != entries_.end()) return kernel_of(it->second, kernel_name);
   }
   // Compile outside the lock: other threads keep launching cached kernels meanwhile.
   return load(req, compiled(req), kernel_name);
@@ -155,20 +155,30 @@ Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compil
   const std::string key = cache_key(req);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
-  if (it != entries_.end()) return it->second.kernel;
+  if (it != entries_.end()) return kernel_of(it->second, kernel_name);
   Entry e;
   cudaError_t err = cudaLibraryLoadData(&e.library, compiled.cubin.data(), nullptr, nullptr, 0,
                                         nullptr, nullptr, 0);
   if (err != cudaSuccess)
     detail::throw_cuda(err, "cudaLibraryLoadData(" + req.label + ", sm_" +
                                 std::to_string(req.arch) + ")");
-  err = cudaLibraryGetKernel(&e.kernel.handle, e.library, kernel_name);
-  if (err != cudaSuccess) {
+  try {
+    const Kernel k = kernel_of(e, kernel_name);
+    entries_.emplace(key, std::move(e));
+    return k;
+  } catch (...) {
     (void)cudaLibraryUnload(e.library);
-    detail::throw_cuda(err, "cudaLibraryGetKernel(" + std::string(kernel_name) + ")");
+    throw;
   }
-  entries_.emplace(key, e);
-  return e.kernel;
+}
+
+Kernel KernelCache::kernel_of(Entry& e, const char* name) {
+  if (auto it = e.kernels.find(name); it != e.kernels.end()) return it->second;
+  Kernel k;
+  const cudaError_t err = cudaLibraryGetKernel(&k.handle, e.library, name);
+  if (err != cudaSuccess) detail::throw_cuda(err, "cudaLibraryGetKernel(" + std::string(name) + ")");
+  e.kernels.emplace(name, k);
+  return k;
 }
 
 void KernelCache::ensure_smem(const Kernel& k, int device, std::size_t bytes) {

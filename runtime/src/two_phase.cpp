@@ -46,12 +46,24 @@ Reducer::Reducer(KernelCache& cache, const DeviceInfo& d)
       device_(d.ordinal),
       sm_count_(std::max(d.sm_count, 1)) {}
 
+void* allocate_workspace(std::size_t bytes, int device, cudaStream_t stream) {
+  void* buf = nullptr;
+  HT_CUDA(cudaMallocFromPoolAsync(&buf, bytes, pool(device), stream));
+  return buf;
+}
+
+void release_workspace(void* buffer, cudaStream_t stream, bool quiet) {
+  if (quiet) {
+    (void)cudaFreeAsync(buffer, stream);
+    return;
+  }
+  HT_CUDA(cudaFreeAsync(buffer, stream));
+}
+
 std::uint32_t* Reducer::allocate(std::uint64_t rows, std::uint64_t width,
                                  cudaStream_t stream) const {
-  void* buf = nullptr;
   const std::size_t bytes = static_cast<std::size_t>(rows * width) * sizeof(std::uint32_t);
-  HT_CUDA(cudaMallocFromPoolAsync(&buf, bytes, pool(device_), stream));
-  return static_cast<std::uint32_t*>(buf);
+  return static_cast<std::uint32_t*>(allocate_workspace(bytes, device_, stream));
 }
 
 void Reducer::reduce(std::uint32_t* partials, std::uint64_t rows, std::uint64_t width,
@@ -63,14 +75,6 @@ void Reducer::reduce(std::uint32_t* partials, std::uint64_t rows, std::uint64_t 
   const unsigned int grid = static_cast<unsigned int>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(tiles, 4ull * sm_count_)));
   HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(grid), dim3(1024), args, 0, stream));
-}
-
-void Reducer::release(std::uint32_t* partials, cudaStream_t stream, bool quiet) const {
-  if (quiet) {
-    (void)cudaFreeAsync(partials, stream);
-    return;
-  }
-  HT_CUDA(cudaFreeAsync(partials, stream));
 }
 
 }  // namespace histtune::two_phase

@@ -326,8 +326,9 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
       }
     }
   }
-  // Large inputs get 16-byte loads; 65536 bins get packed counters, more get them in slices while
-  // there are many samples per bin, and global atomics when there are few.
+  // Large inputs get 16-byte loads; 65536 bins get packed counters, more get 32-bit copies in a
+  // few slices while there are many samples per bin, then partitioning on large inputs, and
+  // global atomics on small ones.
   EXPECT_EQ(hist1d::default_for(u8_256(1 << 28), h100_like()).vector_bytes, 16);
   Problem big = u8_256(1 << 26);
   big.sample_type = SampleType::u32;
@@ -337,9 +338,11 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   big.num_bins = 131072;  // 512 KB of 32-bit copies: three slices
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::shared);
   EXPECT_EQ(hist1d::geometry(hist1d::default_for(big, h100_like()), big, h100_like()).slices, 3u);
-  big.num_bins = 1u << 20;  // ten packed slices: slow on constant data; atomics on the output
-  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
+  big.num_bins = 1u << 20;  // ten packed slices: slow on constant data; partition, then count
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::partitioned);
   big.n = big.num_bins * 16ull;  // n/16 bins: slices would flush about as many atomics as samples
+  EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::partitioned);
+  big.n = 1u << 20;  // a small input: two more launches and a store of every bin cost more
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
 }
 

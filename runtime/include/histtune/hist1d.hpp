@@ -28,6 +28,7 @@ enum class Storage : int {
   global = 2,           // atomics straight on the output (L2)
   cluster = 3,          // one histogram over a thread-block cluster's shared memories (sm_90)
   packed = 4,           // copies of packed 16-bit counters, flushed at 2^15
+  partitioned = 5,      // partition pass, then a count pass per partition (bins beyond chip)
 };
 // How a copy's bins lie in shared memory (Hist1DConfig::layout, HT_LAYOUT).
 enum class Layout : int { rows = 0, lane_striped = 1 };
@@ -66,7 +67,11 @@ struct Hist1DConfig {
   // 2 atomics straight on the output (L2), for bins that fit no shared memory; 3 one histogram
   // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB;
   // 4 copies of packed 16-bit counters updated by shared atomics, 2^15 moved to the output
-  // whenever a counter reaches it: half the memory of 0, so 65536 bins fit one block.
+  // whenever a counter reaches it: half the memory of 0, so 65536 bins fit one block;
+  // 5 partitioned: a pass sorts each tile's bins by partition (2^12..2^14 bins, partition_bits)
+  // into a workspace, then one block per partition counts them in shared memory (two kernels,
+  // 2 bytes of workspace traffic each way per sample instead of an L2 atomic per sample). The
+  // tunables shape the partition pass; aggregate 2 ranks a warp's equal partitions together.
   Storage storage = Storage::shared;
   // Samples whose counters load together {1, 2, 4} (storage 1): latency overlap vs. the compares
   // that merge equal words.
@@ -127,6 +132,19 @@ constexpr std::uint64_t kSliceSamplesPerBin = 64;
 constexpr std::uint32_t kPackedBinsFrom = 2048;
 // The values of a u8 sample: what a byte-decoding kernel counts (byte_decoded).
 constexpr std::uint32_t kByteValues = 256;
+// Partitioned storage (5): partitions of 2^12 to 2^14 bins, about kTargetPartitions of them (one
+// count block each: enough to fill an H100's SMs, few enough that a tile's group per partition
+// stays near a 128-byte line), at most kMaxPartitions (the partition pass's shared counters).
+constexpr int kPartitionBitsMin = 12;
+constexpr int kPartitionBitsMax = 14;
+constexpr std::uint32_t kTargetPartitions = 128;
+constexpr std::uint32_t kMaxPartitions = 1024;
+constexpr const char* kCountKernel = "histtune_hist1d_count";
+constexpr const char* kSizesKernel = "histtune_hist1d_sizes";
+// The built-in default partitions from this many samples; below, its two launches and the
+// count pass's store of every bin cost more than the atomics they save.
+constexpr std::uint64_t kPartitionedFromSamples = std::uint64_t{1} << 22;
+constexpr unsigned kCountThreads = 1024;  // hist1d.cuh's kCountThreads
 
 const std::vector<Hist1DParam>& params();
 // The built-in configuration, used when nothing is tuned: the seeds' textbook shared-memory
@@ -165,8 +183,26 @@ bool byte_decoded(const Hist1DConfig& c, const Problem& p);
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
 // geometry sizes the counters by it; the output stays p.num_bins words.
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
+// Partitioned storage: log2 of the bins per partition (HT_PARTITION_BITS), the smallest in
+// [kPartitionBitsMin, kPartitionBitsMax] that makes at most kTargetPartitions partitions, and the
+// partitions it makes.
+int partition_bits(const Problem& p);
+std::uint32_t partitions(const Problem& p);
+// Samples per tile of the partition pass: block_threads x samples per thread per tile.
+std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p);
+// The partition pass's workspace for a chunk of n samples (hist1d.cuh's layout: the table, then
+// 2 bytes per sample of each tile, then the partitions' sizes).
+std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n);
+// Samples per count block in a round of n samples: twice the average partition's, or of an SM's
+// share when there are fewer partitions than SMs. A partition gets ceil(size / target) blocks, so
+// uniform data gives one block a partition (its bins stored, no atomics) and a hot partition of
+// skewed or constant data is shared by many.
+std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d);
+// The most samples one partition-then-count round takes, a whole number of tiles whose workspace
+// fits two_phase::max_bytes(d); longer inputs run in rounds (the later rounds add to the counts).
+std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
 // All -D options for one kernel: the configuration's, the problem's sample type and binning,
-// HT_SINK, HT_SLICED and HT_BYTE_DECODE.
+// HT_SINK, HT_SLICED, HT_BYTE_DECODE and (storage 5) HT_PARTITION_BITS.
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 // The compile request for (c, p) on architecture `arch`.
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
@@ -204,12 +240,25 @@ class Hist1DLaunch {
  private:
   void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                      cudaStream_t stream) const;
+  // Storage 5: per chunk of the input, the partition pass into a workspace and the count pass.
+  void launch_partitioned(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                          cudaStream_t stream) const;
   Kernel kernel_;
   LaunchGeometry geometry_;
   int cluster_ = 1;
   bool zero_counts_ = true;
   bool two_phase_ = false;
   two_phase::Reducer reducer_;
+  int device_ = -1;
+  // Storage 5: the count pass, its counters' bytes, samples per round (0: not partitioned), the
+  // workspace of a round, the partitions, the sizes pass and the device (its SMs).
+  Kernel count_kernel_;
+  std::size_t count_smem_ = 0;
+  std::uint64_t round_ = 0;
+  std::uint64_t workspace_bytes_ = 0;
+  std::uint32_t partitions_ = 0;
+  Kernel sizes_kernel_;
+  DeviceInfo device_info_;
 };
 
 // Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one

@@ -70,10 +70,13 @@ class KernelCache {
   std::size_t store_hits() const { return store_hits_; }  // CUBINs the store supplied
 
  private:
+  // A loaded module and the kernels taken from it by name (a template may define several).
   struct Entry {
     cudaLibrary_t library = nullptr;
-    Kernel kernel;
+    std::map<std::string, Kernel> kernels;
   };
+  // The kernel `name` of a loaded entry, taken from its library on first use (under mutex_).
+  static Kernel kernel_of(Entry& e, const char* name);
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
   std::map<std::pair<cudaKernel_t, int>, std::size_t> smem_set_;  // (kernel, device) -> limit set

@@ -23,6 +23,13 @@ CompileRequest request(int arch);
 // memory, at most 256 MiB (the restriction that keeps blocks x bins bounded).
 std::size_t max_bytes(const DeviceInfo& d);
 
+// Temporary device memory for one call, from the device's workspace pool (stream-ordered, so
+// concurrent calls on other streams and graph capture are safe). The two-phase partials and the
+// partition pass's workspace (hist1d storage 5) take it from here.
+void* allocate_workspace(std::size_t bytes, int device, cudaStream_t stream);
+// quiet: while another error propagates, a failing free is not reported over it.
+void release_workspace(void* buffer, cudaStream_t stream, bool quiet);
+
 // A prepared second phase: the reduce kernel loaded for the device.
 class Reducer {
  public:
@@ -51,8 +58,9 @@ class Reducer {
   std::uint32_t* allocate(std::uint64_t rows, std::uint64_t width, cudaStream_t stream) const;
   void reduce(std::uint32_t* partials, std::uint64_t rows, std::uint64_t width,
               std::uint32_t* counts, cudaStream_t stream) const;
-  // quiet: while another error propagates, a failing free is not reported over it.
-  void release(std::uint32_t* partials, cudaStream_t stream, bool quiet) const;
+  void release(std::uint32_t* partials, cudaStream_t stream, bool quiet) const {
+    release_workspace(partials, stream, quiet);
+  }
 
   Kernel kernel_;
   int device_ = -1;

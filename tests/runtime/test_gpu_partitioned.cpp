@@ -1,0 +1,116 @@
+// On the GPU: partitioned storage (hist1d storage 5: the partition pass, then the count pass),
+// bins from the large-bin boundary to 2^22, odd sizes and a misaligned start, every distribution,
+// every binning, and inputs that take several rounds of the workspace, exact against the host
+// reference. Counts start as 0xFF bytes: the first round must store every bin.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpu.hpp"
+#include "histtune/detail/cuda_check.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/reference.hpp"
+#include "histtune/tuner/inputs.hpp"
+
+using namespace histtune;
+
+namespace {
+
+std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
+
+const char* kPart = "tpb512.vpt4.vec16.pc1.lay0.agg2.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
+const char* kPartScalar = "tpb128.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps4.st5.b1.sb0.cl1.pf0.tp0";
+const char* kPartWide = "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
+
+struct PartCase {
+  const char* label;
+  Problem shape;  // n is set per size
+};
+
+Problem shape(SampleType t, Binning b, std::uint32_t bins, double lower, double upper) {
+  return flat_problem(t, b, bins, 0, lower, upper);
+}
+
+// Runs `c` on `p` (its samples `skip` elements into the device copy, the host reference on the
+// same samples) for every distribution; returns the cases run.
+int run_all_distributions(KernelCache& cache, const Hist1DConfig& c, Problem p,
+                          const DeviceInfo& d, std::uint64_t skip) {
+  int ran = 0;
+  for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::skewed,
+                          tuner::Distribution::constant, tuner::Distribution::runs,
+                          tuner::Distribution::mixed}) {
+    Problem whole = p;
+    whole.n = p.n + skip;
+    const std::uint64_t seed = fresh_seed();
+    const auto host = tuner::make_samples(whole, seed, dist);
+    const auto levels =
+        p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
+    tuner::DeviceInputs in(whole, host, 0, levels);
+    p.d_levels = in.levels();
+    const Kernel kern = cache.get(hist1d::request(c, p, d.arch()), hist1d::kKernel);
+    const Hist1DLaunch launch(cache, kern, c, p, d);
+    HT_CUDA(cudaMemset(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t)));
+    const std::size_t bytes = sample_bytes(p.sample_type);
+    launch(p, static_cast<const std::uint8_t*>(in.samples(0)) + skip * bytes, in.counts(),
+           nullptr);
+    HT_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(in.read_counts(p.num_bins),
+              reference_histogram(p, host.data() + skip * bytes,
+                                  levels.empty() ? nullptr : levels.data()))
+        << c.label() << " " << p.describe() << " skip " << skip << " "
+        << tuner::to_string(dist) << " seed " << seed;
+    ++ran;
+  }
+  return ran;
+}
+
+}  // namespace
+
+TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(current_device());
+  KernelCache cache;
+  const PartCase cases[] = {
+      {kPart, shape(SampleType::u32, Binning::direct, 16384, 0, 0)},
+      {kPartScalar, shape(SampleType::u32, Binning::direct, 16385, 0, 0)},
+      {kPart, shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0)},
+      {kPartWide, shape(SampleType::i32, Binning::direct, (1u << 20) + 7, 0, 0)},
+      {kPart, shape(SampleType::f32, Binning::even, 1u << 20, 0, 100)},
+      {kPartScalar, shape(SampleType::f32, Binning::even, 1u << 22, -1, 1)},
+      {kPartWide, shape(SampleType::u32, Binning::even, 100003, 0, 4294967296.0)},
+      {kPart, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
+  };
+  int ran = 0;
+  for (const PartCase& k : cases) {
+    const auto c = Hist1DConfig::parse(k.label);
+    ASSERT_TRUE(c) << k.label;
+    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097},
+                                  (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 23) + 1}) {
+      Problem p = k.shape;
+      p.n = n;
+      ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << k.label << " " << p.describe();
+      ran += run_all_distributions(cache, *c, p, d, n % 2);  // odd sizes start misaligned
+    }
+  }
+  EXPECT_EQ(ran, 8 * 4 * 5);
+}
+
+// A device with little memory gives a small workspace: the input runs in many rounds, the later
+// ones adding to the counts the first stored.
+TEST(Partitioned, ManyRoundsAddUpExactly) {
+  HT_REQUIRE_GPU();
+  DeviceInfo d = query_device(current_device());
+  d.memory_bytes = std::uint64_t{64} << 21;  // 2 MiB of workspace
+  KernelCache cache;
+  int ran = 0;
+  for (const char* label : {kPart, kPartScalar}) {
+    const auto c = Hist1DConfig::parse(label);
+    ASSERT_TRUE(c);
+    Problem p = shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0);
+    p.n = (std::uint64_t{1} << 23) + 5;
+    ASSERT_EQ(hist1d::check(*c, p, d).message(), "");
+    ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 4u) << label;
+    ran += run_all_distributions(cache, *c, p, d, 1);
+  }
+  EXPECT_EQ(ran, 2 * 5);
+}

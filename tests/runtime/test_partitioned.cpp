@@ -1,0 +1,151 @@
+// Partitioned storage (hist1d storage 5) without a GPU: its partitions, its workspace and rounds,
+// its count blocks, its restrictions, and NVRTC compiles of its three kernels for every 32-bit
+// sample type and binning.
+#include <gtest/gtest.h>
+
+#include "fake_device.hpp"
+#include "histtune/hist1d.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/two_phase.hpp"
+
+using namespace histtune;
+
+namespace {
+
+const char* kPart = "tpb512.vpt4.vec16.pc1.lay0.agg2.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
+
+Problem large(SampleType t, Binning b, std::uint32_t bins, std::uint64_t n) {
+  Problem p = flat_problem(t, b, bins, n, 0, b == Binning::direct ? 0 : 100);
+  return p;
+}
+
+Hist1DConfig part() {
+  const auto c = Hist1DConfig::parse(kPart);
+  EXPECT_TRUE(c);
+  return *c;
+}
+
+}  // namespace
+
+TEST(Partitioned, PartitionsAreAboutTheTargetWithinTheBitsRange) {
+  struct Want {
+    std::uint32_t bins;
+    int bits;
+    std::uint32_t parts;
+  };
+  for (const Want w : {Want{16384, 12, 4}, Want{524288, 12, 128}, Want{524289, 13, 65},
+                       Want{1u << 20, 13, 128}, Want{(1u << 20) + 1, 14, 65},
+                       Want{1u << 22, 14, 256}, Want{1u << 24, 14, 1024}}) {
+    const Problem p = large(SampleType::u32, Binning::direct, w.bins, 1u << 26);
+    EXPECT_EQ(hist1d::partition_bits(p), w.bits) << w.bins;
+    EXPECT_EQ(hist1d::partitions(p), w.parts) << w.bins;
+  }
+}
+
+TEST(Partitioned, LabelRoundTripsAndDefinesItsPartitionBits) {
+  const Hist1DConfig c = part();
+  EXPECT_EQ(c.storage, Storage::partitioned);
+  EXPECT_EQ(c.label(), kPart);
+  const auto defs = hist1d::defines(c, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26));
+  EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_PARTITION_BITS=13"), defs.end());
+  EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_SINK=0"), defs.end());
+  const auto shared = hist1d::defines(hist1d::default_config(),
+                                      large(SampleType::i32, Binning::direct, 256, 1u << 26));
+  for (const auto& d : shared) EXPECT_EQ(d.find("HT_PARTITION_BITS"), std::string::npos) << d;
+}
+
+TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
+  const DeviceInfo d = test::h100_like();
+  const Problem p = large(SampleType::f32, Binning::even, 1u << 20, 1u << 24);
+  EXPECT_EQ(hist1d::check(part(), p, d).message(), "");
+  auto refused = [&](Hist1DConfig c, const Problem& q, const char* words) {
+    const std::string m = hist1d::check(c, q, d).message();
+    EXPECT_NE(m.find(words), std::string::npos) << c.label() << ": " << m;
+  };
+  Hist1DConfig c = part();
+  c.private_copies = 2;
+  refused(c, p, "partitioned storage (5)");
+  c = part();
+  c.aggregate = Aggregate::thread_runs;
+  refused(c, p, "runs (aggregate 1)");
+  c = part();
+  c.batch = 2;
+  refused(c, p, "batch");
+  refused(part(), large(SampleType::u32, Binning::direct, 16383, 1u << 24), "16384 bins or more");
+  refused(part(), large(SampleType::u32, Binning::direct, (1u << 24) + 1, 1u << 24),
+          "at most 1024 partitions");
+  DeviceInfo tiny = d;
+  tiny.memory_bytes = 64 * 1024;  // 1 KiB of temporary memory: not one tile's workspace
+  const std::string m = hist1d::check(part(), p, tiny).message();
+  EXPECT_NE(m.find("temporary-memory limit (1024 B)"), std::string::npos) << m;
+}
+
+// A round's workspace fits the temporary-memory limit, so long inputs run in several rounds of
+// whole tiles; the layout's size is the kernel's (table rounded to 16 bytes, 2 bytes a sample).
+TEST(Partitioned, RoundsAreWholeTilesWithinTheWorkspaceLimit) {
+  DeviceInfo d = test::h100_like();
+  d.memory_bytes = std::uint64_t{80} << 30;
+  const Hist1DConfig c = part();
+  const Problem p = large(SampleType::i32, Binning::direct, 1u << 20, std::uint64_t{1} << 28);
+  const std::uint64_t tile = hist1d::tile_samples(c, p);
+  EXPECT_EQ(tile, 512u * 16u);
+  const std::uint64_t round = hist1d::partition_chunk(c, p, d);
+  EXPECT_EQ(round % tile, 0u);
+  EXPECT_LT(round, p.n);  // 2^28 samples take more than 256 MiB of workspace: several rounds
+  EXPECT_LE(hist1d::partition_workspace_bytes(c, p, round), two_phase::max_bytes(d));
+  EXPECT_GT(hist1d::partition_workspace_bytes(c, p, round + tile), two_phase::max_bytes(d));
+  const std::uint64_t stride = (std::uint64_t{1} << 26) / tile + 2;
+  EXPECT_EQ(hist1d::partition_workspace_bytes(c, p, std::uint64_t{1} << 26),
+            (128 * stride + 3) / 4 * 16 + stride * tile * 2 + 128 * 4);
+}
+
+// The three kernels of storage 5 compile for every sample type that reaches 16384 bins and every
+// binning, on sm_80 and sm_90, with and without vector loads, aggregation and prefetch.
+// Uniform data gives each partition one count block; fewer partitions than SMs share the SMs.
+TEST(Partitioned, TargetGivesAnAveragePartitionOneCountBlock) {
+  const DeviceInfo d = test::h100_like();
+  const Problem mega = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);  // 128
+  EXPECT_EQ(hist1d::partition_target(1u << 26, mega, d), (2u << 26) / 132);
+  const Problem four_m = large(SampleType::f32, Binning::even, 1u << 22, 1u << 26);  // 256
+  EXPECT_EQ(hist1d::partition_target(1u << 26, four_m, d), (2u << 26) / 256);
+  EXPECT_EQ(hist1d::partition_target(3, four_m, d), 1u);
+}
+
+TEST(Partitioned, KernelsCompileForEveryTypeAndBinning) {
+  const char* labels[] = {kPart, "tpb128.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps4.st5.b1.sb0.cl1.pf0.tp0",
+                          "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0"};
+  int compiled = 0;
+  for (const SampleType t : {SampleType::u32, SampleType::i32, SampleType::f32})
+    for (const Binning b : {Binning::direct, Binning::even, Binning::range})
+      for (const char* label : labels)
+        for (const int arch : {80, 90}) {
+          if (t == SampleType::f32 && b == Binning::direct) continue;
+          if (arch == 80 && label != kPart) continue;  // CI time: one configuration on sm_80
+          const auto c = Hist1DConfig::parse(label);
+          ASSERT_TRUE(c);
+          const Problem p = large(t, b, 1u << 20, 1u << 24);
+          const CompiledKernel k = compile(hist1d::request(*c, p, arch));
+          const std::string image(k.cubin.begin(), k.cubin.end());
+          EXPECT_NE(image.find(hist1d::kKernel), std::string::npos) << label << " sm_" << arch;
+          for (const char* kernel : {hist1d::kCountKernel, hist1d::kSizesKernel})
+            EXPECT_NE(image.find(kernel), std::string::npos)
+                << kernel << " " << label << " " << p.describe() << " sm_" << arch;
+          ++compiled;
+        }
+  EXPECT_EQ(compiled, 8 * (3 + 1));
+}
+
+// A partitioned winner serves shapes with as many partitions (or up to half as many), not far
+// fewer, where its count pass would run on a few SMs.
+TEST(Partitioned, ServesNoShapeWithFarFewerPartitions) {
+  const DeviceInfo d = test::h100_like();
+  const Problem tuned = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);  // 128
+  EXPECT_EQ(hist1d::serves(part(), tuned, large(SampleType::i32, Binning::direct, 1u << 22,
+                                                1u << 26), d).message(), "");
+  EXPECT_EQ(hist1d::serves(part(), tuned, large(SampleType::i32, Binning::direct, 1u << 19,
+                                                1u << 26), d).message(), "");  // 128 at 2^12
+  const std::string m = hist1d::serves(part(), tuned, large(SampleType::i32, Binning::direct,
+                                                            131072, 1u << 26), d).message();
+  EXPECT_NE(m.find("timed on 128 partitions, it would count 131072 bins in 32"),
+            std::string::npos) << m;
+}

@@ -530,6 +530,23 @@ struct HtCounters : HtCopies<HtCounters> {
 
 // ---- reading the input -----------------------------------------------------------------------
 
+// The input as the tile loops read it: the samples before the first vector-aligned one (the
+// head), the aligned body's whole vectors and its whole tiles.
+struct HtInput {
+  unsigned long long head, body_vecs, full_tiles;
+  const VecT* body;
+};
+__device__ __forceinline__ HtInput ht_input(const SampleT* samples, unsigned long long n) {
+  HtInput in;
+  const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
+  in.head = misalign ? kPerVec - misalign : 0;
+  if (in.head > n) in.head = n;
+  in.body = reinterpret_cast<const VecT*>(samples + in.head);
+  in.body_vecs = (n - in.head) / kPerVec;
+  in.full_tiles = in.body_vecs / kTileVecs;
+  return in;
+}
+
 // Vector k of this thread's kVecs vectors of tile t, strided by the block (a warp's loads stay
 // coalesced). By value: a copy through a pointer compiles to other loads.
 __device__ __forceinline__ VecT ht_tile_vec(const VecT* body, unsigned long long t,
@@ -613,12 +630,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     ctr.template count<kPerVec>(bin, ok);
   };
 
-  const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
-  unsigned long long head = misalign ? kPerVec - misalign : 0;
-  if (head > n) head = n;
-  const VecT* body = reinterpret_cast<const VecT*>(samples + head);
-  const unsigned long long body_vecs = (n - head) / kPerVec;
-  const unsigned long long full_tiles = body_vecs / kTileVecs;
+  const HtInput in = ht_input(samples, n);
+  const unsigned long long head = in.head, body_vecs = in.body_vecs, full_tiles = in.full_tiles;
+  const VecT* body = in.body;
   unsigned int tiles = 0;  // since the last epoch (storage 4) or counter flush (storage 1)
   // HT_PREFETCH: each thread keeps the next tile's loads in flight while it counts the current
   // one (with few resident threads, per-thread counters, or many samples to count per byte, u8,
@@ -804,12 +818,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     part[i] = ok ? b >> HT_PARTITION_BITS : kNoPart;
     loc[i] = (unsigned short)(b & (kPartBins - 1u));
   };
-  const unsigned long long misalign = ((unsigned long long)samples % kVecBytes) / sizeof(SampleT);
-  unsigned long long head = misalign ? kPerVec - misalign : 0;
-  if (head > n) head = n;
-  const VecT* body = reinterpret_cast<const VecT*>(samples + head);
-  const unsigned long long body_vecs = (n - head) / kPerVec;
-  const unsigned long long full = body_vecs / kTileVecs;
+  const HtInput in = ht_input(samples, n);
+  const unsigned long long head = in.head, body_vecs = in.body_vecs, full = in.full_tiles;
+  const VecT* body = in.body;
   VecT next[kVecs];
   if (HT_PREFETCH && blockIdx.x < full) {
 #pragma unroll

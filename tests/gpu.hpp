@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -10,6 +11,12 @@
 #include "histtune/status.hpp"
 
 namespace histtune::test {
+
+// The input sizes the large-bin GPU tests run (slices, partitioned storage): one sample, a few
+// tiles, odd sizes past 2^20 and 2^23 (misaligned tails, many tiles, several rounds).
+inline constexpr std::uint64_t kLargeBinSizes[] = {1, 4097, (std::uint64_t{1} << 20) + 3,
+                                                   (std::uint64_t{1} << 23) + 1};
+
 
 // The reason there is no usable device, or empty when there is one.
 inline std::string no_gpu_reason() {

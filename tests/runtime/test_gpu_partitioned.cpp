@@ -84,8 +84,7 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
   for (const PartCase& k : cases) {
     const auto c = Hist1DConfig::parse(k.label);
     ASSERT_TRUE(c) << k.label;
-    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097},
-                                  (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 23) + 1}) {
+    for (const std::uint64_t n : test::kLargeBinSizes) {
       Problem p = k.shape;
       p.n = n;
       ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << k.label << " " << p.describe();

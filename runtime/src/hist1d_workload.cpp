@@ -5,7 +5,7 @@
 namespace histtune::hist1d {
 
 std::vector<Problem> plan_problems() {
-  // Sample types x bin counts x sizes x binning: 35 problems, one range-binned.
+  // Sample types x bin counts x sizes x binning: 37 problems, one range-binned.
   struct Row {
     SampleType type;
     Binning binning;
@@ -39,8 +39,11 @@ std::vector<Problem> plan_problems() {
       {SampleType::i32, Binning::direct, 4096, 22, 0, 0},
       {SampleType::i32, Binning::even, 256, 24, -1000, 1000},
       {SampleType::i32, Binning::even, 65536, 26, -(1 << 20), 1 << 20},
-      // i32 MoE routing counts (tokens per expert), and token ids over vocabularies beyond
-      // shared memory (bin-range slices).
+      // i32 MoE routing counts (tokens per expert: 64 and 256 experts, tuned exactly so that a
+      // call of 2^12 tokens takes its single-block winner), and token ids over vocabularies
+      // beyond shared memory (bin-range slices, partitioning).
+      {SampleType::i32, Binning::direct, 64, 12, 0, 0},
+      {SampleType::i32, Binning::direct, 256, 12, 0, 0},
       {SampleType::i32, Binning::direct, 256, 16, 0, 0},
       {SampleType::i32, Binning::direct, 131072, 26, 0, 0},
       {SampleType::i32, Binning::direct, 1 << 20, 26, 0, 0},

@@ -70,6 +70,8 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "hist1d i32 direct bins=4096 n=2^22 | 0 0 | hist1d.cuh",
       "hist1d i32 even bins=256 n=2^24 [-1000, 1000) | -1000 1000 | hist1d.cuh",
       "hist1d i32 even bins=65536 n=2^26 [-1.04858e+06, 1.04858e+06) | -1048576 1048576 | hist1d.cuh",
+      "hist1d i32 direct bins=64 n=2^12 | 0 0 | hist1d.cuh",
+      "hist1d i32 direct bins=256 n=2^12 | 0 0 | hist1d.cuh",
       "hist1d i32 direct bins=256 n=2^16 | 0 0 | hist1d.cuh",
       "hist1d i32 direct bins=131072 n=2^26 | 0 0 | hist1d.cuh",
       "hist1d i32 direct bins=1048576 n=2^26 | 0 0 | hist1d.cuh",

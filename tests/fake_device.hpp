@@ -1,6 +1,8 @@
 // Device descriptions for tests that need none of a GPU: restrictions, search spaces, lookups.
 #pragma once
 
+#include <string>
+
 #include "histtune/device.hpp"
 
 namespace histtune::test {
@@ -14,6 +16,20 @@ inline DeviceInfo h100_like() {
   d.sm_count = 132;
   d.smem_per_block_optin = 227 * 1024;
   d.smem_per_sm = 228 * 1024;
+  d.max_threads_per_sm = 2048;
+  return d;
+}
+
+// A GPU the dispatcher tests store rows for: an H100's limits under any uuid and compute
+// capability (no per-SM shared memory, as a lookup needs none).
+inline DeviceInfo fixture_gpu(const std::string& uuid, int major = 9, int minor = 0) {
+  DeviceInfo d;
+  d.name = "Fixture GPU";
+  d.uuid = uuid;
+  d.cc_major = major;
+  d.cc_minor = minor;
+  d.sm_count = 132;
+  d.smem_per_block_optin = 227 * 1024;
   d.max_threads_per_sm = 2048;
   return d;
 }

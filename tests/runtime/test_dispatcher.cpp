@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/jit.hpp"
@@ -24,15 +25,7 @@ namespace {
 const std::string& current_hash() { return templates::get(hist1d::kTemplate).hash; }
 
 DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
-  DeviceInfo d;
-  d.name = "Fixture GPU";
-  d.uuid = uuid;
-  d.cc_major = major;
-  d.cc_minor = minor;
-  d.sm_count = 132;
-  d.smem_per_block_optin = 227 * 1024;
-  d.max_threads_per_sm = 2048;
-  return d;
+  return test::fixture_gpu(uuid, major, minor);
 }
 
 Problem u8(std::uint64_t n, std::uint32_t bins = 256) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "fake_device.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
@@ -19,15 +20,7 @@ namespace {
 const std::string& mc_hash() { return templates::get(multichannel::kTemplate).hash; }
 
 DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
-  DeviceInfo d;
-  d.name = "Fixture GPU";
-  d.uuid = uuid;
-  d.cc_major = major;
-  d.cc_minor = minor;
-  d.sm_count = 132;
-  d.smem_per_block_optin = 227 * 1024;
-  d.max_threads_per_sm = 2048;
-  return d;
+  return test::fixture_gpu(uuid, major, minor);
 }
 
 // RGBA-like u8 rows: `channels` interleaved, the first `active` counted.

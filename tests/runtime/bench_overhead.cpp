@@ -256,11 +256,12 @@ int parent(const std::string& self, const Options& o) {
       mc_cache.get(multichannel::request(used_mc.config, pm, d.arch()), multichannel::kKernel);
   const MultiChannelLaunch launch_mc(mc_cache, k_mc, used_mc.config, pm, d);
   HT_CUDA(cudaStreamSynchronize(stream));
-  // A bare launch is one kernel; a two-phase call is two and a temporary buffer, so the added
-  // cost of histtune's call would not be what this measures.
-  if (launch.two_phase() || launch_range.two_phase() || launch_mc.two_phase())
+  // A bare launch is one kernel; a two-phase call is two and a temporary buffer, a partitioned
+  // one three a round, so the added cost of histtune's call would not be what this measures.
+  if (launch.two_phase() || launch.partitioned() || launch_range.two_phase() ||
+      launch_range.partitioned() || launch_mc.two_phase())
     throw Error(StatusCode::invalid_argument,
-                "bench_overhead: the database chose a two-phase configuration (" +
+                "bench_overhead: the database chose a multi-kernel configuration (" +
                     used.config.label() + ", " + used_range.config.label() + ", " +
                     used_mc.config.label() +
                     "); measure the overhead with single-kernel configurations (HISTTUNE_DB "

@@ -236,6 +236,8 @@ class Hist1DLaunch {
   bool zeroes_counts() const { return zero_counts_; }
   // Two-phase: a call is more than one kernel (args() alone does not make one).
   bool two_phase() const { return two_phase_; }
+  // Partitioned storage: a call is rounds of three kernels (args() is the partition pass's).
+  bool partitioned() const { return round_ > 0; }
 
  private:
   void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,

@@ -186,8 +186,11 @@ struct HtRowOrder {
   }
 };
 
-#if HT_LAYOUT == 0
-// Rows: channel c's bin b at word c * kRowStride + b; the padding shifts channels by banks.
+#if HT_LAYOUT == 0 || HT_LAYOUT == 3
+// Rows: channel c's bin b at word c * kRowStride + b; the padding shifts channels by banks. The
+// global layout (3) is the same rows on the output instead of shared memory (HT_ROW_STRIDE is
+// num_bins, no sink, no padding; `mine` is the output row of the block's first channel, every
+// count an atomic in L2, no flush): channel histograms beyond a block's shared memory.
 struct HtLayout : HtRowOrder {
   enum : unsigned int { kHists = kCpb, kLanes = 1 };
   __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
@@ -253,17 +256,6 @@ struct HtLayout {
   }
 };
 
-#elif HT_LAYOUT == 3
-// Global: no private copy; every count is an atomic on the output (in L2), channel c's bin b at
-// word c * num_bins + b (HT_ROW_STRIDE is num_bins, no sink, no padding): for channel histograms
-// beyond a block's shared memory. `mine` is the output row of the block's first channel.
-struct HtLayout : HtRowOrder {
-  enum : unsigned int { kHists = kCpb, kLanes = 1 };
-  __device__ __forceinline__ static void add_one(unsigned int* mine, unsigned int lc,
-                                                 unsigned int bin) {
-    atomicAdd(mine + lc * kRowStride + bin, 1u);
-  }
-};
 #endif
 // Private copies in shared memory (every layout but the global one).
 enum : bool { kPrivate = HT_LAYOUT != 3 };

@@ -1,6 +1,6 @@
 // The 1D family's prepared launch: geometry and shared-memory limit once per shape, then per
 // call the zeroing (where the kernel adds), the kernel (a cluster launch for cluster storage), a
-// two-phase configuration's reduction, or partitioned storage's rounds of two kernels.
+// two-phase configuration's reduction, or partitioned storage's rounds of three kernels.
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 
@@ -8,7 +8,7 @@ namespace histtune {
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
                            const Problem& p, const DeviceInfo& d)
-    : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster), device_(d.ordinal) {
+    : kernel_(k), geometry_(hist1d::geometry(c, p, d)), cluster_(c.cluster) {
   cache.ensure_smem(k, d.ordinal, geometry_.smem_bytes);
   // A single block stores every count itself, a two-phase reduction and a partitioned count pass
   // store them too; everything else adds to zeroed counts. An empty input launches nothing: its
@@ -18,9 +18,10 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
   zero_counts_ = (!c.single_block && !two_phase_ && !partitioned) || p.n == 0;
   if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
   if (partitioned) {
-    count_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kCountKernel);
-    sizes_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kSizesKernel);
-    device_info_ = d;
+    const CompileRequest module = hist1d::request(c, p, d.arch());  // the partition pass's
+    count_kernel_ = cache.get(module, hist1d::kCountKernel);
+    sizes_kernel_ = cache.get(module, hist1d::kSizesKernel);
+    device_ = d;
     // The partition's bins and a sink word (hist1d.cuh).
     count_smem_ = ((std::size_t{1} << hist1d::partition_bits(p)) + 1) * sizeof(std::uint32_t);
     cache.ensure_smem(count_kernel_, d.ordinal, count_smem_);
@@ -53,7 +54,7 @@ void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint
 
 void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
                                       std::uint32_t* d_counts, cudaStream_t stream) const {
-  void* work = two_phase::allocate_workspace(workspace_bytes_, device_, stream);
+  void* work = two_phase::allocate_workspace(workspace_bytes_, device_.ordinal, stream);
   try {
     const auto* bytes = static_cast<const std::uint8_t*>(d_samples);
     for (std::uint64_t first = 0; first < p.n; first += round_) {
@@ -63,7 +64,7 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
                     static_cast<std::uint32_t*>(work), stream);
       unsigned long long n = part.n;
       unsigned int bins = p.num_bins, accumulate = first > 0;
-      unsigned int target = hist1d::partition_target(part.n, p, device_info_);
+      unsigned int target = hist1d::partition_target(part.n, p, device_);
       void* args[] = {&work, &n, &bins, &d_counts, &accumulate, &target};
       HT_CUDA(cudaLaunchKernel(sizes_kernel_.func(), dim3(partitions_), dim3(256), args, 0,
                                stream));

@@ -251,16 +251,15 @@ class Hist1DLaunch {
   bool zero_counts_ = true;
   bool two_phase_ = false;
   two_phase::Reducer reducer_;
-  int device_ = -1;
-  // Storage 5: the count pass, its counters' bytes, samples per round (0: not partitioned), the
-  // workspace of a round, the partitions, the sizes pass and the device (its SMs).
+  // Storage 5 (round_ > 0): its sizes and count passes, the count block's counters, samples per
+  // round, a round's workspace, the partitions, and the device (its pool and SMs).
+  Kernel sizes_kernel_;
   Kernel count_kernel_;
   std::size_t count_smem_ = 0;
   std::uint64_t round_ = 0;
   std::uint64_t workspace_bytes_ = 0;
   std::uint32_t partitions_ = 0;
-  Kernel sizes_kernel_;
-  DeviceInfo device_info_;
+  DeviceInfo device_;
 };
 
 // Hist1DLaunch(cache, k, c, p, d)(p, d_samples, d_counts, stream): prepares and launches in one

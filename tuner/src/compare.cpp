@@ -23,17 +23,24 @@ using Launch = std::function<void(const Problem& p, const void* d_samples, std::
 Timing time_side(const std::function<void(cudaStream_t, int)>& calls, cudaStream_t stream,
                  const TimingOptions& timing, int graph_calls) {
   if (graph_calls <= 0) return time_calls(calls, stream, timing);
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
+  cudaGraph_t raw = nullptr;
   HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int i = 0; i < graph_calls; ++i) calls(stream, i);
-  HT_CUDA(cudaStreamEndCapture(stream, &graph));
-  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  Timing t = time_calls([&](cudaStream_t s, int) { HT_CUDA(cudaGraphLaunch(exec, s)); }, stream,
-                        timing);
+  try {
+    for (int i = 0; i < graph_calls; ++i) calls(stream, i);
+  } catch (...) {  // leave the stream usable: end the capture, drop what it held
+    if (cudaStreamEndCapture(stream, &raw) == cudaSuccess && raw) cudaGraphDestroy(raw);
+    throw;
+  }
+  HT_CUDA(cudaStreamEndCapture(stream, &raw));
+  // Owned from here, so a failing instantiation or timing frees them too.
+  const std::unique_ptr<CUgraph_st, decltype(&cudaGraphDestroy)> graph(raw, cudaGraphDestroy);
+  cudaGraphExec_t raw_exec = nullptr;
+  HT_CUDA(cudaGraphInstantiate(&raw_exec, graph.get(), 0));
+  const std::unique_ptr<CUgraphExec_st, decltype(&cudaGraphExecDestroy)> exec(
+      raw_exec, cudaGraphExecDestroy);
+  Timing t = time_calls([&](cudaStream_t s, int) { HT_CUDA(cudaGraphLaunch(exec.get(), s)); },
+                        stream, timing);
   HT_CUDA(cudaStreamSynchronize(stream));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   for (double* x : {&t.median_ms, &t.min_ms, &t.max_ms, &t.ci_half_width_ms}) *x /= graph_calls;
   for (double& x : t.sample_ms) x /= graph_calls;
   return t;

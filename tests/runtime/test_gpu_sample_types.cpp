@@ -105,7 +105,6 @@ TEST(GpuSampleTypes, EveryTypeBinningAndDistributionIsExact) {
       p.n = n;
       const auto levels = p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
       for (const Hist1DConfig& c : configs_for(p, d)) {
-        const Kernel kern = cache.get(hist1d_request(c, p, d.arch()), hist1d::kKernel);
         for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::skewed,
                                 tuner::Distribution::constant, tuner::Distribution::runs,
                                 tuner::Distribution::mixed}) {
@@ -118,6 +117,8 @@ TEST(GpuSampleTypes, EveryTypeBinningAndDistributionIsExact) {
           for (const std::uint64_t skip : {std::uint64_t{0}, std::uint64_t{n > 1 ? 1u : 0u}}) {
             Problem q = p;
             q.n = n - skip;
+            // Compiled for q itself: a kernel's defines may depend on n (the cache keeps one).
+            const Kernel kern = cache.get(hist1d_request(c, q, d.arch()), hist1d::kKernel);
             const Hist1DLaunch launch(cache, kern, c, q, d);
             GuardedCounts counts(q.num_bins);
             launch(q, static_cast<const char*>(in.samples(0)) + skip * sb, counts.get(), nullptr);

@@ -8,11 +8,11 @@
 
 #include <cstring>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "fake_device.hpp"
 #include "gpu.hpp"
+#include "gpu_exact.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/half.hpp"
 #include "histtune/hist1d.hpp"
@@ -20,12 +20,11 @@
 #include "histtune/histtune.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/inputs.hpp"
+#include "sample_values.hpp"
 
 using namespace histtune;
 
 namespace {
-
-std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 Problem shape(SampleType t, Binning b, std::uint32_t bins, double lower = 0, double upper = 0) {
   return flat_problem(t, b, bins, 0, lower, upper);
@@ -99,57 +98,30 @@ TEST(GpuSampleTypes, EveryTypeBinningAndDistributionIsExact) {
   const DeviceInfo d = query_device(current_device());
   KernelCache cache;
   int ran = 0;
-  for (const Problem& s : shapes()) {
-    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097}, (std::uint64_t{1} << 20) + 3}) {
-      Problem p = s;
-      p.n = n;
-      const auto levels = p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
-      for (const Hist1DConfig& c : configs_for(p, d)) {
-        for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::skewed,
-                                tuner::Distribution::constant, tuner::Distribution::runs,
-                                tuner::Distribution::mixed}) {
-          const std::uint64_t seed = fresh_seed();
-          const auto host = tuner::make_samples(p, seed, dist);
-          tuner::DeviceInputs in(p, host, 0, levels);
-          p.d_levels = in.levels();
-          const std::size_t sb = sample_bytes(p.sample_type);
-          // Whole, then from one sample in: the words of a vector load then split elsewhere.
-          for (const std::uint64_t skip : {std::uint64_t{0}, std::uint64_t{n > 1 ? 1u : 0u}}) {
-            Problem q = p;
-            q.n = n - skip;
-            // Compiled for q itself: a kernel's defines may depend on n (the cache keeps one).
-            const Kernel kern = cache.get(hist1d_request(c, q, d.arch()), hist1d::kKernel);
-            const Hist1DLaunch launch(cache, kern, c, q, d);
-            GuardedCounts counts(q.num_bins);
-            launch(q, static_cast<const char*>(in.samples(0)) + skip * sb, counts.get(), nullptr);
-            HT_CUDA(cudaDeviceSynchronize());
-            bool guards_ok = false;
-            EXPECT_EQ(counts.read(guards_ok),
-                      reference_histogram(q, host.data() + skip * sb,
-                                          levels.empty() ? nullptr : levels.data()))
-                << c.label() << " " << q.describe() << " skip " << skip << " "
-                << tuner::to_string(dist) << " seed " << seed;
-            EXPECT_TRUE(guards_ok) << c.label() << " " << q.describe();
-            ++ran;
-          }
-        }
+  for (const Problem& s : shapes())
+    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097}, (std::uint64_t{1} << 20) + 3})
+      for (const std::uint64_t skip : {0u, 1u}) {  // whole, then the words of a load split elsewhere
+        if (skip >= n) continue;
+        Problem p = s;
+        p.n = n - skip;
+        for (const Hist1DConfig& c : configs_for(p, d))
+          ran += test::run_all_distributions(cache, c, p, d, skip);
       }
-    }
-  }
-  EXPECT_GE(ran, 14 * 3 * 5 * 2);  // at least the default per shape
+  EXPECT_GE(ran, 14 * 5 * 5);  // at least the default per shape, size and start
 }
 
 namespace {
 
 // Runs `call` (a public API call writing num_bins counts) on `host` samples and compares with
 // the reference; `levels` for range binning.
-template <class Call>
-void expect_exact(const Problem& p, const std::vector<std::uint8_t>& host, Call call,
-                  const std::vector<std::uint8_t>& levels = {}) {
-  DeviceBytes samples(host.size()), d_levels(levels.size());
-  HT_CUDA(cudaMemcpy(samples.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
+template <class T, class Call>
+void expect_exact(const Problem& p, const std::vector<T>& host, Call call,
+                  const std::vector<T>& levels = {}) {
+  const std::size_t bytes = host.size() * sizeof(T), level_bytes = levels.size() * sizeof(T);
+  DeviceBytes samples(bytes), d_levels(level_bytes);
+  HT_CUDA(cudaMemcpy(samples.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
   if (!levels.empty())
-    HT_CUDA(cudaMemcpy(d_levels.ptr, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+    HT_CUDA(cudaMemcpy(d_levels.ptr, levels.data(), level_bytes, cudaMemcpyHostToDevice));
   GuardedCounts counts(p.num_bins);
   const Status s = call(samples.ptr, d_levels.ptr, counts.get());
   ASSERT_TRUE(s.ok()) << p.describe() << ": " << s.message();
@@ -161,33 +133,12 @@ void expect_exact(const Problem& p, const std::vector<std::uint8_t>& host, Call 
   EXPECT_TRUE(guards_ok) << p.describe() << ": a count was written past the bins";
 }
 
-template <class T>
-std::vector<std::uint8_t> bytes(const std::vector<T>& v) {
-  std::vector<std::uint8_t> out(v.size() * sizeof(T));
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
-template <class T>
-std::vector<std::uint8_t> every_value() {
-  std::vector<T> v;
-  for (long long x = std::numeric_limits<T>::lowest(); x <= std::numeric_limits<T>::max(); ++x)
-    v.push_back(static_cast<T>(x));
-  return bytes(v);
-}
-
-std::vector<std::uint8_t> every_pattern() {
-  std::vector<std::uint16_t> v(65536);
-  for (std::uint32_t i = 0; i < 65536; ++i) v[i] = static_cast<std::uint16_t>(i);
-  return bytes(v);
-}
-
 // One sample in the middle of each of `bins` bins over [0, bins), rounded to the half type.
-std::vector<std::uint8_t> one_per_bin(SampleType t, std::uint32_t bins) {
+std::vector<std::uint16_t> one_per_bin(SampleType t, std::uint32_t bins) {
   std::vector<std::uint16_t> v(bins);
   for (std::uint32_t i = 0; i < bins; ++i)
     v[i] = t == SampleType::f16 ? float_to_f16(i + 0.5f) : float_to_bf16(i + 0.5f);
-  return bytes(v);
+  return v;
 }
 
 }  // namespace
@@ -199,8 +150,8 @@ TEST(GpuSampleTypes, CubsWrongCasesAreExactThroughTheApi) {
   HT_REQUIRE_GPU();
   using I8 = const std::int8_t*;
   using I16 = const std::int16_t*;
-  const auto i8 = every_value<std::int8_t>();
-  const auto i16 = every_value<std::int16_t>();
+  const auto i8 = test::every_value<std::int8_t>();
+  const auto i16 = test::every_value<std::int16_t>();
   for (const std::uint32_t bins : {256u, 3u}) {
     const Problem p = flat_problem(SampleType::i8, Binning::even, bins, 256, -128, 128);
     expect_exact(p, i8, [&](void* s, void*, std::uint32_t* c) {
@@ -208,7 +159,7 @@ TEST(GpuSampleTypes, CubsWrongCasesAreExactThroughTheApi) {
     });
   }
   const std::vector<std::int8_t> four = {-60, -1, 10, 63};
-  expect_exact(flat_problem(SampleType::i8, Binning::even, 4, 4, -60, 64), bytes(four),
+  expect_exact(flat_problem(SampleType::i8, Binning::even, 4, 4, -60, 64), four,
                [](void* s, void*, std::uint32_t* c) {
                  return histogram_even(static_cast<I8>(s), 4, 4, -60, 64, c);
                });
@@ -221,7 +172,7 @@ TEST(GpuSampleTypes, CubsWrongCasesAreExactThroughTheApi) {
                [](void* s, void* l, std::uint32_t* c) {
                  return histogram_range(static_cast<I8>(s), 256, 3, static_cast<I8>(l), c);
                },
-               bytes(i8_levels));
+               i8_levels);
   expect_exact(flat_problem(SampleType::i16, Binning::even, 100, 65536, -32768, 32767), i16,
                [](void* s, void*, std::uint32_t* c) {
                  return histogram_even(static_cast<I16>(s), 65536, 100, -32768, 32767, c);
@@ -245,7 +196,7 @@ TEST(GpuSampleTypes, CubsWrongCasesAreExactThroughTheApi) {
                one_per_bin(SampleType::f16, 2100), [](void* s, void*, std::uint32_t* c) {
                  return histogram_even(static_cast<const __half*>(s), 2100, 2100, 0.0f, 2100.0f, c);
                });
-  const auto all = every_pattern();
+  const auto all = test::every_pattern();
   expect_exact(flat_problem(SampleType::f16, Binning::even, 2, 65536, -1, 1), all,
                [](void* s, void*, std::uint32_t* c) {
                  return histogram_even(static_cast<const __half*>(s), 65536, 2, -1.0f, 1.0f, c);
@@ -262,20 +213,20 @@ TEST(GpuSampleTypes, CubsWrongCasesAreExactThroughTheApi) {
                  return histogram_range(static_cast<const __half*>(s), 65536, 2,
                                         static_cast<const __half*>(l), c);
                },
-               bytes(f16_inf));
+               f16_inf);
   const std::vector<std::uint16_t> bf16_inf = {0xFF80, 0x0000, 0x7F80};
   expect_exact(flat_problem(SampleType::bf16, Binning::range, 2, 65536), all,
                [](void* s, void* l, std::uint32_t* c) {
                  return histogram_range(static_cast<const __nv_bfloat16*>(s), 65536, 2,
                                         static_cast<const __nv_bfloat16*>(l), c);
                },
-               bytes(bf16_inf));
+               bf16_inf);
 }
 
 // The C calls take halfs as 16-bit patterns, and i8 and i16 as themselves.
 TEST(GpuSampleTypes, CCallsCountLikeTheCppCalls) {
   HT_REQUIRE_GPU();
-  const auto all = every_pattern();
+  const auto all = test::every_pattern();
   auto c_status = [](histtune_status s) {
     return s == HISTTUNE_OK ? Status() : Status(StatusCode::internal, histtune_last_error());
   };

@@ -12,8 +12,11 @@
 
 #include "histtune/half.hpp"
 #include "histtune/reference.hpp"
+#include "sample_values.hpp"
 
 using namespace histtune;
+using histtune::test::every_pattern;
+using histtune::test::every_value;
 
 namespace {
 
@@ -25,20 +28,6 @@ bool mentions(const std::vector<std::string>& v, const std::string& part) {
   for (const auto& s : v)
     if (s.find(part) != std::string::npos) return true;
   return false;
-}
-
-template <class T>
-std::vector<T> every_value() {
-  std::vector<T> v;
-  for (long long x = std::numeric_limits<T>::lowest(); x <= std::numeric_limits<T>::max(); ++x)
-    v.push_back(static_cast<T>(x));
-  return v;
-}
-
-std::vector<std::uint16_t> every_pattern() {
-  std::vector<std::uint16_t> v(65536);
-  for (std::uint32_t i = 0; i < 65536; ++i) v[i] = static_cast<std::uint16_t>(i);
-  return v;
 }
 
 Problem problem(SampleType t, Binning b, std::uint32_t bins, std::uint64_t n, double lower = 0,

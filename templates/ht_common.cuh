@@ -12,7 +12,7 @@
 //   HT_EVEN_NARROW       1: even binning of integer samples in 32-bit arithmetic (the host's
 //                        histtune::even_narrow says when it is exact)
 //   HT_RANGE_MODE        binning 2 only: 0 search the levels in global memory; 1 stage them in
-//                        shared memory and search there; 2 (u8) a 256-entry sample -> bin table
+//                        shared memory and search there; 2 (u8, i8) a 256-entry byte -> bin table
 //                        in shared memory (histtune::range_mode says when each is used)
 //   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
 //   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
@@ -57,7 +57,7 @@ __device__ __forceinline__ HtValueT ht_value(SampleT s) {
 // compiled away) by the other binnings.
 struct HtRange {
   const SampleT* levels;       // num_bins + 1 levels: shared (mode 1) or global (modes 0, 2)
-  const unsigned char* table;  // mode 2: bin of each u8 value, 0xFF for none
+  const unsigned char* table;  // mode 2: bin of each byte value (u8, i8), 0xFF for none
   HtValueT first, last;        // levels[0], levels[num_bins]
 };
 
@@ -122,8 +122,8 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
                                           const HtRange& range, unsigned int& bin) {
 #if HT_BINNING == 2
 #if HT_RANGE_MODE == 2
-  // u8 range binning has at most 255 bins (validate()), so 0xFF is never a bin.
-  bin = range.table[s];
+  // u8 and i8 range binning have at most 255 bins (validate()), so 0xFF is never a bin.
+  bin = range.table[(unsigned char)s];  // i8: the table is indexed by the byte, not the value
   return bin < num_bins;
 #else
 #if HT_SAMPLE_HALF

@@ -173,7 +173,7 @@ bool every_value_a_bin(const Problem& p) {
 }
 
 int range_mode(const Problem& p) {
-  if (p.sample_type == SampleType::u8) return 2;
+  if (sample_bytes(p.sample_type) == 1) return 2;  // u8 and i8
   const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
   return bytes <= kRangeStageMaxBytes ? 1 : 0;
 }
@@ -181,7 +181,7 @@ int range_mode(const Problem& p) {
 std::size_t range_smem_bytes(const Problem& p) {
   if (p.binning != Binning::range) return 0;
   switch (range_mode(p)) {
-    case 2: return 256;  // one byte per u8 value
+    case 2: return 256;  // one byte per byte value
     case 1: {
       const std::size_t bytes =
           (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);

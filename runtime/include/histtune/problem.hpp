@@ -114,8 +114,8 @@ Problem as_one_stream(const Problem& p);
 // that the kernel source of a problem does not depend on the device:
 //   0: binary search in global memory (levels beyond kRangeStageMaxBytes);
 //   1: the block stages the levels in shared memory, then searches there;
-//   2: u8 samples: the block builds a 256-entry sample -> bin table in shared memory (one load
-//      per sample instead of a search).
+//   2: u8 and i8 samples: the block builds a 256-entry byte -> bin table in shared memory (one
+//      load per sample instead of a search; i8 indexes it by the sample's byte).
 // Not a tunable: 2 beats a search for every u8 problem, and staging is cheap below the limit.
 constexpr std::size_t kRangeStageMaxBytes = 16384;
 int range_mode(const Problem& p);

@@ -1,6 +1,10 @@
 // Shared by the histogram kernel templates (included through NVRTC's header list): the sample
 // type, the sample-to-bin mapping and the vector-load helpers. Compile-time parameters used here:
-//   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float
+//   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float |
+//                        signed char | short (f16 and bf16 samples: unsigned short, their bits)
+//   HT_SAMPLE_HALF       0 (default); 1: the samples are IEEE binary16 bits; 2: bfloat16 bits.
+//                        The bin rules compare the sample converted to float; NaN and infinities
+//                        are never counted. Range levels are half bits too, compared as floats.
 //   HT_BINNING           0: the sample value is the bin; 1: even bins over [lower, upper);
 //                        2: bins between caller-given ascending levels (binary search)
 //   HT_SAMPLE_IS_FLOAT   1 for float samples (even binning in float arithmetic)
@@ -8,7 +12,7 @@
 //   HT_EVEN_NARROW       1: even binning of integer samples in 32-bit arithmetic (the host's
 //                        histtune::even_narrow says when it is exact)
 //   HT_RANGE_MODE        binning 2 only: 0 search the levels in global memory; 1 stage them in
-//                        shared memory and search there; 2 (u8) a 256-entry sample -> bin table
+//                        shared memory and search there; 2 (u8, i8) a 256-entry byte -> bin table
 //                        in shared memory (histtune::range_mode says when each is used)
 //   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
 //   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
@@ -20,6 +24,31 @@
 
 typedef HT_SAMPLE_T SampleT;
 
+#ifndef HT_SAMPLE_HALF
+#define HT_SAMPLE_HALF 0
+#endif
+
+// What the bin rules compare: the sample itself, or a half's value as a float.
+#if HT_SAMPLE_HALF
+typedef float HtValueT;
+#else
+typedef SampleT HtValueT;
+#endif
+
+// The value of a sample (or a range level). No cuda_fp16.h (NVRTC has no include path for it):
+// binary16 converts exactly with one PTX cvt; bfloat16 is a float's upper 16 bits.
+__device__ __forceinline__ HtValueT ht_value(SampleT s) {
+#if HT_SAMPLE_HALF == 1
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(s));
+  return f;
+#elif HT_SAMPLE_HALF == 2
+  return __uint_as_float((unsigned int)s << 16);
+#else
+  return s;
+#endif
+}
+
 // "#pragma unroll HT_UNROLL" would not expand the macro: _Pragma with the value stringified does.
 #define HT_PRAGMA(x) _Pragma(#x)
 #define HT_UNROLL_LOOP(n) HT_PRAGMA(unroll n)
@@ -28,15 +57,16 @@ typedef HT_SAMPLE_T SampleT;
 // compiled away) by the other binnings.
 struct HtRange {
   const SampleT* levels;       // num_bins + 1 levels: shared (mode 1) or global (modes 0, 2)
-  const unsigned char* table;  // mode 2: bin of each u8 value, 0xFF for none
-  SampleT first, last;         // levels[0], levels[num_bins]
+  const unsigned char* table;  // mode 2: bin of each byte value (u8, i8), 0xFF for none
+  HtValueT first, last;        // levels[0], levels[num_bins]
 };
 
 #if HT_BINNING == 2
 template <bool Shared>
-__device__ __forceinline__ SampleT ht_level(const SampleT* levels, unsigned int i) {
-  if (Shared) return levels[i];
-  return __ldg(levels + i);  // read-only path: the levels stay in L1 across the block's searches
+__device__ __forceinline__ HtValueT ht_level(const SampleT* levels, unsigned int i) {
+  if (Shared) return ht_value(levels[i]);
+  // read-only path: the levels stay in L1 across the block's searches
+  return ht_value(__ldg(levels + i));
 }
 
 // The bin of s, or false outside [first, last) or NaN. A branch-free lower search over a shrinking
@@ -44,7 +74,7 @@ __device__ __forceinline__ SampleT ht_level(const SampleT* levels, unsigned int 
 // result lies in [0, num_bins) whatever the levels hold (unsorted levels give unspecified counts,
 // never an out-of-bounds access). The step count depends on num_bins only: no divergence.
 template <bool Shared>
-__device__ __forceinline__ bool ht_range_search(const HtRange& r, SampleT s, unsigned int num_bins,
+__device__ __forceinline__ bool ht_range_search(const HtRange& r, HtValueT s, unsigned int num_bins,
                                                 unsigned int& bin) {
   if (!(s >= r.first && s < r.last)) return false;
   unsigned int lo = 0, len = num_bins;
@@ -66,8 +96,8 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   r.levels = levels;
   r.table = nullptr;
 #if HT_BINNING == 2
-  r.first = __ldg(levels);
-  r.last = __ldg(levels + num_bins);
+  r.first = ht_value(__ldg(levels));
+  r.last = ht_value(__ldg(levels + num_bins));
 #if HT_RANGE_MODE == 1
   SampleT* staged = static_cast<SampleT*>(smem);
   for (unsigned int i = threadIdx.x; i <= num_bins; i += blockDim.x) staged[i] = __ldg(levels + i);
@@ -92,14 +122,19 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
                                           const HtRange& range, unsigned int& bin) {
 #if HT_BINNING == 2
 #if HT_RANGE_MODE == 2
-  // u8 range binning has at most 255 bins (validate()), so 0xFF is never a bin.
-  bin = range.table[s];
+  // u8 and i8 range binning have at most 255 bins (validate()), so 0xFF is never a bin.
+  bin = range.table[(unsigned char)s];  // i8: the table is indexed by the byte, not the value
   return bin < num_bins;
 #else
-  return ht_range_search<HT_RANGE_MODE == 1>(range, s, num_bins, bin);
+#if HT_SAMPLE_HALF
+  // An all-ones exponent is an infinity or NaN: never counted, even between infinite levels.
+  const unsigned int exponent = HT_SAMPLE_HALF == 1 ? 0x7C00u : 0x7F80u;
+  if ((s & exponent) == exponent) return false;
+#endif
+  return ht_range_search<HT_RANGE_MODE == 1>(range, ht_value(s), num_bins, bin);
 #endif
 #elif HT_BINNING == 0
-  // Negative int32 samples become huge unsigned values and are ignored like values >= bins.
+  // Negative samples (i8, i16, i32) become huge unsigned values, ignored like values >= bins.
   bin = (unsigned int)s;
 #if HT_EVERY_VALUE_A_BIN
   return true;  // num_bins covers the sample type (u8 with 256 bins): no compare per sample
@@ -107,11 +142,14 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
   return bin < num_bins;
 #endif
 #elif HT_SAMPLE_IS_FLOAT
-  if (!(s >= lower_f && s < upper_f)) return false;  // also rejects NaN
-  unsigned int b = (unsigned int)((s - lower_f) * scale_f);
+  // Also rejects NaN, and a half's infinities: the bounds are finite floats (validate()).
+  const float v = ht_value(s);
+  if (!(v >= lower_f && v < upper_f)) return false;
+  unsigned int b = (unsigned int)((v - lower_f) * scale_f);
   bin = b < num_bins ? b : num_bins - 1;  // rounding can land on num_bins just below upper
   return true;
 #else
+  // 64-bit offsets from the bound: i8 and i16 over their whole range are exact too.
   long long d = (long long)s - lower_i;
   if (d < 0 || (unsigned long long)d >= range_i) return false;
 #if HT_EVEN_NARROW
@@ -149,9 +187,13 @@ struct HtBinning {
   }
 };
 
-// Sample k (0 .. 4/sizeof(SampleT) - 1) of a 32-bit word, little-endian like memory.
+// Sample k (0 .. 4/sizeof(SampleT) - 1) of a 32-bit word, little-endian like memory. Signed
+// samples (i8, i16) are sign-extended: their top bit shifted to the word's, then shifted back.
 template <int K>
 __device__ __forceinline__ SampleT ht_sample_of(unsigned int w) {
+  const bool is_signed = (SampleT)(-1) < (SampleT)0;
+  if (sizeof(SampleT) == 1 && is_signed) return (SampleT)((int)(w << (24 - 8 * K)) >> 24);
+  if (sizeof(SampleT) == 2 && is_signed) return (SampleT)((int)(w << ((16 - 16 * K) & 31)) >> 16);
   if (sizeof(SampleT) == 1) return (SampleT)((w >> (8 * K)) & 0xFFu);
   if (sizeof(SampleT) == 2) return (SampleT)((w >> (16 * K)) & 0xFFFFu);
   union {
@@ -182,6 +224,9 @@ typedef HtVec<kWords>::T VecT;
 __device__ __forceinline__ unsigned int ht_word(unsigned int v, int) { return v; }
 __device__ __forceinline__ unsigned int ht_word(unsigned short v, int) { return v; }
 __device__ __forceinline__ unsigned int ht_word(unsigned char v, int) { return v; }
+// Signed samples' words hold their bits, as memory does (not their sign-extended values).
+__device__ __forceinline__ unsigned int ht_word(signed char v, int) { return (unsigned char)v; }
+__device__ __forceinline__ unsigned int ht_word(short v, int) { return (unsigned short)v; }
 __device__ __forceinline__ unsigned int ht_word(int v, int) { return (unsigned int)v; }
 __device__ __forceinline__ unsigned int ht_word(float v, int) { return __float_as_uint(v); }
 __device__ __forceinline__ unsigned int ht_word(uint2 v, int i) { return i == 0 ? v.x : v.y; }

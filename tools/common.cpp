@@ -123,7 +123,7 @@ Problem parse_problem(const std::string& spec) {
   }
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
   auto t = parse_sample_type(f[0]);
-  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32)");
+  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32, i8, i16, f16, bf16)");
   auto b = parse_binning(f[1]);
   if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;

@@ -70,6 +70,10 @@ HT_EVEN(std::uint16_t, u16, std::int64_t)
 HT_EVEN(std::uint32_t, u32, std::int64_t)
 HT_EVEN(std::int32_t, i32, std::int64_t)
 HT_EVEN(float, f32, float)
+HT_EVEN(std::int8_t, i8, std::int64_t)
+HT_EVEN(std::int16_t, i16, std::int64_t)
+HT_EVEN(__half, f16, float)
+HT_EVEN(__nv_bfloat16, bf16, float)
 #undef HT_EVEN
 
 #define HT_RANGE(T, TAG)                                                                    \
@@ -83,6 +87,10 @@ HT_RANGE(std::uint16_t, u16)
 HT_RANGE(std::uint32_t, u32)
 HT_RANGE(std::int32_t, i32)
 HT_RANGE(float, f32)
+HT_RANGE(std::int8_t, i8)
+HT_RANGE(std::int16_t, i16)
+HT_RANGE(__half, f16)
+HT_RANGE(__nv_bfloat16, bf16)
 #undef HT_RANGE
 
 #define HT_DIRECT(T, TAG)                                                                  \
@@ -94,6 +102,8 @@ HT_DIRECT(std::uint8_t, u8)
 HT_DIRECT(std::uint16_t, u16)
 HT_DIRECT(std::uint32_t, u32)
 HT_DIRECT(std::int32_t, i32)
+HT_DIRECT(std::int8_t, i8)
+HT_DIRECT(std::int16_t, i16)
 #undef HT_DIRECT
 
 }  // namespace histtune

@@ -39,18 +39,24 @@ histtune_status finish_multichannel(const histtune::Status& s) {
 
 extern "C" {
 
-#define HT_C_EVEN(SUFFIX, T, LEVEL)                                                              \
+// T is the C sample type, CPP the C++ one: C has no __half or __nv_bfloat16, so its f16 and bf16
+// calls take the samples' 16-bit patterns, the same bytes.
+#define HT_C_EVEN(SUFFIX, T, CPP, LEVEL)                                                         \
   histtune_status histtune_histogram_even_##SUFFIX(const T* d_samples, uint64_t n,              \
                                                    uint32_t num_bins, LEVEL lower, LEVEL upper, \
                                                    uint32_t* d_counts, cudaStream_t stream) {   \
-    return finish(                                                                              \
-        histtune::histogram_even(d_samples, n, num_bins, lower, upper, d_counts, stream));     \
+    return finish(histtune::histogram_even(reinterpret_cast<const CPP*>(d_samples), n, num_bins, \
+                                           lower, upper, d_counts, stream));                    \
   }
-HT_C_EVEN(u8, uint8_t, int64_t)
-HT_C_EVEN(u16, uint16_t, int64_t)
-HT_C_EVEN(u32, uint32_t, int64_t)
-HT_C_EVEN(i32, int32_t, int64_t)
-HT_C_EVEN(f32, float, float)
+HT_C_EVEN(u8, uint8_t, uint8_t, int64_t)
+HT_C_EVEN(u16, uint16_t, uint16_t, int64_t)
+HT_C_EVEN(u32, uint32_t, uint32_t, int64_t)
+HT_C_EVEN(i32, int32_t, int32_t, int64_t)
+HT_C_EVEN(f32, float, float, float)
+HT_C_EVEN(i8, int8_t, int8_t, int64_t)
+HT_C_EVEN(i16, int16_t, int16_t, int64_t)
+HT_C_EVEN(f16, uint16_t, __half, float)
+HT_C_EVEN(bf16, uint16_t, __nv_bfloat16, float)
 #undef HT_C_EVEN
 
 #define HT_C_DIRECT(SUFFIX, T)                                                                   \
@@ -63,20 +69,28 @@ HT_C_DIRECT(u8, uint8_t)
 HT_C_DIRECT(u16, uint16_t)
 HT_C_DIRECT(u32, uint32_t)
 HT_C_DIRECT(i32, int32_t)
+HT_C_DIRECT(i8, int8_t)
+HT_C_DIRECT(i16, int16_t)
 #undef HT_C_DIRECT
 
 // ---- range binning ----
-#define HT_C_RANGE(SUFFIX, T)                                                                    \
+#define HT_C_RANGE(SUFFIX, T, CPP)                                                               \
   histtune_status histtune_histogram_range_##SUFFIX(const T* d_samples, uint64_t n,             \
                                                     uint32_t num_bins, const T* d_levels,       \
                                                     uint32_t* d_counts, cudaStream_t stream) {  \
-    return finish(histtune::histogram_range(d_samples, n, num_bins, d_levels, d_counts, stream)); \
+    return finish(histtune::histogram_range(reinterpret_cast<const CPP*>(d_samples), n,         \
+                                            num_bins, reinterpret_cast<const CPP*>(d_levels),   \
+                                            d_counts, stream));                                 \
   }
-HT_C_RANGE(u8, uint8_t)
-HT_C_RANGE(u16, uint16_t)
-HT_C_RANGE(u32, uint32_t)
-HT_C_RANGE(i32, int32_t)
-HT_C_RANGE(f32, float)
+HT_C_RANGE(u8, uint8_t, uint8_t)
+HT_C_RANGE(u16, uint16_t, uint16_t)
+HT_C_RANGE(u32, uint32_t, uint32_t)
+HT_C_RANGE(i32, int32_t, int32_t)
+HT_C_RANGE(f32, float, float)
+HT_C_RANGE(i8, int8_t, int8_t)
+HT_C_RANGE(i16, int16_t, int16_t)
+HT_C_RANGE(f16, uint16_t, __half)
+HT_C_RANGE(bf16, uint16_t, __nv_bfloat16)
 #undef HT_C_RANGE
 
 #define HT_C_MC_RANGE(SUFFIX, T)                                                                 \

@@ -59,6 +59,10 @@ const char* to_string(SampleType t) {
     case SampleType::u32: return "u32";
     case SampleType::i32: return "i32";
     case SampleType::f32: return "f32";
+    case SampleType::i8: return "i8";
+    case SampleType::i16: return "i16";
+    case SampleType::f16: return "f16";
+    case SampleType::bf16: return "bf16";
   }
   return "?";
 }
@@ -73,8 +77,7 @@ const char* to_string(Binning b) {
 }
 
 std::optional<SampleType> parse_sample_type(const std::string& s) {
-  for (SampleType t : {SampleType::u8, SampleType::u16, SampleType::u32, SampleType::i32,
-                       SampleType::f32})
+  for (SampleType t : kSampleTypes)
     if (s == to_string(t)) return t;
   return std::nullopt;
 }
@@ -88,13 +91,33 @@ std::optional<Binning> parse_binning(const std::string& s) {
 
 std::size_t sample_bytes(SampleType t) {
   switch (t) {
-    case SampleType::u8: return 1;
-    case SampleType::u16: return 2;
+    case SampleType::u8:
+    case SampleType::i8: return 1;
+    case SampleType::u16:
+    case SampleType::i16:
+    case SampleType::f16:
+    case SampleType::bf16: return 2;
     default: return 4;
   }
 }
 
-bool is_float(SampleType t) { return t == SampleType::f32; }
+bool is_float(SampleType t) { return t == SampleType::f32 || is_half(t); }
+
+bool is_half(SampleType t) { return t == SampleType::f16 || t == SampleType::bf16; }
+
+std::uint32_t distinct_values(SampleType t) {
+  switch (t) {
+    case SampleType::u8:
+    case SampleType::i8: return 256;
+    case SampleType::u16:
+    case SampleType::i16: return 65536;
+    // Non-NaN patterns: both signs of 31 exponents x 1024 mantissas and infinity, +-0 one value.
+    case SampleType::f16: return 2 * (31 * 1024 + 1) - 1;
+    // Both signs of 255 exponents x 128 mantissas and infinity, +-0 one value.
+    case SampleType::bf16: return 2 * (255 * 128 + 1) - 1;
+    default: return 0;
+  }
+}
 
 db::ProblemRow Problem::key() const {
   db::ProblemRow row{to_string(family), to_string(sample_type), to_string(binning), num_bins, n};
@@ -150,7 +173,7 @@ bool every_value_a_bin(const Problem& p) {
 }
 
 int range_mode(const Problem& p) {
-  if (p.sample_type == SampleType::u8) return 2;
+  if (sample_bytes(p.sample_type) == 1) return 2;  // u8 and i8
   const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
   return bytes <= kRangeStageMaxBytes ? 1 : 0;
 }
@@ -158,7 +181,7 @@ int range_mode(const Problem& p) {
 std::size_t range_smem_bytes(const Problem& p) {
   if (p.binning != Binning::range) return 0;
   switch (range_mode(p)) {
-    case 2: return 256;  // one byte per u8 value
+    case 2: return 256;  // one byte per byte value
     case 1: {
       const std::size_t bytes =
           (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
@@ -184,8 +207,10 @@ bool even_narrow(const Problem& p) {
 }
 
 std::vector<std::string> sample_defines(const Problem& p) {
-  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int", "int",
-                                     "float"};
+  // Halfs are their 16-bit patterns (NVRTC has no cuda_fp16.h here); HT_SAMPLE_HALF converts.
+  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int",
+                                     "int",           "float",          "signed char",
+                                     "short",         "unsigned short", "unsigned short"};
   std::vector<std::string> out = {
       std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
       "-DHT_BINNING=" + std::to_string(static_cast<int>(p.binning)),
@@ -194,6 +219,9 @@ std::vector<std::string> sample_defines(const Problem& p) {
   // Only range problems get the define: the other binnings' compile requests stay as they were.
   if (p.binning == Binning::range) out.push_back("-DHT_RANGE_MODE=" + std::to_string(range_mode(p)));
   if (even_narrow(p)) out.push_back("-DHT_EVEN_NARROW=1");
+  // Only half samples get the define: the other types' compile requests stay as they were.
+  if (is_half(p.sample_type))
+    out.push_back(std::string("-DHT_SAMPLE_HALF=") + (p.sample_type == SampleType::f16 ? "1" : "2"));
   return out;
 }
 
@@ -251,7 +279,8 @@ std::string validate_even_bounds(const Problem& p) {
   if (is_float(p.sample_type)) {
     // The kernel bins in float: the bounds, their range and the scale must all be floats.
     if (std::fabs(p.lower) > FLT_MAX || std::fabs(p.upper) > FLT_MAX)
-      return "even binning of f32 samples needs bounds within a float's +-3.4e38" + got;
+      return std::string("even binning of ") + to_string(p.sample_type) +
+             " samples needs bounds within a float's +-3.4e38" + got;
     const float lower_f = static_cast<float>(p.lower), upper_f = static_cast<float>(p.upper);
     if (!(lower_f < upper_f))
       return "even binning needs lower < upper as floats: " + num(p.lower) + " and " +
@@ -283,15 +312,17 @@ std::string validate(const Problem& p) {
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
   if (std::string why = family_of(p).validate(p); !why.empty()) return why;
   if (p.binning == Binning::direct && is_float(p.sample_type))
-    return "direct binning needs integer samples; use even binning for f32";
+    return std::string("direct binning needs integer samples; use even binning for ") +
+           to_string(p.sample_type);
   if (p.binning == Binning::range) {
     // num_bins + 1 strictly ascending levels must exist in the sample's type.
-    if (p.sample_type == SampleType::u8 && p.num_bins > 255)
-      return "range binning of u8 samples has at most 255 bins (256 distinct u8 levels), got " +
+    const std::uint32_t values = distinct_values(p.sample_type);
+    if (values != 0 && p.num_bins > values - 1) {
+      const std::string t = to_string(p.sample_type);
+      return "range binning of " + t + " samples has at most " + std::to_string(values - 1) +
+             " bins (" + std::to_string(values) + " distinct " + t + " levels), got " +
              std::to_string(p.num_bins);
-    if (p.sample_type == SampleType::u16 && p.num_bins > 65535)
-      return "range binning of u16 samples has at most 65535 bins (65536 distinct u16 levels), "
-             "got " + std::to_string(p.num_bins);
+    }
   }
   if (p.binning == Binning::even) return validate_even_bounds(p);
   return {};

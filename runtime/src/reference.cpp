@@ -1,5 +1,7 @@
 #include "histtune/reference.hpp"
 
+#include "histtune/half.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,8 +11,15 @@
 namespace histtune {
 namespace {
 
-template <class T>
-std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) {
+// T is the type in memory, V what the bin rules compare (float for f16 and bf16, whose
+// value_of converts; T itself otherwise). Levels are converted once, before counting.
+template <class T, class V = T, class ValueOf>
+std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_in, ValueOf value_of) {
+  std::vector<V> level_values;
+  if (p.binning == Binning::range && levels_in != nullptr)
+    for (std::uint32_t i = 0; i <= p.num_bins; ++i) level_values.push_back(value_of(levels_in[i]));
+  const V* levels = level_values.data();
+  const bool half = is_half(p.sample_type);
   // Channel c of row i is s[i * channels + c]; 1D problems are one channel. With a row pitch,
   // row i is pixel i % row_pixels of image row i / row_pixels, which starts row_pitch_bytes
   // after the one before: what lies between image rows is never read.
@@ -27,13 +36,16 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) 
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const T* row = s + i / row_pixels * pitch + i % row_pixels * channels;
     for (std::uint32_t c = 0; c < active; ++c) {
-      const T v = row[c];
+      const V v = value_of(row[c]);
+      if constexpr (std::is_floating_point_v<V>) {
+        if (half && std::isinf(v)) continue;  // a half's infinities are never counted
+      }
       std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
       if (p.binning == Binning::range) {
         // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
         // upper_bound's predecessor. Outside [levels[0], levels[num_bins]) and NaN: no bin.
-        const T* end = levels + p.num_bins + 1;
-        if constexpr (std::is_same_v<T, float>) {
+        const V* end = levels + p.num_bins + 1;
+        if constexpr (std::is_same_v<V, float>) {
           if (std::isnan(v)) continue;
         }
         if (v < levels[0] || !(v < levels[p.num_bins])) continue;
@@ -41,7 +53,7 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels) 
       } else if (p.binning == Binning::direct) {
         const auto bin = static_cast<std::uint32_t>(v);
         if (bin < p.num_bins) ++hc[bin];
-      } else if constexpr (std::is_same_v<T, float>) {
+      } else if constexpr (std::is_same_v<V, float>) {
         if (!(v >= lower_f && v < upper_f)) continue;
         // volatile keeps the product a separately rounded float, as on the GPU.
         volatile float t = (v - lower_f) * scale_f;
@@ -69,15 +81,23 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
     if (std::string why = validate(p); !why.empty())
       throw std::invalid_argument("reference_histogram: " + p.describe() + ": " + why);
   }
+  const auto* bits = static_cast<const std::uint16_t*>(samples);
+  const auto* level_bits = static_cast<const std::uint16_t*>(levels);
   switch (p.sample_type) {
-#define HT_REF(TAG, T) \
-  case SampleType::TAG: return count(p, static_cast<const T*>(samples), static_cast<const T*>(levels));
+#define HT_REF(TAG, T)                                                                   \
+  case SampleType::TAG:                                                                  \
+    return count(p, static_cast<const T*>(samples), static_cast<const T*>(levels),       \
+                 [](T v) { return v; });
     HT_REF(u8, std::uint8_t)
     HT_REF(u16, std::uint16_t)
     HT_REF(u32, std::uint32_t)
     HT_REF(i32, std::int32_t)
     HT_REF(f32, float)
+    HT_REF(i8, std::int8_t)
+    HT_REF(i16, std::int16_t)
 #undef HT_REF
+    case SampleType::f16: return count<std::uint16_t, float>(p, bits, level_bits, f16_to_float);
+    case SampleType::bf16: return count<std::uint16_t, float>(p, bits, level_bits, bf16_to_float);
   }
   return {};
 }

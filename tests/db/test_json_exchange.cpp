@@ -332,3 +332,16 @@ TEST_F(DatabaseV3File, DatabaseMergeKeepsTheFasterPerDistributionWinner) {
   EXPECT_EQ(db.winner_for("GPU-a", p, "skewed")->config_label, "mine");
   EXPECT_EQ(db.winner("GPU-a", p)->config_label, "y");
 }
+
+// Issue 25's sample types are stored by name like the others, and import back.
+TEST(DatabaseImport, NewSampleTypesRoundTrip) {
+  Database src(":memory:");
+  for (const char* type : {"i8", "i16", "f16", "bf16"})
+    src.record_measurements(make_device("GPU-a"), make_problem(256, 1 << 20, "hist1d", type),
+                            {make_measurement("tpb256.ipt4", 0.5)});
+  Database dst(":memory:");
+  EXPECT_EQ(dst.import_json(src.export_json()).problems, 4u);
+  for (const char* type : {"i8", "i16", "f16", "bf16"})
+    EXPECT_EQ(dst.measurements("GPU-a", make_problem(256, 1 << 20, "hist1d", type)).size(), 1u)
+        << type;
+}

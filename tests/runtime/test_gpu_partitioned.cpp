@@ -4,19 +4,17 @@
 // reference. Counts start as 0xFF bytes: the first round must store every bin.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "gpu.hpp"
+#include "gpu_exact.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/inputs.hpp"
 
 using namespace histtune;
+using histtune::test::run_all_distributions;
 
 namespace {
-
-std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 const char* kPart = "tpb512.vpt4.vec16.pc1.lay0.agg2.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
 const char* kPartScalar = "tpb128.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps4.st5.b1.sb0.cl1.pf0.tp0";
@@ -31,38 +29,6 @@ Problem shape(SampleType t, Binning b, std::uint32_t bins, double lower, double 
   return flat_problem(t, b, bins, 0, lower, upper);
 }
 
-// Runs `c` on `p` (its samples `skip` elements into the device copy, the host reference on the
-// same samples) for every distribution; returns the cases run.
-int run_all_distributions(KernelCache& cache, const Hist1DConfig& c, Problem p,
-                          const DeviceInfo& d, std::uint64_t skip) {
-  int ran = 0;
-  for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::skewed,
-                          tuner::Distribution::constant, tuner::Distribution::runs,
-                          tuner::Distribution::mixed}) {
-    Problem whole = p;
-    whole.n = p.n + skip;
-    const std::uint64_t seed = fresh_seed();
-    const auto host = tuner::make_samples(whole, seed, dist);
-    const auto levels =
-        p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
-    tuner::DeviceInputs in(whole, host, 0, levels);
-    p.d_levels = in.levels();
-    const Kernel kern = cache.get(hist1d::request(c, p, d.arch()), hist1d::kKernel);
-    const Hist1DLaunch launch(cache, kern, c, p, d);
-    HT_CUDA(cudaMemset(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t)));
-    const std::size_t bytes = sample_bytes(p.sample_type);
-    launch(p, static_cast<const std::uint8_t*>(in.samples(0)) + skip * bytes, in.counts(),
-           nullptr);
-    HT_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(in.read_counts(p.num_bins),
-              reference_histogram(p, host.data() + skip * bytes,
-                                  levels.empty() ? nullptr : levels.data()))
-        << c.label() << " " << p.describe() << " skip " << skip << " "
-        << tuner::to_string(dist) << " seed " << seed;
-    ++ran;
-  }
-  return ran;
-}
 
 }  // namespace
 

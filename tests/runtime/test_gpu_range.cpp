@@ -68,6 +68,8 @@ Status call_range(const Problem& p, const void* s, const void* lv, std::uint32_t
     case SampleType::f32:
       return histogram_range(static_cast<const float*>(s), p.n, p.num_bins,
                              static_cast<const float*>(lv), counts, stream);
+    default:  // issue 25's types: test_gpu_sample_types.cpp
+      break;
   }
   return Status(StatusCode::internal, "type");
 }
@@ -90,6 +92,8 @@ histtune_status call_range_c(const Problem& p, const void* s, const void* lv, st
     case SampleType::f32:
       return histtune_histogram_range_f32(static_cast<const float*>(s), p.n, p.num_bins,
                                           static_cast<const float*>(lv), counts, nullptr);
+    default:  // issue 25's types: test_gpu_sample_types.cpp
+      break;
   }
   return HISTTUNE_INTERNAL;
 }

@@ -143,3 +143,18 @@ TEST(ProblemSpec, EmptyUnreachableBinsAndIgnoredBoundsAreRejected) {
 }
 
 }  // namespace
+
+// Issue 25's types by name, negative bounds and range spans included, and back from a key.
+TEST(ProblemSpec, NewSampleTypesParse) {
+  const Problem i8 = parse_problem("i8:even:256:2^24:-128:128");
+  EXPECT_EQ(i8.sample_type, SampleType::i8);
+  EXPECT_EQ(i8.lower, -128);
+  EXPECT_EQ(i8.upper, 128);
+  EXPECT_EQ(parse_problem("i16:direct:4096:2^20").sample_type, SampleType::i16);
+  const Problem f16 = parse_problem("f16:range:1000:2^20:-500:500");
+  EXPECT_EQ(f16.sample_type, SampleType::f16);
+  EXPECT_EQ(f16.lower, -500);
+  EXPECT_EQ(parse_problem("bf16:even:256:2^28:0:1").sample_type, SampleType::bf16);
+  EXPECT_EQ(parse_problem(problem_spec(i8.key())).key(), i8.key());
+  EXPECT_NE(error_of("f16:direct:256:2^20").find("integer samples"), std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "histtune/half.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
@@ -129,5 +130,51 @@ TEST(MakeSamples, RangeSamplesFallInsideTheLevelsExceptMixed) {
     std::uint64_t counted = 0;
     for (auto c : m) counted += c;
     EXPECT_LT(counted, p.n) << "mixed data leaves some samples out: " << p.describe();
+  }
+}
+
+// Issue 25's types: every distribution and binning draws samples (inside the bins, mostly: a
+// half's rounding may cross an edge), and range levels are strictly ascending in the type.
+TEST(MakeSamples, NewTypesDrawEveryDistributionAndBinning) {
+  const Problem shapes[] = {
+      flat_problem(SampleType::i8, Binning::direct, 100, 4096),
+      flat_problem(SampleType::i8, Binning::even, 256, 4096, -128, 128),
+      range(SampleType::i8, 100, -128, 127, 4096),
+      flat_problem(SampleType::i16, Binning::direct, 4096, 4096),
+      flat_problem(SampleType::i16, Binning::even, 100, 4096, -32768, 32767),
+      range(SampleType::i16, 1000, -32768, 32767, 4096),
+      flat_problem(SampleType::f16, Binning::even, 256, 4096, -1, 1),
+      range(SampleType::f16, 1000, -500, 500, 4096),
+      flat_problem(SampleType::bf16, Binning::even, 300, 4096, 0, 300),
+      range(SampleType::bf16, 10000, -1000, 1000, 4096),
+  };
+  for (const Problem& p : shapes) {
+    std::vector<std::uint8_t> levels;
+    if (p.binning == Binning::range) {
+      levels = make_levels(p);
+      ASSERT_EQ(levels.size(), (p.num_bins + 1) * sample_bytes(p.sample_type)) << p.describe();
+    }
+    for (const Distribution dist : {Distribution::uniform, Distribution::skewed,
+                                    Distribution::constant, Distribution::runs, Distribution::mixed}) {
+      const auto host = make_samples(p, 7, dist);
+      ASSERT_EQ(host.size(), p.n * sample_bytes(p.sample_type)) << p.describe();
+      const auto h = reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
+      std::uint64_t counted = 0;
+      for (const std::uint32_t c : h) counted += c;
+      // Mixed draws 5% outside the bounds (and NaN, infinities); the others stay inside.
+      const double least = dist == Distribution::mixed ? 0.8 : 0.98;
+      EXPECT_GE(counted, least * p.n) << p.describe() << " " << to_string(dist);
+    }
+  }
+  // Half levels: strictly ascending and finite once converted.
+  for (const Problem& p : {range(SampleType::f16, 1000, -500, 500), range(SampleType::bf16, 10000, -1000, 1000)}) {
+    const auto bits = as<std::uint16_t>(make_levels(p));
+    const bool f16 = p.sample_type == SampleType::f16;
+    for (std::size_t i = 1; i < bits.size(); ++i) {
+      const float a = f16 ? f16_to_float(bits[i - 1]) : bf16_to_float(bits[i - 1]);
+      const float b = f16 ? f16_to_float(bits[i]) : bf16_to_float(bits[i]);
+      ASSERT_LT(a, b) << p.describe() << " level " << i;
+      ASSERT_TRUE(std::isfinite(b)) << p.describe() << " level " << i;
+    }
   }
 }

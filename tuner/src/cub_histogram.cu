@@ -1,4 +1,8 @@
 // CUB's DeviceHistogram, the baseline every tuned result is compared with (compiled by nvcc).
+// cuda_fp16.h and cuda_bf16.h first: CUB's half overloads exist only where they are included.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cub/device/device_histogram.cuh>
 #include <cuda/std/array>
 
@@ -89,6 +93,10 @@ cudaError_t cub_flat(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       case SampleType::u32: return cub_range<std::uint32_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
       case SampleType::i32: return cub_range<std::int32_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
       case SampleType::f32: return cub_range<float>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::i8: return cub_range<std::int8_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::i16: return cub_range<std::int16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::f16: return cub_range<__half>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::bf16: return cub_range<__nv_bfloat16>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     }
   }
   switch (p.sample_type) {
@@ -102,6 +110,17 @@ cudaError_t cub_flat(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       return cub_even<std::int32_t, long long>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     case SampleType::f32:
       return cub_even<float, float>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::i8:
+      return cub_even<std::int8_t, long long>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::i16:
+      return cub_even<std::int16_t, long long>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    // Halfs: CUB's levels are of the sample's type, and it bins in that type's arithmetic (half
+    // or bfloat16 products), where ours bins in float: counts may differ near bin edges, which
+    // `compare` reports as CUB's mismatch (cub_ok) rather than ours.
+    case SampleType::f16:
+      return cub_even<__half, __half>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::bf16:
+      return cub_even<__nv_bfloat16, __nv_bfloat16>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -134,7 +153,40 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_sample
 
 }  // namespace
 
+std::string cub_refusal(const Problem& p) {
+  const std::string bins = std::to_string(p.num_bins);
+  switch (p.sample_type) {
+    case SampleType::i8:
+      // Direct binning ignores negative samples anyway; even and range count them from a
+      // negative lower bound or first level (the tuner draws its levels from p.lower).
+      if (p.binning != Binning::direct && p.lower < 0)
+        return "CUB drops every negative int8 sample (its byte path bins a sample by its value "
+               "as a signed index; NVIDIA/cccl#10977): not run where a bin starts below 0";
+      return {};
+    case SampleType::i16:
+      if (p.num_bins > 32768)
+        return "CUB drops the counts of int16 bins above 32767 (the bin index passes through "
+               "the sample type; NVIDIA/cccl#10976): not run with " + bins + " bins";
+      return {};
+    case SampleType::f16:
+      if (p.num_bins > 2048)
+        return "CUB merges __half bins above 2048 and writes past the counts (the bin index "
+               "passes through the sample type; NVIDIA/cccl#10976): not run with " + bins + " bins";
+      return {};
+    case SampleType::bf16:
+      if (p.num_bins > 256)
+        return "CUB merges __nv_bfloat16 bins above 256 and writes past the counts (the bin "
+               "index passes through the sample type; NVIDIA/cccl#10976): not run with " + bins +
+               " bins";
+      return {};
+    default:
+      return {};
+  }
+}
+
 CubHistogram::CubHistogram(const Problem& p) : p_(p) {
+  if (std::string why = cub_refusal(p); !why.empty())
+    throw Error(StatusCode::invalid_argument, "CUB baseline: " + why);
   // A fault ends the process's CUDA context, and every measurement after it: refuse up front.
   if (p.num_bins > kMaxCubBins)
     throw Error(StatusCode::invalid_argument,

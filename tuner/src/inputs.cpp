@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/half.hpp"
 #include "histtune/status.hpp"
 
 namespace histtune::tuner {
@@ -82,15 +83,42 @@ std::vector<T> levels_of(const Problem& p) {
 }
 
 template <class T>
-std::vector<std::uint8_t> level_bytes(const Problem& p) {
-  const std::vector<T> lv = levels_of<T>(p);
-  std::vector<std::uint8_t> out(lv.size() * sizeof(T));
-  std::memcpy(out.data(), lv.data(), out.size());
+std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
+  std::vector<std::uint8_t> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
   return out;
 }
 
 template <class T>
-void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
+std::vector<std::uint8_t> level_bytes(const Problem& p) {
+  return bytes_of(levels_of<T>(p));
+}
+
+// Levels of a half type (f16, bf16): the float levels rounded to the type, nudged one step up
+// where rounding merged neighbours.
+std::vector<std::uint16_t> half_levels_of(const Problem& p) {
+  const bool f16 = p.sample_type == SampleType::f16;
+  auto value = [&](std::uint16_t h) { return f16 ? f16_to_float(h) : bf16_to_float(h); };
+  std::vector<std::uint16_t> lv;
+  for (float v : levels_of<float>(p)) {
+    std::uint16_t h = f16 ? float_to_f16(v) : float_to_bf16(v);
+    if (!lv.empty() && !(value(h) > value(lv.back()))) {
+      const std::uint16_t prev = lv.back();  // the next value up: away from zero, or toward it
+      h = static_cast<std::uint16_t>(prev == 0x8000u ? 1u : (prev & 0x8000u) ? prev - 1u : prev + 1u);
+    }
+    if (!std::isfinite(value(h)))
+      throw Error(StatusCode::invalid_argument,
+                  "range levels over [" + std::to_string(p.lower) + ", " +
+                      std::to_string(p.upper) + "] do not fit " + to_string(p.sample_type) +
+                      " as " + std::to_string(p.num_bins + 1) + " ascending finite levels");
+    lv.push_back(h);
+  }
+  return lv;
+}
+
+template <class T>
+void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
+          const std::vector<T>& lv) {
   const bool direct = p.binning == Binning::direct;
   const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
   const double tmax = static_cast<double>(std::numeric_limits<T>::max());
@@ -111,7 +139,6 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
   double state = p.num_bins / 2.0;
   std::uint64_t left = 0;
   const double width = direct ? 1.0 : (p.upper - p.lower) / p.num_bins;
-  const std::vector<T> lv = p.binning == Binning::range ? levels_of<T>(p) : std::vector<T>{};
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const std::uint32_t b = draw_bin(dist, p.num_bins, rng, state, left);
     if (direct) {
@@ -143,6 +170,28 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
   }
 }
 
+template <class T>
+void fill(const Problem& p, Distribution dist, Rng& rng, T* out) {
+  fill(p, dist, rng, out, p.binning == Binning::range ? levels_of<T>(p) : std::vector<T>{});
+}
+
+// Half samples: drawn as floats (inside the half levels for range binning), then rounded to
+// the type; rounding may move a value across a bin edge, which the reference counts as it is.
+// The mixed distribution's NaN stay NaN, and one sample in 1000 is an infinity.
+void fill_half(const Problem& p, Distribution dist, Rng& rng, std::uint16_t* out) {
+  const bool f16 = p.sample_type == SampleType::f16;
+  std::vector<float> lv;
+  if (p.binning == Binning::range)
+    for (std::uint16_t h : half_levels_of(p)) lv.push_back(f16 ? f16_to_float(h) : bf16_to_float(h));
+  std::vector<float> values(p.n);
+  fill(p, dist, rng, values.data(), lv);
+  for (std::uint64_t i = 0; i < p.n; ++i) {
+    out[i] = f16 ? float_to_f16(values[i]) : float_to_bf16(values[i]);
+    if (dist == Distribution::mixed && rng.next() % 1000 == 0)
+      out[i] = (f16 ? 0x7C00u : 0x7F80u) | ((rng.next() & 1u) << 15);
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution dist) {
@@ -154,6 +203,10 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Dis
     case SampleType::u32: fill(p, dist, rng, reinterpret_cast<std::uint32_t*>(bytes.data())); break;
     case SampleType::i32: fill(p, dist, rng, reinterpret_cast<std::int32_t*>(bytes.data())); break;
     case SampleType::f32: fill(p, dist, rng, reinterpret_cast<float*>(bytes.data())); break;
+    case SampleType::i8: fill(p, dist, rng, reinterpret_cast<std::int8_t*>(bytes.data())); break;
+    case SampleType::i16: fill(p, dist, rng, reinterpret_cast<std::int16_t*>(bytes.data())); break;
+    case SampleType::f16:
+    case SampleType::bf16: fill_half(p, dist, rng, reinterpret_cast<std::uint16_t*>(bytes.data())); break;
   }
   return bytes;
 }
@@ -167,6 +220,10 @@ std::vector<std::uint8_t> make_levels(const Problem& p) {
     case SampleType::u32: return level_bytes<std::uint32_t>(p);
     case SampleType::i32: return level_bytes<std::int32_t>(p);
     case SampleType::f32: return level_bytes<float>(p);
+    case SampleType::i8: return level_bytes<std::int8_t>(p);
+    case SampleType::i16: return level_bytes<std::int16_t>(p);
+    case SampleType::f16:
+    case SampleType::bf16: return bytes_of(half_levels_of(p));
   }
   return {};
 }
@@ -180,6 +237,10 @@ std::pair<double, double> type_limits(SampleType t) {
     case SampleType::u32: return {0, 4294967295.0};
     case SampleType::i32: return {-2147483648.0, 2147483647.0};
     case SampleType::f32: return {-3.4e38, 3.4e38};
+    case SampleType::i8: return {-128, 127};
+    case SampleType::i16: return {-32768, 32767};
+    case SampleType::f16: return {-65504, 65504};
+    case SampleType::bf16: return {-3.38e38, 3.38e38};
   }
   return {0, 0};
 }

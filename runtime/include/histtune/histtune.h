@@ -39,6 +39,21 @@ histtune_status histtune_histogram_even_i32(const int32_t* d_samples, uint64_t n
 histtune_status histtune_histogram_even_f32(const float* d_samples, uint64_t n, uint32_t num_bins,
                                             float lower, float upper, uint32_t* d_counts,
                                             cudaStream_t stream);
+histtune_status histtune_histogram_even_i8(const int8_t* d_samples, uint64_t n, uint32_t num_bins,
+                                           int64_t lower, int64_t upper, uint32_t* d_counts,
+                                           cudaStream_t stream);
+histtune_status histtune_histogram_even_i16(const int16_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, int64_t lower, int64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+/* f16 (IEEE binary16) and bf16 (bfloat16) samples as their 16-bit patterns (C has no half type;
+ * the bytes of a __half or __nv_bfloat16 array): converted to float and binned in float, like
+ * f32; NaN and infinities are never counted. */
+histtune_status histtune_histogram_even_f16(const uint16_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, float lower, float upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_bf16(const uint16_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, float lower, float upper,
+                                             uint32_t* d_counts, cudaStream_t stream);
 
 /* The sample value is the bin; values >= num_bins (and negative values) are not counted. */
 histtune_status histtune_histogram_direct_u8(const uint8_t* d_samples, uint64_t n,
@@ -51,6 +66,12 @@ histtune_status histtune_histogram_direct_u32(const uint32_t* d_samples, uint64_
                                               uint32_t num_bins, uint32_t* d_counts,
                                               cudaStream_t stream);
 histtune_status histtune_histogram_direct_i32(const int32_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+histtune_status histtune_histogram_direct_i8(const int8_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, uint32_t* d_counts,
+                                             cudaStream_t stream);
+histtune_status histtune_histogram_direct_i16(const int16_t* d_samples, uint64_t n,
                                               uint32_t num_bins, uint32_t* d_counts,
                                               cudaStream_t stream);
 
@@ -75,6 +96,20 @@ histtune_status histtune_histogram_range_i32(const int32_t* d_samples, uint64_t 
 histtune_status histtune_histogram_range_f32(const float* d_samples, uint64_t n, uint32_t num_bins,
                                              const float* d_levels, uint32_t* d_counts,
                                              cudaStream_t stream);
+histtune_status histtune_histogram_range_i8(const int8_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, const int8_t* d_levels,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_i16(const int16_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const int16_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+/* f16 and bf16 samples and levels as 16-bit patterns, compared as floats; a NaN or infinite
+ * sample is never counted. */
+histtune_status histtune_histogram_range_f16(const uint16_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const uint16_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_bf16(const uint16_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, const uint16_t* d_levels,
+                                              uint32_t* d_counts, cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_range_u8(const uint8_t* d_samples, uint64_t rows,
                                                          uint32_t channels,
                                                          uint32_t active_channels,

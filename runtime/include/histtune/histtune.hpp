@@ -11,6 +11,8 @@
 // NVRTC or histtune version; see Dispatcher::explain).
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -38,6 +40,22 @@ Status histogram_even(const std::int32_t* d_samples, std::uint64_t n, std::uint3
                       cudaStream_t stream = nullptr);
 Status histogram_even(const float* d_samples, std::uint64_t n, std::uint32_t num_bins, float lower,
                       float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+// i8 and i16 over any integral bounds, their whole range included ([-128, 128) is exact: CUB's
+// HistogramEven puts every sample in bin 0 there, NVIDIA/cccl#10975).
+Status histogram_even(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+// Half-precision samples (CUDA's own __half and __nv_bfloat16, what tensors and cuBLAS hold, so
+// that no cast of the pointer is needed): each sample is converted to float, exactly, and binned
+// by the float rule above with float bounds; NaN and infinities are never counted.
+Status histogram_even(const __half* d_samples, std::uint64_t n, std::uint32_t num_bins, float lower,
+                      float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_even(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      float lower, float upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
 
 // "Value is bin": sample v counts in bin v; values >= num_bins (and negative values) are ignored.
 Status histogram_direct(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
@@ -48,13 +66,20 @@ Status histogram_direct(const std::uint32_t* d_samples, std::uint64_t n, std::ui
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
 // Bins between caller-given levels (CUB's HistogramRange): d_levels holds num_bins + 1 strictly
 // ascending levels in device memory, of the sample's type (float for f32 samples); bin i counts
 // samples s with d_levels[i] <= s < d_levels[i + 1]. Samples outside [d_levels[0],
 // d_levels[num_bins]) and NaN are not counted. The order is not checked (it would need a
 // synchronisation): unsorted levels give unspecified counts, never an out-of-bounds access. Host
-// (pageable) levels are refused. u8 samples have at most 255 bins, u16 at most 65535.
+// (pageable) levels are refused. u8 and i8 samples have at most 255 bins, u16 and i16 at most
+// 65535, f16 at most 63488 and bf16 at most 65280 (one fewer than their distinct values). Half
+// samples and levels are compared as floats; a NaN or infinite sample is never counted (even
+// between infinite levels).
 Status histogram_range(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                        const std::uint8_t* d_levels, std::uint32_t* d_counts,
                        cudaStream_t stream = nullptr);
@@ -69,6 +94,18 @@ Status histogram_range(const std::int32_t* d_samples, std::uint64_t n, std::uint
                        cudaStream_t stream = nullptr);
 Status histogram_range(const float* d_samples, std::uint64_t n, std::uint32_t num_bins,
                        const float* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int8_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int16_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const __half* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const __half* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const __nv_bfloat16* d_levels, std::uint32_t* d_counts,
                        cudaStream_t stream = nullptr);
 
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA

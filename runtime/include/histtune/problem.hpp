@@ -19,7 +19,15 @@ enum class Family { hist1d, multichannel };
 const char* to_string(Family f);
 std::optional<Family> parse_family(const std::string& s);
 
-enum class SampleType { u8, u16, u32, i32, f32 };
+// The enumerators' values are the C API's and Python's type codes: new types go at the end. The
+// database stores a type by its name (to_string). f16 (IEEE binary16) and bf16 (bfloat16) are
+// 16-bit patterns in memory; their bin rules run in float on the converted sample, and NaN and
+// infinities are never counted. i8 and i16 are two's complement.
+enum class SampleType { u8, u16, u32, i32, f32, i8, i16, f16, bf16 };
+// Every sample type, in the enumerators' order.
+constexpr SampleType kSampleTypes[] = {SampleType::u8,  SampleType::u16, SampleType::u32,
+                                       SampleType::i32, SampleType::f32, SampleType::i8,
+                                       SampleType::i16, SampleType::f16, SampleType::bf16};
 // direct: the sample value is the bin (integer samples; values >= num_bins, and negative
 // values, are ignored). even: num_bins equal-width bins over [lower, upper); samples outside,
 // and NaN, are ignored. range: num_bins + 1 ascending levels given by the caller (CUB's
@@ -32,7 +40,14 @@ const char* to_string(Binning b);
 std::optional<SampleType> parse_sample_type(const std::string& s);
 std::optional<Binning> parse_binning(const std::string& s);
 std::size_t sample_bytes(SampleType t);
+// f32, f16 and bf16: even binning in float arithmetic, no direct binning.
 bool is_float(SampleType t);
+// f16 and bf16: 16-bit patterns converted to float before binning (HT_SAMPLE_HALF).
+bool is_half(SampleType t);
+// How many distinct values the type holds, where that is at most 2^16 (u8, i8: 256; u16, i16:
+// 65536; f16: 63489 and bf16: 65281, +-0 one value, infinities included, NaN excluded); else 0.
+// Range binning's num_bins + 1 strictly ascending levels must exist among them.
+std::uint32_t distinct_values(SampleType t);
 
 // Counts are uint32; n <= 2^32 - 1 means no counter, private or global, can overflow.
 constexpr std::uint64_t kMaxSamples = 0xFFFFFFFFull;
@@ -61,8 +76,8 @@ struct Problem {
   // image runs the configuration tuned for the packed one. 1D problems have 0 and 0.
   std::uint64_t row_pixels = 0;
   std::uint64_t row_pitch_bytes = 0;
-  // Range binning: num_bins + 1 strictly ascending levels of the sample's type (float for f32)
-  // in device memory, read by the kernel (not part of the key, like the even bounds). The tuner
+  // Range binning: num_bins + 1 strictly ascending levels of the sample's type (float for f32,
+  // 16-bit patterns for f16 and bf16, compared as floats) in device memory, read by the kernel (not part of the key, like the even bounds). The tuner
   // draws them over [lower, upper] (see tuner::make_levels).
   const void* d_levels = nullptr;
 
@@ -99,8 +114,8 @@ Problem as_one_stream(const Problem& p);
 // that the kernel source of a problem does not depend on the device:
 //   0: binary search in global memory (levels beyond kRangeStageMaxBytes);
 //   1: the block stages the levels in shared memory, then searches there;
-//   2: u8 samples: the block builds a 256-entry sample -> bin table in shared memory (one load
-//      per sample instead of a search).
+//   2: u8 and i8 samples: the block builds a 256-entry byte -> bin table in shared memory (one
+//      load per sample instead of a search; i8 indexes it by the sample's byte).
 // Not a tunable: 2 beats a search for every u8 problem, and staging is cheap below the limit.
 constexpr std::size_t kRangeStageMaxBytes = 16384;
 int range_mode(const Problem& p);
@@ -117,7 +132,8 @@ std::size_t range_smem_bytes(const Problem& p);
 bool even_narrow(const Problem& p);
 
 // The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT,
-// HT_EVERY_VALUE_A_BIN, for range binning HT_RANGE_MODE and where even_narrow(p) HT_EVEN_NARROW.
+// HT_EVERY_VALUE_A_BIN, for range binning HT_RANGE_MODE, where even_narrow(p) HT_EVEN_NARROW
+// and for f16 and bf16 samples HT_SAMPLE_HALF (1 and 2).
 std::vector<std::string> sample_defines(const Problem& p);
 // Direct binning whose bins cover every value of the sample type (u8 with 256 bins): no sample
 // can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).

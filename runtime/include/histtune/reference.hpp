@@ -13,7 +13,8 @@ namespace histtune {
 // Histogram of p.n host samples of p.sample_type at `samples`; for multi-channel problems, the
 // active channels' histograms one after another (p.n rows of p.channels samples; with a row
 // pitch, p.image_rows() image rows p.row_pitch_bytes apart, the bytes between them not read).
-// Range binning reads p.num_bins + 1 host `levels` of the sample's type (float for f32);
+// Range binning reads p.num_bins + 1 host `levels` of the sample's type (float for f32; f16 and
+// bf16 samples and levels are 16-bit patterns, converted by histtune/half.hpp's functions);
 // p.d_levels is not read. A pitched problem that validate() refuses throws invalid_argument.
 std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
                                                const void* levels = nullptr);

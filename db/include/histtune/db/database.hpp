@@ -39,8 +39,8 @@ struct DeviceRow {
   std::string nvrtc_version{};
 };
 
-// One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32"),
-// the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
+// One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32", "i8",
+// "i16", "f16", "bf16"), the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
 // problems (schema v3) the channels per row and how many of them are histogrammed (0: not a
 // multi-channel problem). All seven fields are the key.
 struct ProblemRow {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
@@ -21,6 +22,10 @@ namespace histtune::tuner {
 // Above kMaxCubBins bins it throws too: CUB faulted at 4194304 bins (cub_histogram.cu), and a
 // fault ends the process's CUDA context.
 constexpr std::uint32_t kMaxCubBins = 1u << 20;
+// Why CUB's DeviceHistogram cannot count p correctly (empty when it can): the sample types and
+// bins where its own bugs give wrong counts or write out of bounds (issue 25 lists them). The
+// constructor below throws with this reason.
+std::string cub_refusal(const Problem& p);
 class CubHistogram {
  public:
   explicit CubHistogram(const Problem& p);

@@ -351,8 +351,14 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
-  if (c.storage == Storage::partitioned)
+  if (c.storage == Storage::partitioned) {
     out.push_back("-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p)));
+    // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
+    // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
+    // together and one block's scan overlaps another's loads.
+    const int resident = std::max(1, std::min(c.blocks_per_sm, 2048 / c.block_threads));
+    out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
+  }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   out.push_back(std::string("-DHT_SLICED=") + (sliced(c, p) ? "1" : "0"));

@@ -874,8 +874,16 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   const unsigned int parts = ht_partitions(num_bins), p = blockIdx.x;
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int* row = work + p * stride;
-  unsigned int sum = 0;
-  for (unsigned long long t = threadIdx.x; t < stride; t += 256u) sum += row[t] >> 16;
+  // Eight loads in flight a thread: a row is a few KB, read at the loads' latency otherwise.
+  unsigned int sum = 0, sums[8] = {};
+  unsigned long long t = threadIdx.x;
+  for (; t + 7u * 256u < stride; t += 8u * 256u) {
+#pragma unroll
+    for (unsigned int k = 0; k < 8u; ++k) sums[k] += row[t + k * 256u] >> 16;
+  }
+  for (; t < stride; t += 256u) sum += row[t] >> 16;
+#pragma unroll
+  for (unsigned int k = 0; k < 8u; ++k) sum += sums[k];
 #pragma unroll
   for (unsigned int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xFFFFFFFFu, sum, o);
   if (threadIdx.x % 32u == 0) warp_sums[threadIdx.x / 32u] = sum;

@@ -64,8 +64,11 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > (std::uint64_t{1} << 17)) {
     candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
-  } else {
+  } else if (p.n > kSingleBlockDefaultMaxSamples) {
     candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
+  } else {
+    candidates = {{"tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl1"},
+                  {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
   }
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.

@@ -81,6 +81,9 @@ Status by_type(int type, F&& f, bool with_float = true, bool with_wide = true) {
     case SampleType::i16:
     case SampleType::f16:
     case SampleType::bf16:
+    case SampleType::i64:
+    case SampleType::u64:
+    case SampleType::f64:
       break;  // not in the Python package yet (issue 25's next step)
   }
   return Status(StatusCode::invalid_argument,

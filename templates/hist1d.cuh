@@ -606,6 +606,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   };
   // The bins of one vector's samples (bin[j] when ok[j]).
   auto bins_of_vec = [&](VecT v, unsigned int* bin, bool* ok) {
+    if constexpr (sizeof(SampleT) == 8) {  // i64, u64, f64: two words a sample
+      ht_for_each_sample([&](unsigned int w) { return ht_word(v, w); },
+                         [&](SampleT s, unsigned int j) { ok[j] = bin_of(s, bin[j]); });
+      return;
+    }
     if (kWords == 0) {
       ok[0] = bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
       return;

@@ -13,6 +13,7 @@ namespace {
 constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
 bool exact_in_double(std::int64_t v) { return v >= -kExactInDouble && v <= kExactInDouble; }
 bool exact_in_double(float) { return true; }
+bool exact_in_double(double) { return true; }
 
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
            double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream,
@@ -74,7 +75,20 @@ HT_EVEN(std::int8_t, i8, std::int64_t)
 HT_EVEN(std::int16_t, i16, std::int64_t)
 HT_EVEN(__half, f16, float)
 HT_EVEN(__nv_bfloat16, bf16, float)
+HT_EVEN(double, f64, double)
 #undef HT_EVEN
+
+// 64-bit integers keep their bounds exactly (Problem::lower_bits): no 2^53 limit.
+#define HT_EVEN64(T, TAG)                                                                     \
+  Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, T lower,  \
+                        T upper, std::uint32_t* d_counts, cudaStream_t stream) {              \
+    Problem p = flat_problem(SampleType::TAG, Binning::even, num_bins, n);                    \
+    set_even_bounds(p, lower, upper);                                                          \
+    return run_recorded(p, d_samples, d_counts, stream);                                      \
+  }
+HT_EVEN64(std::int64_t, i64)
+HT_EVEN64(std::uint64_t, u64)
+#undef HT_EVEN64
 
 #define HT_RANGE(T, TAG)                                                                    \
   Status histogram_range(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,       \
@@ -91,6 +105,9 @@ HT_RANGE(std::int8_t, i8)
 HT_RANGE(std::int16_t, i16)
 HT_RANGE(__half, f16)
 HT_RANGE(__nv_bfloat16, bf16)
+HT_RANGE(std::int64_t, i64)
+HT_RANGE(std::uint64_t, u64)
+HT_RANGE(double, f64)
 #undef HT_RANGE
 
 #define HT_DIRECT(T, TAG)                                                                  \
@@ -104,6 +121,8 @@ HT_DIRECT(std::uint32_t, u32)
 HT_DIRECT(std::int32_t, i32)
 HT_DIRECT(std::int8_t, i8)
 HT_DIRECT(std::int16_t, i16)
+HT_DIRECT(std::int64_t, i64)
+HT_DIRECT(std::uint64_t, u64)
 #undef HT_DIRECT
 
 }  // namespace histtune

@@ -63,7 +63,10 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
                   {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > (std::uint64_t{1} << 17)) {
-    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
+    // The second for 8-byte samples, which vec8 loads one at a time: the same bytes per thread
+    // in one 16-byte load (not timed; the tuner finds better where it has run).
+    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
+                  {"tpb1024.vpt1.vec16.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > kSingleBlockDefaultMaxSamples) {
     candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
   } else {

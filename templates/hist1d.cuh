@@ -35,9 +35,10 @@
 //    read the same tiles at the same time, so the input comes from DRAM about once and from L2
 //    `slices` times, and each block counts only the samples of its slice.
 //  - Byte decoding (HT_BYTE_DECODE, hist1d::byte_decoded: u8 even or range binning with fewer
-//    than 256 bins, storage 0 or 1 adding to zeroed counts): the counters count the 256 byte
-//    values, the sample itself, as CUB does; the flush maps each value with a count to its bin
-//    (values in no bin are dropped), the lanes of a warp whose values share a bin adding together.
+//    than 256 bins, i8 with up to 256, storage 0 or 1 adding to zeroed counts): the counters
+//    count the 256 byte values, the sample's byte, as CUB does; the flush maps each value with a
+//    count to its bin (values in no bin are dropped), the lanes of a warp whose values share a
+//    bin adding together.
 //    No binning arithmetic and no sink per sample, and a few hot bins spread over their byte
 //    values' counters.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
@@ -590,7 +591,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   // byte-decoding kernel counts every sample at its value.
   auto bin_of = [&](SampleT s, unsigned int& bin) {
     if constexpr (HT_BYTE_DECODE) {
-      bin = (unsigned int)s;
+      bin = (unsigned int)(unsigned char)s;  // the byte: i8's -1 counts at 255
       return true;
     }
     const bool ok = binning.bin_of(s, bin);

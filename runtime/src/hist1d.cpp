@@ -316,7 +316,11 @@ bool byte_decoded(const Hist1DConfig& c, const Problem& p) {
   const bool binned = p.binning == Binning::even || p.binning == Binning::range;
   const bool adds = (c.storage == Storage::shared || c.storage == Storage::thread_counters) &&
                     c.single_block == 0 && c.two_phase == 0;
-  return p.sample_type == SampleType::u8 && binned && p.num_bins < kByteValues && adds;
+  // u8 with 256 bins has a bin for every byte already; i8's bins always take arithmetic (its
+  // values are signed), so up to 256 of them decode.
+  const std::uint32_t most = p.sample_type == SampleType::i8 ? kByteValues : kByteValues - 1;
+  const bool bytes = p.sample_type == SampleType::u8 || p.sample_type == SampleType::i8;
+  return bytes && binned && p.num_bins <= most && adds;
 }
 
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p) {

@@ -46,6 +46,14 @@ TEST(ByteDecode, U8EvenOrRangeBelow256BinsAddedByAGridOfBlocksDecodes) {
     range.binning = Binning::range;
     EXPECT_TRUE(hist1d::byte_decoded(c, range)) << label;
     EXPECT_EQ(hist1d::counted_bins(c, range), 256u) << label;
+    // i8: its signed values always take arithmetic, so 256 bins decode too.
+    for (const std::uint32_t bins : {1u, 100u, 256u}) {
+      Problem i8 = u8_even(bins, -128, 127);
+      i8.sample_type = SampleType::i8;
+      EXPECT_TRUE(hist1d::byte_decoded(c, i8)) << label << " " << bins;
+      i8.binning = Binning::range;
+      EXPECT_TRUE(hist1d::byte_decoded(c, i8)) << label << " " << bins;
+    }
   }
 }
 

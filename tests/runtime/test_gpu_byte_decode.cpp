@@ -1,5 +1,5 @@
 // On the GPU: byte decoding (hist1d.cuh's HT_BYTE_DECODE), u8 even and range binning with fewer
-// than 256 bins, over bounds that leave byte values outside every bin, on every decoding storage,
+// than 256 bins and i8 with up to 256, over bounds that leave byte values outside every bin, on every decoding storage,
 // odd sizes and every distribution (and every byte value drawn uniformly), exact against the host
 // reference with the output poisoned before each call. Each case asserts that its configuration
 // decodes, so the test cannot pass on the binning path.
@@ -47,6 +47,12 @@ std::vector<Problem> shapes() {
   for (const auto& l : levels)
     out.push_back(flat_problem(SampleType::u8, Binning::range, static_cast<std::uint32_t>(l[0]), 0,
                                l[1], l[2]));
+  // i8: signed bytes, every bin count up to 256, bounds over all of them or some.
+  const double signed_bounds[][2] = {{-128, 127}, {-100, 100}};
+  for (const std::uint32_t bins : {1u, 10u, 255u, 256u})
+    for (const auto& b : signed_bounds)
+      out.push_back(flat_problem(SampleType::i8, Binning::even, bins, 0, b[0], b[1]));
+  out.push_back(flat_problem(SampleType::i8, Binning::range, 100, 0, -120, 120));
   return out;
 }
 
@@ -111,7 +117,7 @@ TEST(ByteDecode, ExactOnEveryDecodingStorageSizeAndDistribution) {
       }
     }
   }
-  EXPECT_EQ(ran, 7 * (6 * 3 + 1 + 5) * 4 * kInputs);
+  EXPECT_EQ(ran, 7 * (6 * 3 + 1 + 5 + 4 * 2 + 1) * 4 * kInputs);
 }
 
 // Per-thread counters of byte values summed into the block's 256 totals after every tile

@@ -4,20 +4,14 @@
 // cannot pass on an unsliced launch.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "fake_device.hpp"
 #include "gpu.hpp"
-#include "histtune/detail/cuda_check.hpp"
+#include "gpu_exact.hpp"
 #include "histtune/dispatcher.hpp"
-#include "histtune/reference.hpp"
-#include "histtune/tuner/inputs.hpp"
 
 using namespace histtune;
 
 namespace {
-
-std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 struct SliceCase {
   const char* label;
@@ -64,25 +58,7 @@ TEST(Slices, ExactJustAboveEachBoundaryAndFarBeyond) {
       p.n = n;
       ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << k.label << " " << p.describe();
       ASSERT_EQ(hist1d::geometry(*c, p, d).slices, k.slices) << k.label << " " << p.describe();
-      const Kernel kern = cache.get(hist1d_request(*c, p, d.arch()), hist1d::kKernel);
-      const Hist1DLaunch launch(cache, kern, *c, p, d);
-      for (const auto dist : {tuner::Distribution::uniform, tuner::Distribution::skewed,
-                              tuner::Distribution::constant, tuner::Distribution::runs,
-                              tuner::Distribution::mixed}) {
-        const std::uint64_t seed = fresh_seed();
-        const auto host = tuner::make_samples(p, seed, dist);
-        const auto levels =
-            p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
-        tuner::DeviceInputs in(p, host, 0, levels);
-        p.d_levels = in.levels();
-        HT_CUDA(cudaMemset(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t)));
-        launch(p, in.samples(0), in.counts(), nullptr);
-        HT_CUDA(cudaDeviceSynchronize());
-        EXPECT_EQ(in.read_counts(p.num_bins),
-                  reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data()))
-            << k.label << " " << p.describe() << " " << tuner::to_string(dist) << " seed " << seed;
-        ++ran;
-      }
+      ran += test::run_all_distributions(cache, *c, p, d, 0);
     }
   }
   EXPECT_EQ(ran, 11 * 4 * 5);

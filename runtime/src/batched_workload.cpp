@@ -27,6 +27,7 @@ BenchRow target(std::string id, Problem p, double floor_pct) {
   r.problem = std::move(p);
   r.min_floor_pct = floor_pct;
   r.target = ">= " + std::to_string(static_cast<int>(floor_pct)) + "% of floor";
+  r.skip_cub = "no CUB peer: CUB has no histogram per row";
   return r;
 }
 

@@ -1,8 +1,8 @@
-// NVRTC compiles the batched family's kernels (templates/batched.cuh) without a GPU, for sm_90 and
-// sm_80: dense and segmented rows, every sample type with every binning it takes (integer even
-// binning in 32 and 64 bits, range binning in each way of reading the levels), over the built-in
-// default and a few configurations (one-sample loads, several rows a block with copies, atomics
-// on the output, unrolled).
+// NVRTC compiles the batched family's kernels (templates/batched.cuh) without a GPU: dense and
+// segmented rows, every sample type with every binning it takes (integer even binning in 32 and
+// 64 bits, range binning in each way of reading the levels), over the built-in default (sm_90
+// and sm_80) and a few configurations (sm_90: one-sample loads, several rows a block with
+// copies, unrolled), and atomics on the output.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -77,8 +77,10 @@ TEST(BatchedCompile, EveryTypeAndBinningCompilesForSm90AndSm80) {
         if (batched::check(*c, p, d).holds()) configs.push_back(*c);
       }
       ASSERT_GE(configs.size(), 2u) << name_of(p) << ": too few configurations hold";
-      for (const BatchedConfig& c : configs)
+      for (std::size_t i = 0; i < configs.size(); ++i)
         for (const int arch : {90, 80}) {
+          if (arch == 80 && i > 0) continue;  // sm_80: the default only
+          const BatchedConfig& c = configs[i];
           CompiledKernel out;
           ASSERT_NO_THROW(out = compile(batched::request(c, p, arch)))
               << name_of(p) << " " << c.label() << " sm_" << arch;
@@ -86,7 +88,7 @@ TEST(BatchedCompile, EveryTypeAndBinningCompilesForSm90AndSm80) {
           ++compiled;
         }
     }
-  EXPECT_GE(compiled, 150);
+  EXPECT_GE(compiled, 100);
 }
 
 // Bins beyond shared memory: atomics on the output (private_copies 0), the one kernel without

@@ -695,8 +695,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 // (word p * stride + t, stride = ht_part_stride(n)), then the tiles' 16-bit bins from a 16-byte
 // boundary, then the partitions' sizes. Tiles 0 .. full - 1 are the aligned body's whole tiles; tile `full` holds the body's
 // last partial tile and tile full + 1 the misaligned head and the tail; any later tile is empty.
-#ifndef HT_PARTITION_BITS
-#error "HT_PARTITION_BITS must be defined with storage 5 (hist1d::defines)"
+#if !defined(HT_PARTITION_BITS) || !defined(HT_MIN_BLOCKS)
+#error "HT_PARTITION_BITS and HT_MIN_BLOCKS must be defined with storage 5 (hist1d::defines)"
 #endif
 #if HT_AGGREGATE == 1 || HT_PRIVATE_COPIES != 1 || HT_LAYOUT != 0 || HT_SINK || HT_TWO_PHASE
 #error "storage 5 takes no copies, runs, sink or two-phase flush"
@@ -706,8 +706,6 @@ enum : unsigned int {
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
-  kCountTiles = 4,  // tiles whose groups a warp of the count kernel loads together
-  kLongLoads = 8,   // loads per lane in flight over a group longer than 64
 };
 
 __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {
@@ -728,31 +726,32 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
   return const_cast<unsigned int*>(work) + ht_table_words(parts, stride) + stride * kTile / 2u;
 }
 
-// One tile's samples (part[i], loc[i]; kNoPart when in no bin) to the workspace: each sample's
+// One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
 // stored with 16-byte writes. `cnt` starts and ends zeroed.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
-                                              unsigned int parts, const unsigned int* part,
-                                              const unsigned short* loc, unsigned int* cnt,
+                                              unsigned int parts, const unsigned int* bin,
+                                              unsigned int* cnt,
                                               unsigned int* start, unsigned short* stage,
                                               unsigned int* table, unsigned short* bins) {
   unsigned int rank[kPerTile];
 #pragma unroll
   for (unsigned int i = 0; i < kPerTile; ++i) {
+    const unsigned int part = bin[i] == kNoPart ? kNoPart : bin[i] >> HT_PARTITION_BITS;
     // A warp whose lanes share one partition (constant data, long runs) takes its ranks with one
     // atomic: 32 returning atomics on one word serialise. HT_AGGREGATE 2 merges every group of
     // lanes that share a partition (__match_any_sync), at a match per sample.
     const unsigned int lane = threadIdx.x % 32u;
 #if HT_AGGREGATE == 2
-    const unsigned int peers = __match_any_sync(0xFFFFFFFFu, part[i]);
+    const unsigned int peers = __match_any_sync(0xFFFFFFFFu, part);
 #else
-    const bool one = __all_sync(0xFFFFFFFFu, part[i] == __shfl_sync(0xFFFFFFFFu, part[i], 0));
+    const bool one = __all_sync(0xFFFFFFFFu, part == __shfl_sync(0xFFFFFFFFu, part, 0));
     const unsigned int peers = one ? 0xFFFFFFFFu : 1u << lane;
 #endif
     const unsigned int first = __ffs(peers) - 1u;
     unsigned int base = 0;
-    if (lane == first && part[i] != kNoPart) base = atomicAdd(&cnt[part[i]], __popc(peers));
+    if (lane == first && part != kNoPart) base = atomicAdd(&cnt[part], __popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, first);
     rank[i] = base + __popc(peers & ((1u << lane) - 1u));
   }
@@ -780,7 +779,8 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   }
 #pragma unroll
   for (unsigned int i = 0; i < kPerTile; ++i)
-    if (part[i] != kNoPart) stage[start[part[i]] + rank[i]] = loc[i];
+    if (bin[i] != kNoPart)
+      stage[start[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
   __syncthreads();
   uint4* out = reinterpret_cast<uint4*>(bins + t * kTile);
   const uint4* in = reinterpret_cast<const uint4*>(stage);
@@ -789,7 +789,8 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
 }
 
 // The partition pass. Same arguments as the other storages' kernel; `counts` is the workspace.
-extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
+// HT_MIN_BLOCKS (blocks_per_sm, hist1d::defines) bounds its registers so that many blocks fit.
+extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS, HT_MIN_BLOCKS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
                 unsigned int /*row_stride*/, long long lower_i, unsigned long long range_i,
                 unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
@@ -810,13 +811,10 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   binning.range = ht_range_setup(levels, num_bins, smem + stage_at + kTile / 2u);
   __syncthreads();
 
-  unsigned int part[kPerTile];
-  unsigned short loc[kPerTile];
+  unsigned int bin[kPerTile];  // the sample's bin, or kNoPart (bins are < 2^32 - 1)
   auto bin_sample = [&](SampleT s, unsigned int i) {
     unsigned int b;
-    const bool ok = binning.bin_of(s, b);
-    part[i] = ok ? b >> HT_PARTITION_BITS : kNoPart;
-    loc[i] = (unsigned short)(b & (kPartBins - 1u));
+    bin[i] = binning.bin_of(s, b) ? b : kNoPart;
   };
   const HtInput in = ht_input(samples, n);
   const unsigned long long head = in.head, body_vecs = in.body_vecs, full = in.full_tiles;
@@ -839,7 +837,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     for (unsigned int k = 0; k < kVecs; ++k)
       ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
                          [&](SampleT s, unsigned int j) { bin_sample(s, k * kPerVec + j); });
-    ht_place_tile(t, stride, parts, part, loc, cnt, start, stage, table, bins);
+    ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
   }
   // The last tiles, one sample per item: the body's partial tile, then the head and the tail.
   const unsigned long long rest = (body_vecs - full * kTileVecs) * kPerVec;
@@ -849,13 +847,12 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #pragma unroll
     for (unsigned int i = 0; i < kPerTile; ++i) {
       const unsigned long long e = (unsigned long long)i * kThreads + threadIdx.x;
-      part[i] = kNoPart;
-      loc[i] = 0;
+      bin[i] = kNoPart;
       if (t == full && e < rest) bin_sample(samples[head + full * kTile + e], i);
       if (t == full + 1u && e < head) bin_sample(samples[e], i);
       if (t == full + 1u && e >= head && e - head < tail) bin_sample(samples[tail_start + e - head], i);
     }
-    ht_place_tile(t, stride, parts, part, loc, cnt, start, stage, table, bins);
+    ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
   }
 }
 
@@ -877,8 +874,16 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   const unsigned int parts = ht_partitions(num_bins), p = blockIdx.x;
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int* row = work + p * stride;
-  unsigned int sum = 0;
-  for (unsigned long long t = threadIdx.x; t < stride; t += 256u) sum += row[t] >> 16;
+  // Eight loads in flight a thread: a row is a few KB, read at the loads' latency otherwise.
+  unsigned int sum = 0, sums[8] = {};
+  unsigned long long t = threadIdx.x;
+  for (; t + 7u * 256u < stride; t += 8u * 256u) {
+#pragma unroll
+    for (unsigned int k = 0; k < 8u; ++k) sums[k] += row[t + k * 256u] >> 16;
+  }
+  for (; t < stride; t += 256u) sum += row[t] >> 16;
+#pragma unroll
+  for (unsigned int k = 0; k < 8u; ++k) sum += sums[k];
 #pragma unroll
   for (unsigned int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xFFFFFFFFu, sum, o);
   if (threadIdx.x % 32u == 0) warp_sums[threadIdx.x / 32u] = sum;
@@ -895,8 +900,8 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
 }
 
 // Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
-// sizes), counts p's groups of tiles g, g + G, ... in shared memory (a warp takes kCountTiles
-// tiles at a time, their loads issued before their adds), and stores (later rounds: adds) its
+// sizes), counts p's groups of tiles g, g + G, ... in shared memory (each warp a run of them,
+// a few lanes a group), and stores (later rounds: adds) its
 // bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
 // last share return.
 extern "C" __global__ void __launch_bounds__(kCountThreads)
@@ -937,41 +942,39 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const unsigned short* bins =
       reinterpret_cast<const unsigned short*>(work + ht_table_words(parts, stride));
   const unsigned int* row = work + p * stride;
-  const unsigned long long step = (unsigned long long)shares * kCountTiles;
-  for (unsigned long long t = g + (unsigned long long)warp * step; t < stride; t += kWarps * step) {
-    unsigned int group[kCountTiles];
-    unsigned short v[kCountTiles][2];
+  // The block's tiles are g, g + G, ...; warp w takes a contiguous run of them and reads their
+  // table words 32 at a time, a lane each (one coalesced load), so that no group's load waits on
+  // a table load. kGroupLanes lanes take a group: each loads 16 bytes (8 bins) at a time from
+  // the group's first 16-byte boundary and adds the 8, those outside the group to the sink (word
+  // kPartBins), unconditionally: a warp then runs the same trips in every lane, and the +1s
+  // compile to ATOMS.POPC.INC, which merges a warp's adds to one word (constant data).
+  constexpr unsigned int kGroupLanes = 4, kGroupsPerWarp = 32u / kGroupLanes;
+  const unsigned long long mine_tiles = g < stride ? (stride - g + shares - 1u) / shares : 0u;
+  const unsigned long long per_warp = (mine_tiles + kWarps - 1u) / kWarps;
+  const unsigned long long end = min(mine_tiles, (warp + 1u) * per_warp);
+  const unsigned int q = lane % kGroupLanes;
+  for (unsigned long long i0 = warp * per_warp; i0 < end; i0 += 32u) {
+    const unsigned int words =
+        i0 + lane < end ? row[g + (i0 + lane) * shares] : 0u;  // a missing tile: length 0
+    for (unsigned int u0 = 0; u0 < 32u && i0 + u0 < end; u0 += kGroupsPerWarp) {
+      const unsigned int u = u0 + lane / kGroupLanes;
+      const unsigned int group = __shfl_sync(0xFFFFFFFFu, words, u);
+      const unsigned int from = group & 0xFFFFu, stop = from + (group >> 16);
+      const unsigned int first = from & ~7u;
+      const uint4* at = reinterpret_cast<const uint4*>(bins + (g + (i0 + u) * shares) * kTile);
+      const unsigned int per_trip = 8u * kGroupLanes;
+      const unsigned int trips = stop > from ? (stop - first + per_trip - 1u) / per_trip : 0u;
+      const unsigned int most = __reduce_max_sync(0xFFFFFFFFu, trips);
+      for (unsigned int k = 0; k < most; ++k) {
+        const unsigned int e = first + (k * kGroupLanes + q) * 8u;
+        uint4 w = make_uint4(0u, 0u, 0u, 0u);
+        if (e < stop) w = at[e / 8u];
+        const unsigned int word[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
-    for (unsigned int u = 0; u < kCountTiles; ++u) {
-      const unsigned long long tu = t + u * shares;
-      group[u] = tu < stride ? row[tu] : 0u;
-    }
-#pragma unroll
-    for (unsigned int u = 0; u < kCountTiles; ++u) {
-      const unsigned short* at = bins + (t + u * shares) * kTile + (group[u] & 0xFFFFu);
-      const unsigned int len = group[u] >> 16;
-      v[u][0] = lane < len ? at[lane] : kPartBins;
-      v[u][1] = lane + 32u < len ? at[lane + 32u] : kPartBins;
-    }
-    // Unconditional +1s (lanes past a group's end add to the sink, word kPartBins): they compile
-    // to ATOMS.POPC.INC, which merges a warp's adds to one word (constant data); the loop runs
-    // the same trips in every lane.
-#pragma unroll
-    for (unsigned int u = 0; u < kCountTiles; ++u) {
-      const unsigned short* at = bins + (t + u * shares) * kTile + (group[u] & 0xFFFFu);
-      const unsigned int len = group[u] >> 16;
-      atomicAdd(&hist[v[u][0]], 1u);
-      atomicAdd(&hist[v[u][1]], 1u);
-      // A long group (a hot partition's): kLongLoads loads in flight per lane before their adds.
-      for (unsigned int j = 64u; j < len; j += 32u * kLongLoads) {
-        unsigned short w[kLongLoads];
-#pragma unroll
-        for (unsigned int k = 0; k < kLongLoads; ++k) {
-          const unsigned int e = j + k * 32u + lane;
-          w[k] = e < len ? at[e] : kPartBins;
+        for (unsigned int j = 0; j < 8u; ++j) {
+          const unsigned int v = j % 2u ? word[j / 2u] >> 16 : word[j / 2u] & 0xFFFFu;
+          atomicAdd(&hist[e + j >= from && e + j < stop ? v : kPartBins], 1u);
         }
-#pragma unroll
-        for (unsigned int k = 0; k < kLongLoads; ++k) atomicAdd(&hist[w[k]], 1u);
       }
     }
   }

@@ -64,8 +64,11 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > (std::uint64_t{1} << 17)) {
     candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
-  } else {
+  } else if (p.n > kSingleBlockDefaultMaxSamples) {
     candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
+  } else {
+    candidates = {{"tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl1"},
+                  {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
   }
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.
@@ -351,8 +354,14 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
-  if (c.storage == Storage::partitioned)
+  if (c.storage == Storage::partitioned) {
     out.push_back("-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p)));
+    // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
+    // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
+    // together and one block's scan overlaps another's loads.
+    const int resident = std::max(1, std::min(c.blocks_per_sm, 2048 / c.block_threads));
+    out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
+  }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
   out.push_back(std::string("-DHT_SLICED=") + (sliced(c, p) ? "1" : "0"));

@@ -5,7 +5,7 @@
 namespace histtune::hist1d {
 
 std::vector<Problem> plan_problems() {
-  // Sample types x bin counts x sizes x binning: 37 problems, one range-binned.
+  // Sample types x bin counts x sizes x binning: 38 problems, one range-binned.
   struct Row {
     SampleType type;
     Binning binning;
@@ -58,6 +58,7 @@ std::vector<Problem> plan_problems() {
       {SampleType::f32, Binning::even, 65536, 24, 0, 100},
       {SampleType::f32, Binning::even, 0, 20, 0, 100},
       {SampleType::f32, Binning::even, 0, 24, 0, 100},
+      {SampleType::f32, Binning::even, 0, 26, 0, 100},
       // Caller-given levels: make_levels' quadratic spacing over [0, 100], staged in shared memory.
       {SampleType::f32, Binning::range, 1024, 24, 0, 100},
   };

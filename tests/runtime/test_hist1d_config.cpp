@@ -344,6 +344,13 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::partitioned);
   big.n = 1u << 20;  // a small input: two more launches and a store of every bin cost more
   EXPECT_EQ(hist1d::default_for(big, h100_like()).storage, Storage::global);
+  // Up to 2^12 samples (MoE routing counts) one block zeroes, counts and stores: no memset node.
+  Problem moe = u8_256(1 << 12);
+  moe.sample_type = SampleType::i32;
+  moe.num_bins = 64;
+  EXPECT_EQ(hist1d::default_for(moe, h100_like()).single_block, 1);
+  moe.n = (1 << 12) + 1;
+  EXPECT_EQ(hist1d::default_for(moe, h100_like()).single_block, 0);
 }
 
 TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {

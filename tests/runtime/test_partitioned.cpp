@@ -48,6 +48,7 @@ TEST(Partitioned, LabelRoundTripsAndDefinesItsPartitionBits) {
   EXPECT_EQ(c.label(), kPart);
   const auto defs = hist1d::defines(c, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26));
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_PARTITION_BITS=13"), defs.end());
+  EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_MIN_BLOCKS=1"), defs.end());
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_SINK=0"), defs.end());
   const auto shared = hist1d::defines(hist1d::default_config(),
                                       large(SampleType::i32, Binning::direct, 256, 1u << 26));

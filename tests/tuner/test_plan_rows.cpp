@@ -86,6 +86,7 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "hist1d f32 even bins=65536 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
       "hist1d f32 even bins=65536 n=2^20 [0, 100) | 0 100 | hist1d.cuh",
       "hist1d f32 even bins=1048576 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
+      "hist1d f32 even bins=4194304 n=2^26 [0, 100) | 0 100 | hist1d.cuh",
       "hist1d f32 range bins=1024 n=2^24 | 0 100 | hist1d.cuh",
       "multichannel u8 direct bins=256 n=33177600 channels=3/4 | 0 0 | multichannel.cuh",
       "multichannel u8 direct bins=256 n=2^20 channels=512/512 | 0 0 | multichannel.cuh",

@@ -606,6 +606,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   };
   // The bins of one vector's samples (bin[j] when ok[j]).
   auto bins_of_vec = [&](VecT v, unsigned int* bin, bool* ok) {
+    if constexpr (sizeof(SampleT) == 8) {  // i64, u64, f64: two words a sample
+      ht_for_each_sample([&](unsigned int w) { return ht_word(v, w); },
+                         [&](SampleT s, unsigned int j) { ok[j] = bin_of(s, bin[j]); });
+      return;
+    }
     if (kWords == 0) {
       ok[0] = bin_of(ht_sample_of<0>(ht_word(v, 0)), bin[0]);
       return;
@@ -719,11 +724,17 @@ __device__ __forceinline__ unsigned long long ht_table_words(unsigned int parts,
                                                              unsigned long long stride) {
   return (parts * stride + 3u) & ~3ull;
 }
+// A tile's 16-bit slots in the workspace: its samples, each partition's group padded to whole
+// chunks of 8 (16 bytes) with the sink, so the count pass loads whole chunks of one group.
+__device__ __forceinline__ unsigned long long ht_tile_slots(unsigned int parts) {
+  return kTile + 8ull * parts;
+}
 // The partitions' sizes (the sizes pass's output): after the tiles' bins.
 __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
                                                        unsigned int parts,
                                                        unsigned long long stride) {
-  return const_cast<unsigned int*>(work) + ht_table_words(parts, stride) + stride * kTile / 2u;
+  return const_cast<unsigned int*>(work) + ht_table_words(parts, stride) +
+         stride * ht_tile_slots(parts) / 2u;
 }
 
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
@@ -759,7 +770,7 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of partitions
     const unsigned int per = (parts + 31u) / 32u, first = threadIdx.x * per;
     unsigned int sum = 0;
-    for (unsigned int j = first; j < min(parts, first + per); ++j) sum += cnt[j];
+    for (unsigned int j = first; j < min(parts, first + per); ++j) sum += (cnt[j] + 7u) & ~7u;
     unsigned int incl = sum;
 #pragma unroll
     for (unsigned int o = 1; o < 32u; o <<= 1) {
@@ -769,12 +780,15 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     unsigned int run = incl - sum;
     for (unsigned int j = first; j < min(parts, first + per); ++j) {
       start[j] = run;
-      run += cnt[j];
+      run += (cnt[j] + 7u) & ~7u;
     }
+    if (threadIdx.x == 31u) start[parts] = run;  // the slots the tile's groups take
   }
   __syncthreads();
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) {
     table[j * stride + t] = start[j] | (cnt[j] << 16);
+    for (unsigned int i = start[j] + cnt[j]; i < start[j] + ((cnt[j] + 7u) & ~7u); ++i)
+      stage[i] = kPartBins;  // the group's padding: the count pass adds it to the sink
     cnt[j] = 0u;
   }
 #pragma unroll
@@ -782,9 +796,9 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     if (bin[i] != kNoPart)
       stage[start[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
   __syncthreads();
-  uint4* out = reinterpret_cast<uint4*>(bins + t * kTile);
+  uint4* out = reinterpret_cast<uint4*>(bins + t * ht_tile_slots(parts));
   const uint4* in = reinterpret_cast<const uint4*>(stage);
-  for (unsigned int i = threadIdx.x; i < kTile / 8u; i += kThreads) out[i] = in[i];
+  for (unsigned int i = threadIdx.x; i < start[parts] / 8u; i += kThreads) out[i] = in[i];
   __syncthreads();  // the stage and the starts are free again
 }
 
@@ -805,10 +819,10 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   extern __shared__ unsigned int smem[];
   unsigned int* cnt = smem;
   unsigned int* start = smem + parts;
-  const unsigned int stage_at = (2u * parts + 3u) & ~3u;  // 16-byte aligned: read as uint4
+  const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts]; 16-byte aligned
   unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) cnt[j] = 0u;
-  binning.range = ht_range_setup(levels, num_bins, smem + stage_at + kTile / 2u);
+  binning.range = ht_range_setup(levels, num_bins, smem + stage_at + ht_tile_slots(parts) / 2u);
   __syncthreads();
 
   unsigned int bin[kPerTile];  // the sample's bin, or kNoPart (bins are < 2^32 - 1)
@@ -943,39 +957,55 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       reinterpret_cast<const unsigned short*>(work + ht_table_words(parts, stride));
   const unsigned int* row = work + p * stride;
   // The block's tiles are g, g + G, ...; warp w takes a contiguous run of them and reads their
-  // table words 32 at a time, a lane each (one coalesced load), so that no group's load waits on
-  // a table load. kGroupLanes lanes take a group: each loads 16 bytes (8 bins) at a time from
-  // the group's first 16-byte boundary and adds the 8, those outside the group to the sink (word
-  // kPartBins), unconditionally: a warp then runs the same trips in every lane, and the +1s
-  // compile to ATOMS.POPC.INC, which merges a warp's adds to one word (constant data).
-  constexpr unsigned int kGroupLanes = 4, kGroupsPerWarp = 32u / kGroupLanes;
+  // table words 32 at a time, a lane each (one coalesced load). The 32 groups' chunks of 8 bins
+  // (16 bytes; the partition pass padded each group to whole chunks with the sink, word
+  // kPartBins) are numbered through the warp, and lane l loads chunks l, l + 32, ...: chunk k is
+  // the last group's whose first chunk is <= k (a binary search over the lanes' firsts). Every
+  // lane then adds 8 bins a load, unconditionally (+1s compile to ATOMS.POPC.INC, which merges a
+  // warp's adds to one word: the sink, constant data); only the padding is wasted.
+  const unsigned long long slots = ht_tile_slots(parts);
   const unsigned long long mine_tiles = g < stride ? (stride - g + shares - 1u) / shares : 0u;
   const unsigned long long per_warp = (mine_tiles + kWarps - 1u) / kWarps;
   const unsigned long long end = min(mine_tiles, (warp + 1u) * per_warp);
-  const unsigned int q = lane % kGroupLanes;
+  const unsigned int sink = kPartBins | (kPartBins << 16);
+  auto add_chunk = [&](const uint4& w) {
+    const unsigned int word[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (unsigned int j = 0; j < 4u; ++j) {
+      atomicAdd(&hist[word[j] & 0xFFFFu], 1u);
+      atomicAdd(&hist[word[j] >> 16], 1u);
+    }
+  };
   for (unsigned long long i0 = warp * per_warp; i0 < end; i0 += 32u) {
     const unsigned int words =
         i0 + lane < end ? row[g + (i0 + lane) * shares] : 0u;  // a missing tile: length 0
-    for (unsigned int u0 = 0; u0 < 32u && i0 + u0 < end; u0 += kGroupsPerWarp) {
-      const unsigned int u = u0 + lane / kGroupLanes;
-      const unsigned int group = __shfl_sync(0xFFFFFFFFu, words, u);
-      const unsigned int from = group & 0xFFFFu, stop = from + (group >> 16);
-      const unsigned int first = from & ~7u;
-      const uint4* at = reinterpret_cast<const uint4*>(bins + (g + (i0 + u) * shares) * kTile);
-      const unsigned int per_trip = 8u * kGroupLanes;
-      const unsigned int trips = stop > from ? (stop - first + per_trip - 1u) / per_trip : 0u;
-      const unsigned int most = __reduce_max_sync(0xFFFFFFFFu, trips);
-      for (unsigned int k = 0; k < most; ++k) {
-        const unsigned int e = first + (k * kGroupLanes + q) * 8u;
-        uint4 w = make_uint4(0u, 0u, 0u, 0u);
-        if (e < stop) w = at[e / 8u];
-        const unsigned int word[4] = {w.x, w.y, w.z, w.w};
+    const unsigned int chunks = ((words >> 16) + 7u) / 8u;
+    unsigned int first = chunks;
 #pragma unroll
-        for (unsigned int j = 0; j < 8u; ++j) {
-          const unsigned int v = j % 2u ? word[j / 2u] >> 16 : word[j / 2u] & 0xFFFFu;
-          atomicAdd(&hist[e + j >= from && e + j < stop ? v : kPartBins], 1u);
-        }
-      }
+    for (unsigned int o = 1; o < 32u; o <<= 1) {
+      const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, first, o);
+      if (lane >= o) first += y;
+    }
+    const unsigned int total = __shfl_sync(0xFFFFFFFFu, first, 31);
+    first -= chunks;
+    auto chunk_at = [&](unsigned int k) {  // every lane calls it: the shuffles need them all
+      unsigned int u = 0;
+#pragma unroll
+      for (unsigned int step = 16; step > 0; step >>= 1)
+        if (__shfl_sync(0xFFFFFFFFu, first, u + step) <= k) u += step;
+      const unsigned int from = __shfl_sync(0xFFFFFFFFu, first, u);
+      const unsigned int start = __shfl_sync(0xFFFFFFFFu, words, u) & 0xFFFFu;
+      return reinterpret_cast<const uint4*>(bins + (g + (i0 + u) * shares) * slots + start) +
+             (k - from);
+    };
+    for (unsigned int k = lane; k - lane < total; k += 64u) {  // two loads in flight a lane
+      const uint4* a0 = chunk_at(k);
+      const uint4* a1 = chunk_at(k + 32u);
+      uint4 w0 = make_uint4(sink, sink, sink, sink), w1 = w0;
+      if (k < total) w0 = *a0;
+      if (k + 32u < total) w1 = *a1;
+      add_chunk(w0);
+      add_chunk(w1);
     }
   }
   __syncthreads();

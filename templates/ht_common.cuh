@@ -1,7 +1,9 @@
 // Shared by the histogram kernel templates (included through NVRTC's header list): the sample
 // type, the sample-to-bin mapping and the vector-load helpers. Compile-time parameters used here:
 //   HT_SAMPLE_T          unsigned char | unsigned short | unsigned int | int | float |
-//                        signed char | short (f16 and bf16 samples: unsigned short, their bits)
+//                        signed char | short (f16 and bf16 samples: unsigned short, their bits) |
+//                        long long | unsigned long long | double (8-byte samples: two words each;
+//                        their even bounds come in the 64-bit arguments, see ht_even64)
 //   HT_SAMPLE_HALF       0 (default); 1: the samples are IEEE binary16 bits; 2: bfloat16 bits.
 //                        The bin rules compare the sample converted to float; NaN and infinities
 //                        are never counted. Range levels are half bits too, compared as floats.
@@ -99,6 +101,9 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   r.first = ht_value(__ldg(levels));
   r.last = ht_value(__ldg(levels + num_bins));
 #if HT_RANGE_MODE == 1
+  // 8-byte levels on an 8-byte boundary (range_smem_bytes leaves the 4 bytes this may skip).
+  if constexpr (sizeof(SampleT) == 8)
+    smem = reinterpret_cast<void*>((reinterpret_cast<unsigned long long>(smem) + 7u) & ~7ull);
   SampleT* staged = static_cast<SampleT*>(smem);
   for (unsigned int i = threadIdx.x; i <= num_bins; i += blockDim.x) staged[i] = __ldg(levels + i);
   r.levels = staged;
@@ -112,6 +117,53 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
 #endif
 #endif
   return r;
+}
+
+// i64 and u64 even binning (kernel_args.cpp's wide_bounds): lower_i holds lower's 64 bits and
+// range_i the exact range (up to 2^64 - 1), so d = s - lower is exact in 64 bits once s >= lower
+// in the type's own order. bin = floor(d * num_bins / range), where d * num_bins has up to 96
+// bits: with HT_EVEN_NARROW in 32 bits as for the small types; else recip_i holds the double
+// num_bins / range, whose estimate is within one of the quotient (relative error below 2^-50 on
+// a quotient below 2^32), and one comparison of 128-bit products (__umul64hi for their high
+// words) corrects it.
+__device__ __forceinline__ bool ht_even64(SampleT s, unsigned int num_bins, long long lower_i,
+                                          unsigned long long range_i, unsigned long long recip_i,
+                                          unsigned int& bin) {
+  if (s < (SampleT)lower_i) return false;
+  const unsigned long long d = (unsigned long long)s - (unsigned long long)lower_i;
+  if (d >= range_i) return false;
+#if HT_EVEN_NARROW
+  const unsigned int m = (unsigned int)(recip_i >> 32) + 1u;  // as in ht_bin_of
+  bin = __umulhi((unsigned int)d * num_bins, m);
+#else
+  const unsigned long long x_lo = d * num_bins, x_hi = __umul64hi(d, num_bins);
+  const double est = (double)d * __longlong_as_double((long long)recip_i);
+  unsigned int q = est < (double)num_bins ? (unsigned int)est : num_bins - 1u;
+  unsigned long long t_lo = q * range_i, t_hi = __umul64hi(q, range_i);  // q * range
+  if (t_hi > x_hi || (t_hi == x_hi && t_lo > x_lo)) {
+    --q;  // q * range > x: one too many
+  } else {
+    t_lo += range_i;  // (q + 1) * range
+    t_hi += t_lo < range_i;
+    if (t_hi < x_hi || (t_hi == x_hi && t_lo <= x_lo)) ++q;  // one too few
+  }
+  bin = q;
+#endif
+  return true;
+}
+
+// f64 even binning, in double: lower_i, range_i and recip_i hold the doubles lower, upper and
+// num_bins / (upper - lower) (kernel_args.cpp). NaN and infinities fail the first test (the
+// bounds are finite).
+__device__ __forceinline__ bool ht_even_double(double v, unsigned int num_bins, long long lower_i,
+                                               unsigned long long range_i,
+                                               unsigned long long recip_i, unsigned int& bin) {
+  const double lower = __longlong_as_double(lower_i);
+  const double upper = __longlong_as_double((long long)range_i);
+  if (!(v >= lower && v < upper)) return false;
+  const unsigned int b = (unsigned int)((v - lower) * __longlong_as_double((long long)recip_i));
+  bin = b < num_bins ? b : num_bins - 1;  // rounding can land on num_bins just below upper
+  return true;
 }
 
 // Maps one sample to its bin; returns false for samples that fall in no bin. The host
@@ -131,10 +183,19 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
   const unsigned int exponent = HT_SAMPLE_HALF == 1 ? 0x7C00u : 0x7F80u;
   if ((s & exponent) == exponent) return false;
 #endif
+  if constexpr (sizeof(SampleT) == 8 && HT_SAMPLE_IS_FLOAT) {
+    // f64: infinities are never counted either, even between infinite levels.
+    const unsigned long long exponent = 0x7FF0000000000000ull;
+    if (((unsigned long long)__double_as_longlong((double)s) & exponent) == exponent) return false;
+  }
   return ht_range_search<HT_RANGE_MODE == 1>(range, ht_value(s), num_bins, bin);
 #endif
 #elif HT_BINNING == 0
-  // Negative samples (i8, i16, i32) become huge unsigned values, ignored like values >= bins.
+  // Negative samples (i8, i16, i32, i64) become huge unsigned values, ignored like values >= bins.
+  if constexpr (sizeof(SampleT) == 8) {
+    bin = (unsigned int)s;
+    return (unsigned long long)s < num_bins;
+  }
   bin = (unsigned int)s;
 #if HT_EVERY_VALUE_A_BIN
   return true;  // num_bins covers the sample type (u8 with 256 bins): no compare per sample
@@ -142,6 +203,8 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
   return bin < num_bins;
 #endif
 #elif HT_SAMPLE_IS_FLOAT
+  if constexpr (sizeof(SampleT) == 8)
+    return ht_even_double((double)s, num_bins, lower_i, range_i, recip_i, bin);
   // Also rejects NaN, and a half's infinities: the bounds are finite floats (validate()).
   const float v = ht_value(s);
   if (!(v >= lower_f && v < upper_f)) return false;
@@ -149,6 +212,8 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
   bin = b < num_bins ? b : num_bins - 1;  // rounding can land on num_bins just below upper
   return true;
 #else
+  if constexpr (sizeof(SampleT) == 8)
+    return ht_even64(s, num_bins, lower_i, range_i, recip_i, bin);
   // 64-bit offsets from the bound: i8 and i16 over their whole range are exact too.
   long long d = (long long)s - lower_i;
   if (d < 0 || (unsigned long long)d >= range_i) return false;
@@ -204,6 +269,16 @@ __device__ __forceinline__ SampleT ht_sample_of(unsigned int w) {
   return x.s;
 }
 
+// An 8-byte sample (i64, u64, f64) from its two words, little-endian like memory.
+__device__ __forceinline__ SampleT ht_sample_of_words(unsigned int lo, unsigned int hi) {
+  union {
+    unsigned long long u;
+    SampleT s;
+  } x;
+  x.u = ((unsigned long long)hi << 32) | lo;
+  return x.s;
+}
+
 template <int Words> struct HtVec;
 template <> struct HtVec<0> { typedef SampleT T; };  // sample-sized loads
 template <> struct HtVec<1> { typedef unsigned int T; };
@@ -216,10 +291,11 @@ template <> struct HtVec<4> { typedef uint4 T; };
 enum : unsigned int {
   kWords = HT_VECTOR_BYTES / 4,
   kVecBytes = kWords ? HT_VECTOR_BYTES : sizeof(SampleT),
-  kPerWord = kWords ? 4 / sizeof(SampleT) : 1,
-  kPerVec = kWords ? kWords * kPerWord : 1,  // samples per vector
+  kPerWord = kWords ? 4 / sizeof(SampleT) : 1,  // 0 for 8-byte samples: two words a sample
+  kPerVec = kWords ? HT_VECTOR_BYTES / sizeof(SampleT) : 1,  // samples per vector
 };
 typedef HtVec<kWords>::T VecT;
+static_assert(kPerVec >= 1, "a vector holds at least one sample (hist1d::check)");
 
 __device__ __forceinline__ unsigned int ht_word(unsigned int v, int) { return v; }
 __device__ __forceinline__ unsigned int ht_word(unsigned short v, int) { return v; }
@@ -229,6 +305,16 @@ __device__ __forceinline__ unsigned int ht_word(signed char v, int) { return (un
 __device__ __forceinline__ unsigned int ht_word(short v, int) { return (unsigned short)v; }
 __device__ __forceinline__ unsigned int ht_word(int v, int) { return (unsigned int)v; }
 __device__ __forceinline__ unsigned int ht_word(float v, int) { return __float_as_uint(v); }
+// An 8-byte sample loaded alone (HT_VECTOR_BYTES 0): word 0 its low half, word 1 its high half.
+__device__ __forceinline__ unsigned int ht_word(unsigned long long v, int i) {
+  return i == 0 ? (unsigned int)v : (unsigned int)(v >> 32);
+}
+__device__ __forceinline__ unsigned int ht_word(long long v, int i) {
+  return ht_word((unsigned long long)v, i);
+}
+__device__ __forceinline__ unsigned int ht_word(double v, int i) {
+  return ht_word((unsigned long long)__double_as_longlong(v), i);
+}
 __device__ __forceinline__ unsigned int ht_word(uint2 v, int i) { return i == 0 ? v.x : v.y; }
 __device__ __forceinline__ unsigned int ht_word(uint4 v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
@@ -238,6 +324,12 @@ __device__ __forceinline__ unsigned int ht_word(uint4 v, int i) {
 // word_of(w) (word_of(0) the sample itself when kWords is 0), in memory order.
 template <class WordOf, class F>
 __device__ __forceinline__ void ht_for_each_sample(WordOf word_of, F f) {
+  if constexpr (sizeof(SampleT) == 8) {  // words 2j and 2j + 1 (a lone sample's two halves)
+#pragma unroll
+    for (unsigned int j = 0; j < kPerVec; ++j)
+      f(ht_sample_of_words(word_of(2 * j), word_of(2 * j + 1)), j);
+    return;
+  }
   if (kWords == 0) {
     f(ht_sample_of<0>(word_of(0)), 0u);
     return;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -73,6 +74,18 @@ std::unique_ptr<db::Database> open_db_read_only(const Common& c) {
 }
 
 namespace {
+// The direct bins a sample can reach: one per non-negative value (u8 256, u16 65536, i8 128, i16
+// 32768); 0 where every bin count up to 2^32 - 1 is reachable.
+std::uint64_t reachable_direct_bins(SampleType t) {
+  switch (t) {
+    case SampleType::u8: return 256;
+    case SampleType::u16: return 65536;
+    case SampleType::i8: return 128;
+    case SampleType::i16: return 32768;
+    default: return 0;
+  }
+}
+
 // What the runtime accepts but a --problem names by mistake: nothing to count, bins that no
 // sample value can reach, bounds that direct binning ignores.
 std::string rejected_by_cli(const Problem& p, bool bounds_given) {
@@ -84,13 +97,37 @@ std::string rejected_by_cli(const Problem& p, bool bounds_given) {
   if (bounds_given)
     return "direct binning takes no LOWER:UPPER (each sample value is its own bin); use even "
            "or range binning for bounds";
-  const std::uint64_t values = p.sample_type == SampleType::u8    ? 256
-                               : p.sample_type == SampleType::u16 ? 65536
-                                                                  : 0;
+  const std::uint64_t values = reachable_direct_bins(p.sample_type);
+  const bool is_signed = p.sample_type == SampleType::i8 || p.sample_type == SampleType::i16;
   if (values != 0 && p.num_bins > values)
     return "direct binning of " + std::string(to_string(p.sample_type)) + " samples has at most " +
-           std::to_string(values) + " bins (one per value), not " + std::to_string(p.num_bins);
+           std::to_string(values) + " bins (one per " + (is_signed ? "non-negative " : "") +
+           "value), not " + std::to_string(p.num_bins);
   return {};
+}
+
+// i64 and u64 even bounds written as decimal integers: exactly (a double rounds beyond 2^53);
+// anything else (2^K, products, a fraction) as the double already parsed.
+void exact_bounds(Problem& p, const std::string& lower, const std::string& upper) {
+  bounds_from_doubles(p);
+  if (!is_int64(p.sample_type)) return;
+  auto integer = [](const std::string& s, bool u, std::uint64_t& bits) {
+    if (s.empty() || s.find_first_not_of("-0123456789") != std::string::npos ||
+        s.find('-', 1) != std::string::npos || (u && s[0] == '-'))
+      return false;
+    errno = 0;
+    char* end = nullptr;
+    bits = u ? std::strtoull(s.c_str(), &end, 10)
+             : static_cast<std::uint64_t>(std::strtoll(s.c_str(), &end, 10));
+    return errno == 0 && *end == '\0';  // out of the type: left to the double and validate()
+  };
+  const bool u = p.sample_type == SampleType::u64;
+  std::uint64_t lo = 0, hi = 0;
+  if (!integer(lower, u, lo) || !integer(upper, u, hi)) return;
+  if (u)
+    set_even_bounds(p, lo, hi);
+  else
+    set_even_bounds(p, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
 }
 }  // namespace
 
@@ -134,7 +171,7 @@ Problem parse_problem(const std::string& spec) {
   }
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
   auto t = parse_sample_type(f[0]);
-  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32, i8, i16, f16, bf16)");
+  if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32, i8, i16, f16, bf16, i64, u64, f64)");
   auto b = parse_binning(f[1]);
   if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;
@@ -178,9 +215,11 @@ Problem parse_problem(const std::string& spec) {
   if (f.size() == 6) {
     p.lower = number(f[4], "lower bound");
     p.upper = number(f[5], "upper bound");
+    exact_bounds(p, f[4], f[5]);
   } else if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
+    bounds_from_doubles(p);
   } else if (p.binning == Binning::range) {
     tuner::set_default_level_span(p);
   }
@@ -212,6 +251,7 @@ Problem problem_of(const db::ProblemRow& key) {
   if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
+    bounds_from_doubles(p);
   } else if (p.binning == Binning::range) {
     tuner::set_default_level_span(p);
   }

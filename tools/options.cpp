@@ -73,7 +73,8 @@ void add_distributions(CLI::App* app, std::vector<std::string>& names, const std
 }
 
 const char* const kProblemFormat =
-    "A problem is TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, u32, i32 or f32; BINNING\n"
+    "A problem is TYPE:BINNING:BINS:N[:LOWER:UPPER]: TYPE u8, u16, u32, i32, f32, i8, i16,\n"
+    "f16, bf16, i64, u64 or f64 (i64 and u64 bounds written as integers are exact); BINNING\n"
     "direct (the sample value is its bin), even (BINS equal bins over [LOWER, UPPER), by\n"
     "default [0, BINS)) or range (BINS + 1 quadratically spaced levels from LOWER to UPPER, by\n"
     "default [0, BINS] for f32, [0, 4 x BINS] capped to the type for integers); N may be\n"

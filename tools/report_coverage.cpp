@@ -31,9 +31,9 @@ std::string kind_title(const Kind& k) {
 // that has tuned rows (their channel counts are open-ended).
 std::vector<Kind> kinds_of(const std::vector<db::WinnerRow>& winners) {
   std::vector<Kind> kinds;
-  for (const char* type : {"u8", "u16", "u32", "i32", "f32"})
+  for (const SampleType type : kSampleTypes)  // every type; those without direct bins draw none
     for (const char* binning : {"direct", "even", "range"})
-      kinds.emplace_back("hist1d", type, binning, 1, 0);
+      kinds.emplace_back("hist1d", to_string(type), binning, 1, 0);
   for (const auto& w : winners) {
     const Kind k{w.problem.family, w.problem.sample_type, w.problem.binning, w.problem.channels,
                  w.problem.active_channels};

@@ -278,7 +278,8 @@ ProblemRow parse_problem(const json& j, const std::string& where) {
   ProblemRow p;
   p.family = family_at(j, where, "family");
   p.sample_type = one_of(j, where, "sample_type",
-                         {"u8", "u16", "u32", "i32", "f32", "i8", "i16", "f16", "bf16"});
+                         {"u8", "u16", "u32", "i32", "f32", "i8", "i16", "f16", "bf16", "i64",
+                          "u64", "f64"});
   p.binning = one_of(j, where, "binning", {"direct", "even", "range"});
   p.num_bins = static_cast<std::uint32_t>(integer_at(j, where, "num_bins", 1, UINT32_MAX));
   p.n = static_cast<std::uint64_t>(integer_at(j, where, "n", 0, UINT32_MAX));

@@ -13,11 +13,15 @@ import numbers
 from typing import Any, NamedTuple, Optional, Tuple
 
 from . import _arrays, _core
-from ._arrays import SAMPLE_TYPES, Array
+from ._arrays import FLOAT_TYPES, SAMPLE_TYPES, Array
 
 _DIRECT, _EVEN, _RANGE = 0, 1, 2  # histtune::Binning
-_FLOAT32 = SAMPLE_TYPES["float32"]
+_FLOAT32, _UINT64 = SAMPLE_TYPES["float32"], SAMPLE_TYPES["uint64"]
+_FLOAT_CODES = frozenset(SAMPLE_TYPES[name] for name in FLOAT_TYPES)
+_TYPE_NAMES = {code: name for name, code in SAMPLE_TYPES.items()}
 _CHANNEL_TYPES = {"uint8": 0, "uint16": 1}  # the multi-channel family's sample types
+# The batched and segmented families' sample types: at most 4 bytes.
+_ROW_TYPES = {k: v for k, v in SAMPLE_TYPES.items() if k not in ("int64", "uint64", "float64")}
 _MAX_BINS = 2**32 - 1
 _INT64 = 2**63
 
@@ -74,7 +78,7 @@ def use_torch(torch: Any, count_dtype: Any, raw_stream: Any) -> None:
     dtypes = {getattr(torch, name, None): code for name, code in SAMPLE_TYPES.items()}
     dtypes.pop(None, None)
     _codes["histogram"] = dtypes
-    _codes["bincount"] = {d: c for d, c in dtypes.items() if c != _FLOAT32}
+    _codes["bincount"] = {d: c for d, c in dtypes.items() if c not in _FLOAT_CODES}
     _codes["histogram_channels"] = {d: c for d, c in dtypes.items()
                                     if c in _CHANNEL_TYPES.values()}
     _out_dtypes = (count_dtype, torch.int32)
@@ -160,23 +164,25 @@ def _is_count(bins: Any) -> bool:
 
 
 def _bounds(range: Any, dtype: str) -> Tuple[Any, Any]:
+    """(lo, hi) for samples of `dtype`: floats for the float types, else integers."""
     if range is None:
         raise ValueError("histtune.histogram: range=(lo, hi) is required with a bin count: "
                          "histtune never reads the data's minimum and maximum (that would "
                          "synchronise with the GPU); to count value v in bin v use "
                          "bincount(x, minlength)")
+    real = dtype in FLOAT_TYPES
     try:
         lo, hi = range
-        lo, hi = float(lo) if dtype == "float32" else lo, float(hi) if dtype == "float32" else hi
+        lo, hi = float(lo) if real else lo, float(hi) if real else hi
     except (TypeError, ValueError):
         raise TypeError(f"histtune: range must be a pair of numbers (lo, hi), got {range!r}") \
             from None
-    if dtype == "float32":
+    if real:
         return lo, hi
-    return _integer_bound(lo, range), _integer_bound(hi, range)
+    return _integer_bound(lo, range, dtype), _integer_bound(hi, range, dtype)
 
 
-def _integer_bound(v: Any, range: Any) -> int:
+def _integer_bound(v: Any, range: Any, dtype: str = "int") -> int:
     # Integer samples are binned exactly, in integers: the bounds must be integers too.
     if isinstance(v, float):
         if not v.is_integer():
@@ -187,9 +193,14 @@ def _integer_bound(v: Any, range: Any) -> int:
             v = v.__index__()
         except (AttributeError, TypeError):
             raise TypeError(f"histtune: range must be numbers, got {range!r}") from None
-    if not -_INT64 <= v < _INT64:
-        raise ValueError(f"histtune: even binning of integer samples needs bounds within "
-                         f"+-2^53, got range={range!r}")
+    if dtype == "uint64":  # bounds of the samples' own type, exact (no 2^53 limit)
+        if not 0 <= v < 2 * _INT64:
+            raise ValueError(f"histtune: even binning of uint64 samples needs bounds in "
+                             f"[0, 2^64), got range={range!r}")
+    elif not -_INT64 <= v < _INT64:
+        what, limit = ("int64", "[-2^63, 2^63)") if dtype == "int64" else ("integer", "+-2^53")
+        raise ValueError(f"histtune: even binning of {what} samples needs bounds within "
+                         f"{limit}, got range={range!r}")
     return v
 
 
@@ -246,7 +257,7 @@ def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> 
     Exactly ``minlength`` bins: values >= minlength (and negative values) are not counted.
     Unlike ``torch.bincount`` it never reads the data's maximum, so it never synchronises with
     the host and can be captured in a CUDA graph. Integer samples (uint8, uint16, uint32,
-    int32), any shape, contiguous. Returns uint32 counts in x's framework on x's device
+    int32, int8, int16, int64, uint64), any shape, contiguous. Returns uint32 counts in x's framework on x's device
     (or ``out``), computed on the caller's current stream (or ``stream``).
 
     >>> x = torch.randint(0, 256, (1 << 20,), dtype=torch.uint8, device="cuda")
@@ -267,8 +278,8 @@ def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> 
     elif _torch_compiling(x):
         return _compiled("bincount", out, stream, x, minlength)
     a, code, s = _read_samples(x, stream, "bincount")
-    if code == _FLOAT32:
-        raise TypeError("histtune.bincount counts integer samples; for float32 use "
+    if code in _FLOAT_CODES:
+        raise TypeError(f"histtune.bincount counts integer samples; for {a.dtype} use "
                         "histogram(x, bins, range=(lo, hi))")
     _contiguous(a, "x")
     bins = _count(minlength, "minlength")
@@ -282,9 +293,11 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     """Histogram of x: ``bins`` equal bins over ``range=(lo, hi)``, or between given edges.
 
     - ``histogram(x, bins, range=(lo, hi))``: even bins over [lo, hi). Integer samples are
-      binned exactly (bin = (s - lo) * bins // (hi - lo); lo and hi must be integers);
-      float32 as the GPU computes it, bin = (s - lo) * (bins / (hi - lo)) in float (see
-      docs/python.md). Samples outside [lo, hi), and NaN, are not counted. The range is
+      binned exactly (bin = (s - lo) * bins // (hi - lo); lo and hi must be integers, of the
+      samples' type for int64 and uint64, any such range exact); float32, float16 and
+      bfloat16 as the GPU computes them, bin = (s - lo) * (bins / (hi - lo)) in float, float64
+      the same in double (see docs/python.md); NaN and infinities of float16, bfloat16 and
+      float64 are never counted. Samples outside [lo, hi), and NaN, are not counted. The range is
       required: histtune never reads the data's minimum and maximum.
     - ``histogram(x, edges)``: range binning, bin i counts edges[i] <= s < edges[i + 1];
       ``edges`` is a CUDA array of x's dtype, strictly ascending (not checked: that would
@@ -292,8 +305,8 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
 
     Returns the counts only (uint32, x's framework and device, or ``out``), not NumPy's
     (counts, edges): the edges of even bins are ``linspace(lo, hi, bins + 1)`` and those of
-    range binning the caller's own. Samples: uint8, uint16, uint32, int32, float32, any shape,
-    contiguous. Runs on the caller's current stream (or ``stream``), without synchronising.
+    range binning the caller's own. Samples: uint8, uint16, uint32, int32, float32, int8,
+    int16, float16, bfloat16 (torch), int64, uint64, float64, any shape, contiguous. Runs on the caller's current stream (or ``stream``), without synchronising.
 
     >>> x = torch.rand(1 << 24, device="cuda")
     >>> counts = histtune.histogram(x, 256, range=(0.0, 1.0))
@@ -304,7 +317,7 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
         code, device = _codes["histogram"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():
             nbins = bins if 0 < bins <= _MAX_BINS else _count(bins, "bins")
-            lo, hi = _bounds(range, "float32" if code == _FLOAT32 else "int")
+            lo, hi = _bounds(range, _TYPE_NAMES[code])
             s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (nbins,), device)
             if made is not None:
@@ -335,6 +348,10 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
 def _even(code, ptr, size, nbins, lo, hi, counts, stream, device) -> None:
     if code == _FLOAT32:
         _core.even_f32(ptr, size, nbins, lo, hi, counts, stream, device)
+    elif code in _FLOAT_CODES:  # float16, bfloat16 (float bounds) and float64 (double)
+        _core.even_float(code, ptr, size, nbins, lo, hi, counts, stream, device)
+    elif code == _UINT64:  # bounds up to 2^64 - 1
+        _core.even_u64(ptr, size, nbins, lo, hi, counts, stream, device)
     else:
         _core.even_int(code, ptr, size, nbins, lo, hi, counts, stream, device)
 
@@ -453,13 +470,14 @@ def _row_bins(bins: Any, range: Any, a: Array, s: int):
         e = _edges(bins, a, s)
         return e.size - 1, _RANGE, (0, 0, 0.0, 0.0), e.ptr
     nbins = _count(bins, "bins")
+    floating = a.dtype in _arrays.FLOAT_TYPES
     if range is None:
-        if a.dtype == "float32":
-            raise TypeError("histtune: float32 rows need range=(lo, hi) (value-is-bin counting "
-                            "is for integer samples)")
+        if floating:
+            raise TypeError(f"histtune: {a.dtype} rows need range=(lo, hi) (value-is-bin "
+                            "counting is for integer samples)")
         return nbins, _DIRECT, (0, 0, 0.0, 0.0), 0
     lo, hi = _bounds(range, a.dtype)
-    if a.dtype == "float32":
+    if floating:
         return nbins, _EVEN, (0, 0, lo, hi), 0
     return nbins, _EVEN, (lo, hi, 0.0, 0.0), 0
 
@@ -472,16 +490,16 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     ``bins`` an edges array: range binning; ``range=None`` with a bin count: value v counts in
     bin v (integer samples, as ``bincount``). The rows may be a strided view (``x[:, :n]`` of a
     wider array): each row's elements must be contiguous, the rows at least N apart; what lies
-    between rows is never read. Samples uint8, uint16, uint32, int32, float32. Returns uint32
-    counts in x's framework on x's device (or ``out``), on the caller's current stream (or
-    ``stream``), without synchronising.
+    between rows is never read. Samples of at most 4 bytes (uint8, uint16, uint32, int32,
+    float32, int8, int16, float16, bfloat16). Returns uint32 counts in x's framework on x's
+    device (or ``out``), on the caller's current stream (or ``stream``), without synchronising.
 
     >>> x = torch.randint(0, 256, (4096, 65536), dtype=torch.uint8, device="cuda")
     >>> h = histtune.histogram_rows(x, 256)                    # (4096, 256)
     >>> a = torch.randn(65536, 1024, device="cuda")
     >>> h = histtune.histogram_rows(a, 64, range=(-4.0, 4.0))  # (65536, 64)
     """
-    a, code, s = _read_samples(x, stream, "histogram_rows")
+    a, code, s = _read_samples(x, stream, "histogram_rows", _ROW_TYPES)
     if len(a.shape) != 2:
         raise ValueError(f"histtune.histogram_rows: x must be [rows, n], got shape "
                          f"{tuple(a.shape)}")
@@ -511,7 +529,7 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, ou
     >>> offsets = torch.cat([lengths.new_zeros(1), lengths.cumsum(0)])
     >>> h = histtune.histogram_segments(values, offsets, 256)  # (100000, 256)
     """
-    a, code, s = _read_samples(x, stream, "histogram_segments")
+    a, code, s = _read_samples(x, stream, "histogram_segments", _ROW_TYPES)
     _contiguous(a, "x")
     o = _arrays.read(offsets, "offsets", s)
     if o.dtype != "int64":

@@ -15,10 +15,13 @@ from typing import Any, Optional
 
 from . import _core
 
-# The sample types of the C++ API, by NumPy dtype name, with their SampleType value.
-SAMPLE_TYPES = {"uint8": 0, "uint16": 1, "uint32": 2, "int32": 3, "float32": 4}
+# The sample types of the C++ API, by NumPy dtype name, with their SampleType value (bfloat16:
+# torch's name, and DLPack's bfloat; NumPy and CuPy have no such dtype).
+SAMPLE_TYPES = {"uint8": 0, "uint16": 1, "uint32": 2, "int32": 3, "float32": 4, "int8": 5,
+                "int16": 6, "float16": 7, "bfloat16": 8, "int64": 9, "uint64": 10, "float64": 11}
+FLOAT_TYPES = ("float32", "float16", "bfloat16", "float64")  # binned in floating point
 COUNT_TYPES = ("uint32", "int32")  # counts are uint32; int32 holds the same bits
-_DLPACK_CODES = {0: "int", 1: "uint", 2: "float"}
+_DLPACK_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
 CUDA_STREAM_LEGACY = 1  # cudaStreamLegacy, and DLPack's "legacy default stream"
 

@@ -1,7 +1,7 @@
 # Stubs of histtune._core, the C++ API by device pointer (python/src/core.cpp). Not public: use
 # the histtune package. Pointers and streams are ints; sample types are histtune::SampleType's
-# values (u8 0, u16 1, u32 2, i32 3, f32 4), binnings histtune::Binning's (direct 0, even 1,
-# range 2).
+# values (u8 0, u16 1, u32 2, i32 3, f32 4, i8 5, i16 6, f16 7, bf16 8, i64 9, u64 10, f64 11),
+# binnings histtune::Binning's (direct 0, even 1, range 2).
 from typing import Any, Dict, List, Tuple
 
 __version__: str
@@ -10,6 +10,10 @@ def even_int(type: int, samples: int, n: int, bins: int, lower: int, upper: int,
              stream: int, device: int) -> None: ...
 def even_f32(samples: int, n: int, bins: int, lower: float, upper: float, counts: int,
              stream: int, device: int) -> None: ...
+def even_u64(samples: int, n: int, bins: int, lower: int, upper: int, counts: int,
+             stream: int, device: int) -> None: ...
+def even_float(type: int, samples: int, n: int, bins: int, lower: float, upper: float,
+               counts: int, stream: int, device: int) -> None: ...
 def direct(type: int, samples: int, n: int, bins: int, counts: int, stream: int,
            device: int) -> None: ...
 def range(type: int, samples: int, n: int, bins: int, levels: int, counts: int, stream: int,

@@ -5,8 +5,8 @@
 // cannot afford); this module calls the public functions of histtune.hpp with them and turns a
 // failed Status into a Python exception: ValueError for invalid_argument, RuntimeError for the
 // rest (no device, CUDA, NVRTC, database). Sample types are SampleType's values
-// (u8 0, u16 1, u32 2, i32 3, f32 4). rows() and segments() are the batched and segmented
-// families' calls (one histogram per row).
+// (u8 0, u16 1, u32 2, i32 3, f32 4, i8 5, i16 6, f16 7, bf16 8, i64 9, u64 10, f64 11).
+// rows() and segments() are the batched and segmented families' calls (one histogram per row).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "histtune/histtune.hpp"
@@ -69,20 +71,33 @@ const T* as(std::uintptr_t p) {
 std::uint32_t* counts_at(std::uintptr_t p) { return reinterpret_cast<std::uint32_t*>(p); }
 cudaStream_t stream_at(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
-// f(T{}) for the sample type `type`, among those the call has (floats, 32-bit integers).
+// Which sample types a call takes (by_type's `take`): a bit per SampleType value.
+constexpr unsigned bit(SampleType t) { return 1u << static_cast<int>(t); }
+constexpr unsigned kAllTypes = (1u << std::size(kSampleTypes)) - 1u;
+constexpr unsigned kFloatTypes =
+    bit(SampleType::f32) | bit(SampleType::f16) | bit(SampleType::bf16) | bit(SampleType::f64);
+constexpr unsigned kIntegerTypes = kAllTypes & ~kFloatTypes;
+constexpr unsigned kChannelTypes = bit(SampleType::u8) | bit(SampleType::u16);
+
+// f(T{}) for the sample type `type` (the C++ API's pointer type: __half and __nv_bfloat16 for
+// the halfs), among those the call takes.
 template <class F>
-Status by_type(int type, F&& f, bool with_float = true, bool with_wide = true) {
-  switch (static_cast<SampleType>(type)) {
-    case SampleType::u8: return f(std::uint8_t{});
-    case SampleType::u16: return f(std::uint16_t{});
-    case SampleType::u32: if (with_wide) return f(std::uint32_t{}); break;
-    case SampleType::i32: if (with_wide) return f(std::int32_t{}); break;
-    case SampleType::f32: if (with_float) return f(float{}); break;
-    case SampleType::i8:
-    case SampleType::i16:
-    case SampleType::f16:
-    case SampleType::bf16:
-      break;  // not in the Python package yet (issue 25's next step)
+Status by_type(int type, F&& f, unsigned take = kAllTypes) {
+  if (type >= 0 && type < 32 && (take & (1u << type)) != 0) {
+    switch (static_cast<SampleType>(type)) {
+      case SampleType::u8: return f(std::uint8_t{});
+      case SampleType::u16: return f(std::uint16_t{});
+      case SampleType::u32: return f(std::uint32_t{});
+      case SampleType::i32: return f(std::int32_t{});
+      case SampleType::f32: return f(float{});
+      case SampleType::i8: return f(std::int8_t{});
+      case SampleType::i16: return f(std::int16_t{});
+      case SampleType::f16: return f(__half{});
+      case SampleType::bf16: return f(__nv_bfloat16{});
+      case SampleType::i64: return f(std::int64_t{});
+      case SampleType::u64: return f(std::uint64_t{});
+      case SampleType::f64: return f(double{});
+    }
   }
   return Status(StatusCode::invalid_argument,
                 "histtune: sample type " + std::to_string(type) + " is not supported by this call");
@@ -100,10 +115,38 @@ void even_int(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t b
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           if constexpr (std::is_same_v<T, float>) return Status();  // not reached: with_float off
+           // Integers but u64, whose bounds may pass 2^63 (even_u64).
+           if constexpr (!std::is_integral_v<T> || std::is_same_v<T, std::uint64_t>) return Status();
            else return histogram_even(as<T>(samples), n, bins, lower, upper, counts_at(counts),
                                       stream_at(stream));
-         }, false),
+         }, kIntegerTypes & ~bit(SampleType::u64)),
+         Family::hist1d);
+}
+
+void even_u64(std::uintptr_t samples, std::uint64_t n, std::uint32_t bins, std::uint64_t lower,
+              std::uint64_t upper, std::uintptr_t counts, std::uintptr_t stream, int device) {
+  DeviceScope scope(device);
+  finish(histogram_even(as<std::uint64_t>(samples), n, bins, lower, upper, counts_at(counts),
+                        stream_at(stream)),
+         Family::hist1d);
+}
+
+// f16, bf16 (float bounds: the doubles rounded to float, as even_f32's arguments are) and f64
+// (double bounds); f32 too.
+void even_float(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
+                double lower, double upper, std::uintptr_t counts, std::uintptr_t stream,
+                int device) {
+  DeviceScope scope(device);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           if constexpr (std::is_integral_v<T>) return Status();  // not reached: floats only
+           else if constexpr (std::is_same_v<T, double>)
+             return histogram_even(as<T>(samples), n, bins, lower, upper, counts_at(counts),
+                                   stream_at(stream));
+           else
+             return histogram_even(as<T>(samples), n, bins, static_cast<float>(lower),
+                                   static_cast<float>(upper), counts_at(counts), stream_at(stream));
+         }, kFloatTypes),
          Family::hist1d);
 }
 
@@ -120,10 +163,10 @@ void direct(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bin
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           if constexpr (std::is_same_v<T, float>) return Status();
+           if constexpr (!std::is_integral_v<T>) return Status();  // not reached: integers only
            else return histogram_direct(as<T>(samples), n, bins, counts_at(counts),
                                         stream_at(stream));
-         }, false),
+         }, kIntegerTypes),
          Family::hist1d);
 }
 
@@ -168,7 +211,7 @@ void channels_run(int type, int binning, std::uintptr_t samples, const Image& im
              return histogram_multichannel_direct(as<T>(samples), im.row_pixels, im.num_rows,
                                                   im.row_pitch_bytes, im.channels, im.active,
                                                   bins, d_counts, s);
-         }, false, false),
+         }, kChannelTypes),
          Family::multichannel);
 }
 
@@ -189,31 +232,41 @@ struct Bounds {
 template <class T>
 Status rows_call(int binning, const T* x, const Rows& r, std::uint32_t bins, const Bounds& b,
                  std::uintptr_t levels, std::uint32_t* d_counts, cudaStream_t s) {
-  const auto* offsets = reinterpret_cast<const std::int64_t*>(r.offsets);
-  if (binning == static_cast<int>(Binning::range))
-    return r.segmented ? histogram_segmented_range(x, r.n, r.rows, offsets, bins, as<T>(levels),
-                                                   d_counts, s)
-                       : histogram_batched_range(x, r.rows, r.n, r.row_stride, bins,
-                                                 as<T>(levels), d_counts, s);
-  if (binning == static_cast<int>(Binning::even)) {
-    if constexpr (std::is_same_v<T, float>)
-      return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_f,
-                                                    b.upper_f, d_counts, s)
-                         : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins, b.lower_f,
-                                                  b.upper_f, d_counts, s);
+  if constexpr (sizeof(T) > 4) {  // not reached: kRowTypes
+    return Status();
+  } else {
+    const auto* offsets = reinterpret_cast<const std::int64_t*>(r.offsets);
+    if (binning == static_cast<int>(Binning::range))
+      return r.segmented ? histogram_segmented_range(x, r.n, r.rows, offsets, bins,
+                                                     as<T>(levels), d_counts, s)
+                         : histogram_batched_range(x, r.rows, r.n, r.row_stride, bins,
+                                                   as<T>(levels), d_counts, s);
+    if (binning == static_cast<int>(Binning::even)) {
+      // Integer samples take integer bounds; f32, f16 and bf16 float ones.
+      if constexpr (std::is_integral_v<T>)
+        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_i,
+                                                      b.upper_i, d_counts, s)
+                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
+                                                    b.lower_i, b.upper_i, d_counts, s);
+      else
+        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_f,
+                                                      b.upper_f, d_counts, s)
+                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
+                                                    b.lower_f, b.upper_f, d_counts, s);
+    }
+    if constexpr (!std::is_integral_v<T>)
+      return Status(StatusCode::invalid_argument,
+                    "histtune: direct binning needs integer samples; use even binning for floats");
     else
-      return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_i,
-                                                    b.upper_i, d_counts, s)
-                         : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins, b.lower_i,
-                                                  b.upper_i, d_counts, s);
+      return r.segmented
+                 ? histogram_segmented_direct(x, r.n, r.rows, offsets, bins, d_counts, s)
+                 : histogram_batched_direct(x, r.rows, r.n, r.row_stride, bins, d_counts, s);
   }
-  if constexpr (std::is_same_v<T, float>)
-    return Status(StatusCode::invalid_argument,
-                  "histtune: direct binning needs integer samples; use even binning for f32");
-  else
-    return r.segmented ? histogram_segmented_direct(x, r.n, r.rows, offsets, bins, d_counts, s)
-                       : histogram_batched_direct(x, r.rows, r.n, r.row_stride, bins, d_counts, s);
 }
+
+// The families of rows take samples of at most 4 bytes.
+constexpr unsigned kRowTypes =
+    kAllTypes & ~(bit(SampleType::i64) | bit(SampleType::u64) | bit(SampleType::f64));
 
 void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std::uint32_t bins,
               const Bounds& b, std::uintptr_t levels, std::uintptr_t counts,
@@ -223,7 +276,7 @@ void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std:
            using T = decltype(t);
            return rows_call(binning, as<T>(samples), r, bins, b, levels, counts_at(counts),
                             stream_at(stream));
-         }),
+         }, kRowTypes),
          r.segmented ? Family::segmented : Family::batched);
 }
 
@@ -261,9 +314,9 @@ double warm_call_us(int type, std::uintptr_t samples, std::uint64_t n, std::uint
     const auto t0 = Clock::now();
     Status s = by_type(type, [&](auto t) {
       using T = decltype(t);
-      if constexpr (std::is_same_v<T, float>) return Status();
+      if constexpr (!std::is_integral_v<T>) return Status();
       else return histogram_direct(as<T>(samples), n, bins, counts_at(counts), stream_at(stream));
-    }, false);
+    }, kIntegerTypes);
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
     raise_for(s);
     // As the Python loop does (histtune.bench): a full launch queue would make the host wait for
@@ -354,6 +407,10 @@ NB_MODULE(_core, m) {
         "counts"_a, "stream"_a, "device"_a);
   m.def("even_f32", &even_f32, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "counts"_a,
         "stream"_a, "device"_a);
+  m.def("even_u64", &even_u64, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "counts"_a,
+        "stream"_a, "device"_a);
+  m.def("even_float", &even_float, "type"_a, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a,
+        "counts"_a, "stream"_a, "device"_a);
   m.def("direct", &direct, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a, "stream"_a,
         "device"_a);
   m.def("range", &range, "type"_a, "samples"_a, "n"_a, "bins"_a, "levels"_a, "counts"_a,

@@ -5,11 +5,14 @@ CUDA device or the framework they need is not installed.
 """
 
 import importlib
+import sys
+import warnings
 
 import pytest
 
+import fake_torch
 import histtune
-from histtune import _core
+from histtune import _api, _arrays, _core
 
 
 def _gpu_reason():
@@ -53,6 +56,40 @@ def fake():
 def counts_out():
     """A stand-in uint32 output of the given shape (so that no output is allocated)."""
     return lambda *shape: FakeDeviceArray(shape, "<u4", ptr=1 << 24)
+
+
+class _Core:
+    """Records the _core calls instead of making them."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        return lambda *args: self.calls.append((name, args))
+
+
+@pytest.fixture
+def fake_torch_module(monkeypatch):
+    """fake_torch's module as torch, histtune's torch adapter and fast path made for it."""
+    torch = fake_torch.module()
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setattr(_arrays, "_ADAPTERS", {})
+    for name in ("_Tensor", "_codes", "_new_counts", "_raw_stream", "_out_dtypes",
+                 "_is_compiling"):
+        monkeypatch.setattr(_api, name, getattr(_api, name))
+    monkeypatch.setattr(_api, "_codes", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fake has no torch.library: no custom ops
+        _arrays.torch_adapter()
+    return torch
+
+
+@pytest.fixture
+def core(monkeypatch):
+    """The _core calls the public functions make, recorded instead of made."""
+    c = _Core()
+    monkeypatch.setattr(_api, "_core", c)
+    return c
 
 
 __all__ = ["histtune", "requires_gpu", "framework", "NO_GPU", "FakeDeviceArray"]

@@ -82,7 +82,8 @@ Tensor.__module__ = "torch"  # histtune picks its adapter by the type's module
 def module():
     """A fresh fake torch module (put it in sys.modules["torch"] for histtune to find)."""
     torch = types.ModuleType("torch")
-    for name in ("uint8", "uint16", "uint32", "int32", "float32", "float64"):
+    for name in ("uint8", "uint16", "uint32", "int32", "float32", "float64", "int8", "int16",
+                 "float16", "bfloat16", "int64", "uint64", "bool"):
         setattr(torch, name, _Dtype(name))
     torch.Tensor = Tensor
     torch.compiler = types.SimpleNamespace(is_compiling=lambda: False)

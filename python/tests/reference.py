@@ -5,15 +5,17 @@ import numpy as np
 
 DTYPES = ["uint8", "uint16", "uint32", "int32", "float32"]
 INTEGER_DTYPES = DTYPES[:4]
+# Issue 25's types NumPy holds (bfloat16 is torch's alone).
+NEW_DTYPES = ["int8", "int16", "int64", "uint64", "float16", "float64"]
 
 
 def samples(dtype, n, lo=0, hi=None, seed=0):
     """n samples of dtype, uniform over [lo, hi) (the type's range by default); floats in
     [lo, hi) with NaN and values outside sprinkled in."""
     rng = np.random.default_rng(seed)
-    if dtype == "float32":
+    if dtype.startswith("float"):
         hi = 1.0 if hi is None else hi
-        x = rng.uniform(lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo), n).astype(np.float32)
+        x = rng.uniform(lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo), n).astype(dtype)
         x[::97] = np.nan
         return x
     info = np.iinfo(dtype)
@@ -29,11 +31,13 @@ def direct(x, bins):
 
 def even(x, bins, lo, hi):
     v = x.ravel()
-    if v.dtype == np.float32:
-        lo_f, hi_f = np.float32(lo), np.float32(hi)
-        scale = np.float32(bins) / (hi_f - lo_f)
+    if v.dtype.kind == "f":  # float64 in double; float32 and the halfs (converted) in float
+        ft = np.float64 if v.dtype == np.float64 else np.float32
+        v = v.astype(ft)
+        lo_f, hi_f = ft(lo), ft(hi)
+        scale = ft(bins) / (hi_f - lo_f)
         inside = (v >= lo_f) & (v < hi_f)
-        t = ((v[inside] - lo_f) * scale).astype(np.float32)
+        t = ((v[inside] - lo_f) * scale).astype(ft)
         b = np.minimum(t.astype(np.int64), bins - 1)
     else:
         d = v.astype(np.int64) - lo
@@ -52,8 +56,8 @@ def ranged(x, edges):
 def edges_for(dtype, bins, lo, hi):
     """bins + 1 strictly ascending edges of dtype from lo to hi, unevenly spaced."""
     t = np.linspace(0.0, 1.0, bins + 1) ** 2
-    if dtype == "float32":
-        return (lo + (hi - lo) * t).astype(np.float32)
+    if dtype.startswith("float"):
+        return (lo + (hi - lo) * t).astype(dtype)
     e = np.round(lo + (hi - lo) * t).astype(np.int64)
     for i in range(1, len(e)):
         e[i] = max(e[i], e[i - 1] + 1)

@@ -61,7 +61,7 @@ def test_objects_that_are_no_arrays_are_refused():
         histtune.bincount(object(), 4)
 
 
-@pytest.mark.parametrize("typestr", ["<f8", "<i8", "<f2", "|b1", "<i2"])
+@pytest.mark.parametrize("typestr", ["|b1", "<c8", "<c16", ">i4"])
 def test_unsupported_dtypes_are_type_errors(fake, counts_out, typestr):
     with pytest.raises(TypeError, match="not supported"):
         histtune.histogram(fake([64], typestr), 8, range=(0, 8), out=counts_out(8))

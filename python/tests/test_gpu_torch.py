@@ -52,6 +52,35 @@ def test_histogram_range(torch, dtype):
     np.testing.assert_array_equal(host(h), ref.ranged(x, edges))
 
 
+@pytest.mark.parametrize("dtype", ref.NEW_DTYPES)
+def test_issue_25_types_bin_evenly_by_edges_and_by_value(torch, dtype):
+    real = dtype.startswith("float")
+    lo, hi = (-0.5, 0.75) if real else (-100, 100) if dtype.startswith("int") else (3, 200)
+    if real:
+        x = ref.samples(dtype, N, lo=lo, hi=hi)  # NaN and values outside sprinkled in
+    else:
+        x = ref.samples(dtype, N, lo=min(lo, 0), hi=250)
+    t = cuda(torch, x)
+    np.testing.assert_array_equal(host(histtune.histogram(t, 7, range=(lo, hi))),
+                                  ref.even(x, 7, lo, hi))
+    edges = ref.edges_for(dtype, 33, lo, hi)
+    np.testing.assert_array_equal(host(histtune.histogram(t, cuda(torch, edges))),
+                                  ref.ranged(x, edges))
+    if not real:
+        np.testing.assert_array_equal(host(histtune.bincount(t, 256)), ref.direct(x, 256))
+
+
+def test_bfloat16_bins_its_float_values(torch):
+    x = torch.from_numpy(ref.samples("float32", N, lo=-0.5, hi=0.75)).to("cuda").bfloat16()
+    v = x.float().cpu().numpy()  # every bfloat16 is a float: the rule's input, exactly
+    np.testing.assert_array_equal(host(histtune.histogram(x, 7, range=(-0.5, 0.75))),
+                                  ref.even(v, 7, -0.5, 0.75))
+    # 9 edges: bfloat16's 8 bits of mantissa keep them apart.
+    edges = torch.from_numpy(ref.edges_for("float32", 9, -0.5, 0.75)).to("cuda").bfloat16()
+    np.testing.assert_array_equal(host(histtune.histogram(x, edges)),
+                                  ref.ranged(v, edges.float().cpu().numpy()))
+
+
 @pytest.mark.parametrize("dtype", ["uint8", "uint16"])
 @pytest.mark.parametrize("binning", ["direct", "even", "range"])
 @pytest.mark.parametrize("layout", ["rows", "image", "cropped"])
@@ -101,8 +130,8 @@ def test_cpu_tensors_are_refused(torch):
 
 
 def test_unsupported_torch_dtype(torch):
-    with pytest.raises(TypeError, match="float64"):
-        histtune.histogram(torch.zeros(8, dtype=torch.float64, device="cuda"), 4, range=(0, 1))
+    with pytest.raises(TypeError, match="bool"):
+        histtune.histogram(torch.zeros(8, dtype=torch.bool, device="cuda"), 4, range=(0, 1))
 
 
 def test_non_default_stream(torch):

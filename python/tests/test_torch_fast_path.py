@@ -2,46 +2,14 @@
 tensors, which _core function it calls with what, and that anything unusual still goes the
 general way, whose checks say what is wrong."""
 
-import sys
-import warnings
-
 import pytest
 
-import fake_torch
 import histtune
-from histtune import _api, _arrays
-
-
-class _Core:
-    """Records the _core calls instead of making them."""
-
-    def __init__(self):
-        self.calls = []
-
-    def __getattr__(self, name):
-        return lambda *args: self.calls.append((name, args))
 
 
 @pytest.fixture
-def torch(monkeypatch):
-    torch = fake_torch.module()
-    monkeypatch.setitem(sys.modules, "torch", torch)
-    monkeypatch.setattr(_arrays, "_ADAPTERS", {})
-    for name in ("_Tensor", "_codes", "_new_counts", "_raw_stream", "_out_dtypes",
-                 "_is_compiling"):
-        monkeypatch.setattr(_api, name, getattr(_api, name))
-    monkeypatch.setattr(_api, "_codes", {})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the fake has no torch.library: no custom ops
-        _arrays.torch_adapter()
-    return torch
-
-
-@pytest.fixture
-def core(monkeypatch):
-    c = _Core()
-    monkeypatch.setattr(_api, "_core", c)
-    return c
+def torch(fake_torch_module):
+    return fake_torch_module
 
 
 def _reads(*tensors):

@@ -29,6 +29,8 @@ std::string inexact_bounds(std::int64_t lower, std::int64_t upper) {
 
 std::string inexact_bounds(float, float) { return {}; }
 
+std::string inexact_bounds(double, double) { return {}; }
+
 Dispatcher& default_dispatcher() {
   static Dispatcher dispatcher;
   return dispatcher;
@@ -87,7 +89,20 @@ HT_EVEN(std::int8_t, i8, std::int64_t)
 HT_EVEN(std::int16_t, i16, std::int64_t)
 HT_EVEN(__half, f16, float)
 HT_EVEN(__nv_bfloat16, bf16, float)
+HT_EVEN(double, f64, double)
 #undef HT_EVEN
+
+// 64-bit integers keep their bounds exactly (Problem::lower_bits): no 2^53 limit.
+#define HT_EVEN64(T, TAG)                                                                     \
+  Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, T lower,  \
+                        T upper, std::uint32_t* d_counts, cudaStream_t stream) {              \
+    Problem p = flat_problem(SampleType::TAG, Binning::even, num_bins, n);                    \
+    set_even_bounds(p, lower, upper);                                                          \
+    return run_recorded(p, d_samples, d_counts, stream);                                      \
+  }
+HT_EVEN64(std::int64_t, i64)
+HT_EVEN64(std::uint64_t, u64)
+#undef HT_EVEN64
 
 #define HT_RANGE(T, TAG)                                                                    \
   Status histogram_range(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,       \
@@ -104,6 +119,9 @@ HT_RANGE(std::int8_t, i8)
 HT_RANGE(std::int16_t, i16)
 HT_RANGE(__half, f16)
 HT_RANGE(__nv_bfloat16, bf16)
+HT_RANGE(std::int64_t, i64)
+HT_RANGE(std::uint64_t, u64)
+HT_RANGE(double, f64)
 #undef HT_RANGE
 
 #define HT_DIRECT(T, TAG)                                                                  \
@@ -117,6 +135,8 @@ HT_DIRECT(std::uint32_t, u32)
 HT_DIRECT(std::int32_t, i32)
 HT_DIRECT(std::int8_t, i8)
 HT_DIRECT(std::int16_t, i16)
+HT_DIRECT(std::int64_t, i64)
+HT_DIRECT(std::uint64_t, u64)
 #undef HT_DIRECT
 
 }  // namespace histtune

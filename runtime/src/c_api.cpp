@@ -80,6 +80,9 @@ HT_C_EVEN(i8, int8_t, int8_t, int64_t)
 HT_C_EVEN(i16, int16_t, int16_t, int64_t)
 HT_C_EVEN(f16, uint16_t, __half, float)
 HT_C_EVEN(bf16, uint16_t, __nv_bfloat16, float)
+HT_C_EVEN(i64, int64_t, std::int64_t, int64_t)
+HT_C_EVEN(u64, uint64_t, std::uint64_t, uint64_t)
+HT_C_EVEN(f64, double, double, double)
 #undef HT_C_EVEN
 
 #define HT_C_DIRECT(SUFFIX, T)                                                                   \
@@ -94,6 +97,8 @@ HT_C_DIRECT(u32, uint32_t)
 HT_C_DIRECT(i32, int32_t)
 HT_C_DIRECT(i8, int8_t)
 HT_C_DIRECT(i16, int16_t)
+HT_C_DIRECT(i64, int64_t)
+HT_C_DIRECT(u64, uint64_t)
 #undef HT_C_DIRECT
 
 // ---- range binning ----
@@ -114,6 +119,9 @@ HT_C_RANGE(i8, int8_t, int8_t)
 HT_C_RANGE(i16, int16_t, int16_t)
 HT_C_RANGE(f16, uint16_t, __half)
 HT_C_RANGE(bf16, uint16_t, __nv_bfloat16)
+HT_C_RANGE(i64, int64_t, std::int64_t)
+HT_C_RANGE(u64, uint64_t, std::uint64_t)
+HT_C_RANGE(f64, double, double)
 #undef HT_C_RANGE
 
 #define HT_C_MC_RANGE(SUFFIX, T)                                                                 \

@@ -63,7 +63,10 @@ Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
                   {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
                   {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > (std::uint64_t{1} << 17)) {
-    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
+    // The second for 8-byte samples, which vec8 loads one at a time: the same bytes per thread
+    // in one 16-byte load (not timed; the tuner finds better where it has run).
+    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
+                  {"tpb1024.vpt1.vec16.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
   } else if (p.n > kSingleBlockDefaultMaxSamples) {
     candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
   } else {
@@ -215,9 +218,10 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, std::uint32_t
   switch (c.storage) {
     case Storage::global:
       return 0;
-    case Storage::partitioned:  // the partition pass: counts and starts per partition (rounded
-                                // to 16 bytes), the stage
-      return (partitions(p) * 2 + 3) / 4 * 4 * word + tile_samples(c, p) * sizeof(std::uint16_t);
+    case Storage::partitioned:  // the partition pass: counts and starts per partition and the
+                                // groups' total (rounded to 16 bytes), the stage
+      return (partitions(p) * 2 + 4) / 4 * 4 * word +
+             partition_tile_slots(c, p) * sizeof(std::uint16_t);
     case Storage::cluster:
       return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
     case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's
@@ -291,6 +295,11 @@ Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p
     return Restriction::rule("timed on " + std::to_string(partitions(tuned)) +
                              " partitions, it would count " + std::to_string(p.num_bins) +
                              " bins in " + std::to_string(partitions(p)));
+  // One block counts every sample on one SM: a winner timed on 2^12 samples took 6.5 us a call in
+  // a graph on 2^16, the default 3.5.
+  if (c.single_block && p.n > 2 * tuned.n)
+    return Restriction::rule("one block, timed on " + std::to_string(tuned.n) +
+                             " samples, would count " + std::to_string(p.n));
   return {};
 }
 
@@ -331,11 +340,15 @@ std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
   return static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
 }
 
+std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p) {
+  return tile_samples(c, p) + 8ull * partitions(p);
+}
+
 std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n) {
   const std::uint64_t tile = tile_samples(c, p), stride = n / tile + 2;  // hist1d.cuh
   const std::uint64_t table_words = (partitions(p) * stride + 3) / 4 * 4;
   return (table_words + partitions(p)) * sizeof(std::uint32_t) +
-         stride * tile * sizeof(std::uint16_t);
+         stride * partition_tile_slots(c, p) * sizeof(std::uint16_t);
 }
 
 std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d) {
@@ -345,9 +358,10 @@ std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceIn
 
 std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   const std::uint64_t tile = tile_samples(c, p), limit = two_phase::max_bytes(d);
-  // Per tile: its 2-byte bins and a table word per partition; plus the two extra tiles, the
+  // Per tile: its 2-byte slots and a table word per partition; plus the two extra tiles, the
   // alignment and the sizes.
-  const std::uint64_t per_tile = tile * sizeof(std::uint16_t) + partitions(p) * 4ull;
+  const std::uint64_t per_tile =
+      partition_tile_slots(c, p) * sizeof(std::uint16_t) + partitions(p) * 4ull;
   const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p) * 4ull;
   return limit > fixed ? (limit - fixed) / per_tile * tile : 0;
 }

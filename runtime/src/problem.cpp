@@ -3,6 +3,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 #include "histtune/db/database.hpp"
@@ -31,7 +32,45 @@ Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint6
   p.n = n;
   p.lower = lower;
   p.upper = upper;
+  bounds_from_doubles(p);
   return p;
+}
+
+void bounds_from_doubles(Problem& p) {
+  if (!is_int64(p.sample_type)) return;
+  // Saturating: 2^63 (the nearest double to i64's largest value) is that value; a NaN, a
+  // fraction or a bound beyond the type is validate()'s to report.
+  const bool u = p.sample_type == SampleType::u64;
+  auto bits = [u](double v) -> std::uint64_t {
+    if (!(v == v)) return 0;
+    if (u) return v <= 0 ? 0 : v >= 0x1p64 ? ~0ull : static_cast<std::uint64_t>(v);
+    using L = std::numeric_limits<std::int64_t>;
+    const std::int64_t i = v <= -0x1p63 ? L::min() : v >= 0x1p63 ? L::max() : static_cast<std::int64_t>(v);
+    return static_cast<std::uint64_t>(i);
+  };
+  p.lower_bits = bits(p.lower);
+  p.upper_bits = bits(p.upper);
+}
+
+void set_even_bounds(Problem& p, std::int64_t lower, std::int64_t upper) {
+  p.lower_bits = static_cast<std::uint64_t>(lower);
+  p.upper_bits = static_cast<std::uint64_t>(upper);
+  p.lower = static_cast<double>(lower);
+  p.upper = static_cast<double>(upper);
+}
+
+void set_even_bounds(Problem& p, std::uint64_t lower, std::uint64_t upper) {
+  p.lower_bits = lower;
+  p.upper_bits = upper;
+  p.lower = static_cast<double>(lower);
+  p.upper = static_cast<double>(upper);
+}
+
+std::uint64_t even_range64(const Problem& p) {
+  const bool above = p.sample_type == SampleType::u64
+                         ? p.upper_bits > p.lower_bits
+                         : static_cast<std::int64_t>(p.upper_bits) > static_cast<std::int64_t>(p.lower_bits);
+  return above ? p.upper_bits - p.lower_bits : 0;  // modulo 2^64: exact below 2^64
 }
 
 Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t active,
@@ -88,6 +127,9 @@ const char* to_string(SampleType t) {
     case SampleType::i16: return "i16";
     case SampleType::f16: return "f16";
     case SampleType::bf16: return "bf16";
+    case SampleType::i64: return "i64";
+    case SampleType::u64: return "u64";
+    case SampleType::f64: return "f64";
   }
   return "?";
 }
@@ -122,11 +164,18 @@ std::size_t sample_bytes(SampleType t) {
     case SampleType::i16:
     case SampleType::f16:
     case SampleType::bf16: return 2;
+    case SampleType::i64:
+    case SampleType::u64:
+    case SampleType::f64: return 8;
     default: return 4;
   }
 }
 
-bool is_float(SampleType t) { return t == SampleType::f32 || is_half(t); }
+bool is_float(SampleType t) {
+  return t == SampleType::f32 || t == SampleType::f64 || is_half(t);
+}
+
+bool is_int64(SampleType t) { return t == SampleType::i64 || t == SampleType::u64; }
 
 bool is_half(SampleType t) { return t == SampleType::f16 || t == SampleType::bf16; }
 
@@ -193,7 +242,16 @@ std::string Problem::describe() const {
     s << " image=" << image_rows() << "x" << row_pixels;
     if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
   }
-  if (binning == Binning::even) s << " [" << lower << ", " << upper << ")";
+  if (binning == Binning::even && is_int64(sample_type)) {
+    // Exactly: a double's six digits would print two different bounds alike.
+    if (sample_type == SampleType::u64)
+      s << " [" << lower_bits << ", " << upper_bits << ")";
+    else
+      s << " [" << static_cast<std::int64_t>(lower_bits) << ", "
+        << static_cast<std::int64_t>(upper_bits) << ")";
+  } else if (binning == Binning::even) {
+    s << " [" << lower << ", " << upper << ")";
+  }
   return s.str();
 }
 
@@ -215,9 +273,10 @@ std::size_t range_smem_bytes(const Problem& p) {
   switch (range_mode(p)) {
     case 2: return 256;  // one byte per byte value
     case 1: {
-      const std::size_t bytes =
-          (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
-      return (bytes + 3) / 4 * 4;
+      const std::size_t sb = sample_bytes(p.sample_type);
+      const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sb;
+      // 8-byte levels start on an 8-byte boundary after the counters' words (ht_range_setup).
+      return (bytes + 3) / 4 * 4 + (sb == 8 ? 4 : 0);
     }
     default: return 0;
   }
@@ -225,9 +284,11 @@ std::size_t range_smem_bytes(const Problem& p) {
 
 bool even_narrow(const Problem& p) {
   if (p.binning != Binning::even || is_float(p.sample_type)) return false;
-  const double r = p.upper - p.lower;  // integral for integer samples (validate())
+  // Integral for integer samples (validate()); i64 and u64 from their exact bounds.
+  const double r = is_int64(p.sample_type) ? static_cast<double>(even_range64(p)) : p.upper - p.lower;
   if (!(r >= 2 && r < 4294967296.0)) return false;  // m below fits 32 bits from range 2 on
-  const std::uint64_t range = static_cast<std::uint64_t>(r), bins = p.num_bins;
+  const std::uint64_t range = is_int64(p.sample_type) ? even_range64(p) : static_cast<std::uint64_t>(r);
+  const std::uint64_t bins = p.num_bins;
   const std::uint64_t top = (range - 1) * bins;  // the largest d * num_bins
   if (top >= (1ull << 32)) return false;
   // m exactly as the kernel forms it from recip_i (kernel_args.cpp): ceil(2^32 / range).
@@ -240,9 +301,10 @@ bool even_narrow(const Problem& p) {
 
 std::vector<std::string> sample_defines(const Problem& p) {
   // Halfs are their 16-bit patterns (NVRTC has no cuda_fp16.h here); HT_SAMPLE_HALF converts.
-  static const char* type_names[] = {"unsigned char", "unsigned short", "unsigned int",
-                                     "int",           "float",          "signed char",
-                                     "short",         "unsigned short", "unsigned short"};
+  static const char* type_names[] = {"unsigned char", "unsigned short",     "unsigned int",
+                                     "int",           "float",              "signed char",
+                                     "short",         "unsigned short",     "unsigned short",
+                                     "long long",     "unsigned long long", "double"};
   std::vector<std::string> out = {
       std::string("-DHT_SAMPLE_T=") + type_names[static_cast<int>(p.sample_type)],
       "-DHT_BINNING=" + std::to_string(static_cast<int>(p.binning)),
@@ -326,6 +388,42 @@ std::string num(double v) {
   return buf;
 }
 
+// f64: the kernel bins in double, (s - lower) * (num_bins / (upper - lower)).
+std::string validate_double_bounds(const Problem& p, const std::string& got) {
+  const double range = p.upper - p.lower;
+  if (!std::isfinite(range)) return "upper - lower overflows double" + got;
+  if (!std::isfinite(p.num_bins / range))
+    return "num_bins / (upper - lower) overflows double: the range is too narrow for the bins" + got;
+  return {};
+}
+
+// i64 and u64: the exact bounds (lower_bits, upper_bits) are the bounds; lower and upper must be
+// their nearest doubles, so that a caller who set only the doubles is told rather than binned
+// by stale bits. Any range up to 2^64 - 1 is exact (hist1d's 128-bit products).
+std::string validate_int64_bounds(const Problem& p) {
+  const bool u = p.sample_type == SampleType::u64;
+  const std::string t = to_string(p.sample_type);
+  const std::string lo = u ? std::to_string(p.lower_bits)
+                           : std::to_string(static_cast<std::int64_t>(p.lower_bits));
+  const std::string hi = u ? std::to_string(p.upper_bits)
+                           : std::to_string(static_cast<std::int64_t>(p.upper_bits));
+  if (std::floor(p.lower) != p.lower || std::floor(p.upper) != p.upper)
+    return "even binning of integer samples needs integral bounds, got lower = " + num(p.lower) +
+           ", upper = " + num(p.upper);
+  const double min = u ? 0.0 : -0x1p63, max = u ? 0x1p64 : 0x1p63;
+  if (p.lower < min || p.lower > max || p.upper < min || p.upper > max)
+    return "even binning of " + t + " samples needs bounds within " + t + "'s values, got lower = " +
+           num(p.lower) + ", upper = " + num(p.upper);
+  auto value = [u](std::uint64_t b) {
+    return u ? static_cast<double>(b) : static_cast<double>(static_cast<std::int64_t>(b));
+  };
+  if (value(p.lower_bits) != p.lower || value(p.upper_bits) != p.upper)
+    return "the exact " + t + " bounds [" + lo + ", " + hi + ") are not lower = " + num(p.lower) +
+           ", upper = " + num(p.upper) + " (set_even_bounds sets both)";
+  if (even_range64(p) == 0) return "even binning needs lower < upper, got [" + lo + ", " + hi + ")";
+  return {};
+}
+
 // Even binning's bounds: numbers, finite, ascending, and held by what the kernels compute in.
 std::string validate_even_bounds(const Problem& p) {
   const std::string got = ", got lower = " + num(p.lower) + ", upper = " + num(p.upper);
@@ -334,7 +432,9 @@ std::string validate_even_bounds(const Problem& p) {
     return "even binning needs bounds that are numbers" + got;
   if (!std::isfinite(p.lower) || !std::isfinite(p.upper))
     return "even binning needs finite bounds" + got;
+  if (is_int64(p.sample_type)) return validate_int64_bounds(p);
   if (!(p.lower < p.upper)) return "even binning needs lower < upper" + got;
+  if (p.sample_type == SampleType::f64) return validate_double_bounds(p, got);
   if (is_float(p.sample_type)) {
     // The kernel bins in float: the bounds, their range and the scale must all be floats.
     if (std::fabs(p.lower) > FLT_MAX || std::fabs(p.upper) > FLT_MAX)

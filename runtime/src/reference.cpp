@@ -11,6 +11,64 @@
 namespace histtune {
 namespace {
 
+// Even binning's rule, as the kernels compute it (ht_bin_of), with the constants of one problem:
+// integers up to 32 bits in 64-bit offsets, i64 and u64 from their exact bounds in 128 bits, f32
+// and the halfs in float, f64 in double.
+struct EvenRule {
+  long long lower_i = 0;
+  unsigned long long range_i = 0;
+  std::uint64_t lower64 = 0, range64 = 0;
+  float lower_f = 0, upper_f = 0, scale_f = 0;
+  double lower_d = 0, upper_d = 0, scale_d = 0;
+  std::uint32_t num_bins = 0;
+
+  explicit EvenRule(const Problem& p) : num_bins(p.num_bins) {
+    if (p.binning != Binning::even) return;
+    if (is_int64(p.sample_type)) {
+      lower64 = p.lower_bits;
+      range64 = even_range64(p);
+    } else if (p.sample_type == SampleType::f64) {
+      lower_d = p.lower;
+      upper_d = p.upper;
+      scale_d = p.num_bins / (p.upper - p.lower);  // as kernel_args.cpp computes it
+    } else {
+      lower_i = static_cast<long long>(p.lower);
+      range_i = static_cast<unsigned long long>(p.upper - p.lower);
+      lower_f = static_cast<float>(p.lower);
+      upper_f = static_cast<float>(p.upper);
+      scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
+    }
+  }
+
+  std::uint32_t clamp(std::uint32_t b) const { return b < num_bins ? b : num_bins - 1; }
+
+  // The bin of v, or false outside [lower, upper) (and NaN).
+  template <class V>
+  bool bin_of(V v, std::uint32_t& bin) const {
+    if constexpr (std::is_same_v<V, double>) {
+      if (!(v >= lower_d && v < upper_d)) return false;
+      volatile double t = (v - lower_d) * scale_d;  // one rounding, as on the GPU
+      bin = clamp(static_cast<std::uint32_t>(t));
+    } else if constexpr (std::is_floating_point_v<V>) {
+      if (!(v >= lower_f && v < upper_f)) return false;
+      // volatile keeps the product a separately rounded float, as on the GPU.
+      volatile float t = (v - lower_f) * scale_f;
+      bin = clamp(static_cast<std::uint32_t>(t));
+    } else if constexpr (sizeof(V) == 8) {
+      // In the type's own order: i64 compares signed, u64 unsigned; the offset is then exact.
+      if (v < static_cast<V>(lower64)) return false;
+      const std::uint64_t d = static_cast<std::uint64_t>(v) - lower64;
+      if (d >= range64) return false;
+      bin = static_cast<std::uint32_t>(static_cast<unsigned __int128>(d) * num_bins / range64);
+    } else {
+      const long long d = static_cast<long long>(v) - lower_i;
+      if (d < 0 || static_cast<unsigned long long>(d) >= range_i) return false;
+      bin = static_cast<std::uint32_t>(static_cast<unsigned long long>(d) * num_bins / range_i);
+    }
+    return true;
+  }
+};
+
 // T is the type in memory, V what the bin rules compare (float for f16 and bf16, whose
 // value_of converts; T itself otherwise). Levels are converted once, before counting.
 template <class T, class V = T, class ValueOf>
@@ -19,7 +77,8 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
   if (p.binning == Binning::range && levels_in != nullptr)
     for (std::uint32_t i = 0; i <= p.num_bins; ++i) level_values.push_back(value_of(levels_in[i]));
   const V* levels = level_values.data();
-  const bool half = is_half(p.sample_type);
+  // A half's and an f64's infinities are never counted (f32 keeps CUB's rule).
+  const bool no_infinities = is_half(p.sample_type) || p.sample_type == SampleType::f64;
   // Channel c of row i is s[i * channels + c]; 1D problems are one channel. With a row pitch,
   // row i is pixel i % row_pixels of image row i / row_pixels, which starts row_pitch_bytes
   // after the one before: what lies between image rows is never read.
@@ -28,41 +87,35 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
   const std::uint64_t pitch = p.row_pitch_bytes != 0 ? p.row_pitch_bytes / sizeof(T)
                                                      : row_pixels * channels;
   std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * active, 0);
-  const auto lower_i = static_cast<long long>(p.lower);
-  const auto range_i = static_cast<unsigned long long>(p.upper - p.lower);
-  const auto lower_f = static_cast<float>(p.lower);
-  const auto upper_f = static_cast<float>(p.upper);
-  const float scale_f = static_cast<float>(p.num_bins) / (upper_f - lower_f);
+  const EvenRule even(p);
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const T* row = s + i / row_pixels * pitch + i % row_pixels * channels;
     for (std::uint32_t c = 0; c < active; ++c) {
       const V v = value_of(row[c]);
       if constexpr (std::is_floating_point_v<V>) {
-        if (half && std::isinf(v)) continue;  // a half's infinities are never counted
+        if (no_infinities && std::isinf(v)) continue;
       }
       std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
       if (p.binning == Binning::range) {
         // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
         // upper_bound's predecessor. Outside [levels[0], levels[num_bins]) and NaN: no bin.
         const V* end = levels + p.num_bins + 1;
-        if constexpr (std::is_same_v<V, float>) {
+        if constexpr (std::is_floating_point_v<V>) {
           if (std::isnan(v)) continue;
         }
         if (v < levels[0] || !(v < levels[p.num_bins])) continue;
         ++hc[static_cast<std::uint32_t>(std::upper_bound(levels, end, v) - levels - 1)];
       } else if (p.binning == Binning::direct) {
-        const auto bin = static_cast<std::uint32_t>(v);
-        if (bin < p.num_bins) ++hc[bin];
-      } else if constexpr (std::is_same_v<V, float>) {
-        if (!(v >= lower_f && v < upper_f)) continue;
-        // volatile keeps the product a separately rounded float, as on the GPU.
-        volatile float t = (v - lower_f) * scale_f;
-        auto b = static_cast<std::uint32_t>(t);
-        ++hc[b < p.num_bins ? b : p.num_bins - 1];
-      } else {
-        const long long d = static_cast<long long>(v) - lower_i;
-        if (d < 0 || static_cast<unsigned long long>(d) >= range_i) continue;
-        ++hc[static_cast<std::uint32_t>(static_cast<unsigned long long>(d) * p.num_bins / range_i)];
+        // Negative values become huge unsigned ones, ignored like values >= num_bins.
+        if constexpr (std::is_integral_v<V>) {
+          const auto bin = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
+          if (bin < p.num_bins) ++hc[bin];
+        } else {  // no direct binning of floats (validate()); as before it had a rule
+          const auto bin = static_cast<std::uint32_t>(v);
+          if (bin < p.num_bins) ++hc[bin];
+        }
+      } else if (std::uint32_t bin; even.bin_of(v, bin)) {
+        ++hc[bin];
       }
     }
   }
@@ -125,6 +178,9 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
     HT_REF(f32, float)
     HT_REF(i8, std::int8_t)
     HT_REF(i16, std::int16_t)
+    HT_REF(i64, std::int64_t)
+    HT_REF(u64, std::uint64_t)
+    HT_REF(f64, double)
 #undef HT_REF
     case SampleType::f16: return count<std::uint16_t, float>(p, bits, level_bits, f16_to_float);
     case SampleType::bf16: return count<std::uint16_t, float>(p, bits, level_bits, bf16_to_float);

@@ -345,3 +345,16 @@ TEST(DatabaseImport, NewSampleTypesRoundTrip) {
     EXPECT_EQ(dst.measurements("GPU-a", make_problem(256, 1 << 20, "hist1d", type)).size(), 1u)
         << type;
 }
+
+// The 64-bit sample types too (issue 25's second step).
+TEST(DatabaseImport, SixtyFourBitSampleTypesRoundTrip) {
+  Database src(":memory:");
+  for (const char* type : {"i64", "u64", "f64"})
+    src.record_measurements(make_device("GPU-a"), make_problem(256, 1 << 20, "hist1d", type),
+                            {make_measurement("tpb256.ipt4", 0.5)});
+  Database dst(":memory:");
+  EXPECT_EQ(dst.import_json(src.export_json()).problems, 3u);
+  for (const char* type : {"i64", "u64", "f64"})
+    EXPECT_EQ(dst.measurements("GPU-a", make_problem(256, 1 << 20, "hist1d", type)).size(), 1u)
+        << type;
+}

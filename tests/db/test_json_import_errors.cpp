@@ -86,8 +86,9 @@ std::vector<BadCase> bad_cases() {
        "results[0].measurements[0].samples"},
       {"verified a number", [m0] { return with([m0](json& d) { m0(d)["verified"] = 1; }); },
        "results[0].measurements[0].verified"},
-      {"bad sample_type", [] { return with([](json& d) { d["results"][2]["problem"]["sample_type"] = "u64"; }); },
-       "results[2].problem.sample_type: must be one of u8, u16, u32, i32, f32, i8, i16, f16, bf16"},
+      {"bad sample_type", [] { return with([](json& d) { d["results"][2]["problem"]["sample_type"] = "u128"; }); },
+       "results[2].problem.sample_type: must be one of u8, u16, u32, i32, f32, i8, i16, f16, bf16, "
+       "i64, u64, f64"},
       {"bad binning", [] { return with([](json& d) { d["results"][0]["problem"]["binning"] = "logarithmic"; }); },
        "results[0].problem.binning"},
       {"bad family", [] { return with([](json& d) { d["results"][0]["problem"]["family"] = "Shared"; }); },

@@ -54,84 +54,17 @@ const char* const kLabels[] = {
     "tpb256.vpt1.vec16.pc1.lay0.agg2.u0.pad0.bps2.st4.b1.sb0.cl1.pf0.tp0",
 };
 
-// Device memory freed on scope exit.
-struct DeviceBytes {
-  void* ptr = nullptr;
-  explicit DeviceBytes(std::size_t bytes) { HT_CUDA(cudaMalloc(&ptr, bytes ? bytes : 1)); }
-  ~DeviceBytes() { (void)cudaFree(ptr); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-};
-
-// Counts with 64 guard words after them, all 0xFFFFFFFF before the call; the call's counts, and
-// whether the guards are untouched.
-struct GuardedCounts {
-  static constexpr std::uint32_t kGuard = 64;
-  std::uint32_t bins;
-  DeviceBytes mem;
-  explicit GuardedCounts(std::uint32_t b) : bins(b), mem((b + kGuard) * sizeof(std::uint32_t)) {
-    HT_CUDA(cudaMemset(mem.ptr, 0xFF, (bins + kGuard) * sizeof(std::uint32_t)));
-  }
-  std::uint32_t* get() const { return static_cast<std::uint32_t*>(mem.ptr); }
-  std::vector<std::uint32_t> read(bool& guards_ok) const {
-    std::vector<std::uint32_t> h(bins + kGuard);
-    HT_CUDA(cudaMemcpy(h.data(), mem.ptr, h.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    guards_ok = true;
-    for (std::uint32_t i = bins; i < bins + kGuard; ++i) guards_ok &= h[i] == 0xFFFFFFFFu;
-    h.resize(bins);
-    return h;
-  }
-};
-
-std::vector<Hist1DConfig> configs_for(const Problem& p, const DeviceInfo& d) {
-  std::vector<Hist1DConfig> out = {hist1d::default_for(p, d)};
-  for (const char* label : kLabels)
-    if (const auto c = Hist1DConfig::parse(label); c && hist1d::check(*c, p, d).holds())
-      out.push_back(*c);
-  return out;
-}
-
 }  // namespace
 
+// Every shape, size, start, configuration and distribution (test::run_shapes).
 TEST(GpuSampleTypes, EveryTypeBinningAndDistributionIsExact) {
   HT_REQUIRE_GPU();
-  const DeviceInfo d = query_device(current_device());
-  KernelCache cache;
-  int ran = 0;
-  for (const Problem& s : shapes())
-    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097}, (std::uint64_t{1} << 20) + 3})
-      for (const std::uint64_t skip : {0u, 1u}) {  // whole, then the words of a load split elsewhere
-        if (skip >= n) continue;
-        Problem p = s;
-        p.n = n - skip;
-        for (const Hist1DConfig& c : configs_for(p, d))
-          ran += test::run_all_distributions(cache, c, p, d, skip);
-      }
-  EXPECT_GE(ran, 14 * 5 * 5);  // at least the default per shape, size and start
+  EXPECT_GE(test::run_shapes(shapes(), kLabels), 14 * 5 * 5);  // the default per shape, size, start
 }
 
 namespace {
 
-// Runs `call` (a public API call writing num_bins counts) on `host` samples and compares with
-// the reference; `levels` for range binning.
-template <class T, class Call>
-void expect_exact(const Problem& p, const std::vector<T>& host, Call call,
-                  const std::vector<T>& levels = {}) {
-  const std::size_t bytes = host.size() * sizeof(T), level_bytes = levels.size() * sizeof(T);
-  DeviceBytes samples(bytes), d_levels(level_bytes);
-  HT_CUDA(cudaMemcpy(samples.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
-  if (!levels.empty())
-    HT_CUDA(cudaMemcpy(d_levels.ptr, levels.data(), level_bytes, cudaMemcpyHostToDevice));
-  GuardedCounts counts(p.num_bins);
-  const Status s = call(samples.ptr, d_levels.ptr, counts.get());
-  ASSERT_TRUE(s.ok()) << p.describe() << ": " << s.message();
-  HT_CUDA(cudaDeviceSynchronize());
-  bool guards_ok = false;
-  EXPECT_EQ(counts.read(guards_ok),
-            reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data()))
-      << p.describe();
-  EXPECT_TRUE(guards_ok) << p.describe() << ": a count was written past the bins";
-}
+using test::expect_exact;
 
 // One sample in the middle of each of `bins` bins over [0, bins), rounded to the half type.
 std::vector<std::uint16_t> one_per_bin(SampleType t, std::uint32_t bins) {

@@ -353,6 +353,18 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   EXPECT_EQ(hist1d::default_for(moe, h100_like()).single_block, 0);
 }
 
+TEST(Hist1DLookup, ASingleBlockWinnerServesAtMostTwiceItsSamples) {
+  Problem tuned = u8_256(1 << 12), bigger = u8_256(1 << 13), far = u8_256(1 << 16);
+  const Hist1DConfig one =
+      *Hist1DConfig::parse("tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl1");
+  EXPECT_EQ(hist1d::serves(one, tuned, bigger, h100_like()).message(), "");
+  EXPECT_NE(hist1d::serves(one, tuned, far, h100_like()).message().find("one block"),
+            std::string::npos);
+  Hist1DConfig grid = one;
+  grid.single_block = 0;
+  EXPECT_EQ(hist1d::serves(grid, tuned, far, h100_like()).message(), "");
+}
+
 TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {
   Problem even = u8_256(1 << 20);
   even.sample_type = SampleType::f32;

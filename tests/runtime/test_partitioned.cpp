@@ -97,7 +97,7 @@ TEST(Partitioned, RoundsAreWholeTilesWithinTheWorkspaceLimit) {
   EXPECT_GT(hist1d::partition_workspace_bytes(c, p, round + tile), two_phase::max_bytes(d));
   const std::uint64_t stride = (std::uint64_t{1} << 26) / tile + 2;
   EXPECT_EQ(hist1d::partition_workspace_bytes(c, p, std::uint64_t{1} << 26),
-            (128 * stride + 3) / 4 * 16 + stride * tile * 2 + 128 * 4);
+            (128 * stride + 3) / 4 * 16 + stride * (tile + 8 * 128) * 2 + 128 * 4);
 }
 
 // The three kernels of storage 5 compile for every sample type that reaches 16384 bins and every

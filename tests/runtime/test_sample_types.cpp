@@ -55,7 +55,7 @@ TEST(SampleTypes, NamesSizesAndCodesKeepTheOldTypesFirst) {
   EXPECT_EQ(static_cast<int>(SampleType::bf16), 8);
   for (const SampleType t : kSampleTypes) EXPECT_EQ(parse_sample_type(to_string(t)), t);
   for (const char* old : {"u8", "u16", "u32", "i32", "f32"}) EXPECT_TRUE(parse_sample_type(old));
-  EXPECT_FALSE(parse_sample_type("f64"));
+  EXPECT_FALSE(parse_sample_type("f128"));
   EXPECT_FALSE(parse_sample_type("half"));
   EXPECT_EQ(sample_bytes(SampleType::i8), 1u);
   EXPECT_EQ(sample_bytes(SampleType::i16), 2u);

@@ -2,6 +2,8 @@
 // and the round trip through a stored key.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "common.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/status.hpp"
@@ -184,3 +186,40 @@ TEST(ProblemSpec, BatchedRowsAndSegmentsRoundTripThroughTheKey) {
 }
 
 }  // namespace
+
+// Direct bins no i8 or i16 sample reaches (negative samples are never counted): refused like
+// u8's above 256; the 64-bit types reach every bin count.
+TEST(ProblemSpec, SignedDirectBinsBeyondTheNonNegativeValuesAreRejected) {
+  EXPECT_NE(error_of("i8:direct:129:2^20").find(
+                "direct binning of i8 samples has at most 128 bins (one per non-negative value)"),
+            std::string::npos);
+  EXPECT_NE(error_of("i16:direct:32769:2^20").find("at most 32768 bins"), std::string::npos);
+  EXPECT_EQ(parse_problem("i8:direct:128:2^20").num_bins, 128u);
+  EXPECT_EQ(parse_problem("i16:direct:32768:2^20").num_bins, 32768u);
+  EXPECT_EQ(parse_problem("i64:direct:4294967295:2^20").num_bins, 4294967295u);
+  EXPECT_EQ(parse_problem("u64:direct:65537:2^20").num_bins, 65537u);
+}
+
+// The 64-bit types: integer bounds exactly (no double holds these), else as doubles; the key's
+// round trip; f64 bounds beyond a float.
+TEST(ProblemSpec, SixtyFourBitTypesParseWithExactBounds) {
+  const Problem i64 = parse_problem("i64:even:1000:2^24:-9223372036854775808:9223372036854775807");
+  EXPECT_EQ(i64.sample_type, SampleType::i64);
+  EXPECT_EQ(static_cast<std::int64_t>(i64.lower_bits), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(static_cast<std::int64_t>(i64.upper_bits), std::numeric_limits<std::int64_t>::max());
+  const Problem odd = parse_problem("u64:even:7:2^20:1152921504606846977:1152921504606847977");
+  EXPECT_EQ(odd.lower_bits, 1152921504606846977ull);
+  EXPECT_EQ(even_range64(odd), 1000u);
+  const Problem pow = parse_problem("u64:even:256:2^20:2^10:2^40");  // as doubles: exact here
+  EXPECT_EQ(pow.lower_bits, 1024u);
+  EXPECT_EQ(pow.upper_bits, 1ull << 40);
+  EXPECT_EQ(parse_problem("u64:even:256:2^20").upper_bits, 256u);  // the default [0, BINS)
+  EXPECT_NE(error_of("u64:even:256:2^20:-1:100").find("within u64's values"), std::string::npos);
+  EXPECT_NE(error_of("i64:even:256:2^20:5:5").find("lower < upper"), std::string::npos);
+  const Problem f64 = parse_problem("f64:even:256:2^20:-1e300:1e300");
+  EXPECT_EQ(f64.upper, 1e300);
+  EXPECT_EQ(parse_problem("f64:range:1000:2^20:-500:500").sample_type, SampleType::f64);
+  EXPECT_NE(error_of("f64:direct:256:2^20").find("integer samples"), std::string::npos);
+  EXPECT_EQ(parse_problem(problem_spec(i64.key())).key(), i64.key());
+  EXPECT_EQ(problem_of(parse_problem("i64:even:256:2^20").key()).upper_bits, 256u);
+}

@@ -33,3 +33,22 @@ TEST(CubRefusal, RefusesCubsWrongCasesWithTheirIssue) {
     EXPECT_EQ(cub_refusal(flat_problem(t, Binning::direct, 65536, 1 << 20)), "");
   EXPECT_EQ(cub_refusal(flat_problem(SampleType::f32, Binning::even, 1 << 20, 1 << 20, -1, 1)), "");
 }
+
+// The 64-bit integers: CUB bins them in 64-bit arithmetic, refusing (cudaErrorInvalidValue)
+// where range x bins may overflow it and overflowing int64's range from 2^63 on; f64 and the
+// narrower ranges are left to run.
+TEST(CubRefusal, RefusesTheI64AndU64RangesItsArithmeticCannotHold) {
+  using tuner::cub_refusal;
+  const Problem whole_i64 = flat_problem(SampleType::i64, Binning::even, 256, 1 << 20, -0x1p63, 0x1p63);
+  EXPECT_NE(cub_refusal(whole_i64).find("cudaErrorInvalidValue"), std::string::npos);
+  const Problem whole_u64 = flat_problem(SampleType::u64, Binning::even, 2, 1 << 20, 0, 0x1p64);
+  EXPECT_NE(cub_refusal(whole_u64).find("cudaErrorInvalidValue"), std::string::npos);
+  // One bin over most of i64: range x 1 fits 64 bits, but not int64.
+  const Problem one_bin = flat_problem(SampleType::i64, Binning::even, 1, 1 << 20, -0x1p63, 0x1p63);
+  EXPECT_NE(cub_refusal(one_bin).find("int64"), std::string::npos);
+  EXPECT_EQ(cub_refusal(flat_problem(SampleType::u64, Binning::even, 1, 1 << 20, 0, 0x1p64)), "");
+  EXPECT_EQ(cub_refusal(flat_problem(SampleType::i64, Binning::even, 256, 1 << 20, -1000, 1000)), "");
+  EXPECT_EQ(cub_refusal(flat_problem(SampleType::i64, Binning::direct, 65536, 1 << 20)), "");
+  EXPECT_EQ(cub_refusal(flat_problem(SampleType::u64, Binning::range, 1000, 1 << 20)), "");
+  EXPECT_EQ(cub_refusal(flat_problem(SampleType::f64, Binning::even, 4096, 1 << 20, -1, 1)), "");
+}

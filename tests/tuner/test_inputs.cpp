@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "histtune/half.hpp"
 #include "histtune/reference.hpp"
@@ -134,6 +136,37 @@ TEST(MakeSamples, RangeSamplesFallInsideTheLevelsExceptMixed) {
   }
 }
 
+namespace {
+
+// How many of make_samples(p)'s samples (seed 7) the reference counts, per distribution (the
+// benchmark's, then mixed); range problems count within make_levels(p), checked for size.
+std::vector<std::pair<Distribution, std::uint64_t>> counted_by_distribution(const Problem& p) {
+  std::vector<std::uint8_t> levels;
+  if (p.binning == Binning::range) {
+    levels = make_levels(p);
+    if (levels.size() != (p.num_bins + 1) * sample_bytes(p.sample_type)) {
+      ADD_FAILURE() << p.describe() << ": " << levels.size() << " bytes of levels";
+      return {};
+    }
+  }
+  std::vector<std::pair<Distribution, std::uint64_t>> out;
+  for (const Distribution dist : {Distribution::uniform, Distribution::skewed,
+                                  Distribution::constant, Distribution::runs, Distribution::mixed}) {
+    const auto host = make_samples(p, 7, dist);
+    if (host.size() != p.n * sample_bytes(p.sample_type)) {
+      ADD_FAILURE() << p.describe() << ": " << host.size() << " bytes of samples";
+      return out;
+    }
+    const auto h = reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
+    std::uint64_t counted = 0;
+    for (const std::uint32_t c : h) counted += c;
+    out.emplace_back(dist, counted);
+  }
+  return out;
+}
+
+}  // namespace
+
 // Issue 25's types: every distribution and binning draws samples (inside the bins, mostly: a
 // half's rounding may cross an edge), and range levels are strictly ascending in the type.
 TEST(MakeSamples, NewTypesDrawEveryDistributionAndBinning) {
@@ -149,24 +182,12 @@ TEST(MakeSamples, NewTypesDrawEveryDistributionAndBinning) {
       flat_problem(SampleType::bf16, Binning::even, 300, 4096, 0, 300),
       range(SampleType::bf16, 10000, -1000, 1000, 4096),
   };
-  for (const Problem& p : shapes) {
-    std::vector<std::uint8_t> levels;
-    if (p.binning == Binning::range) {
-      levels = make_levels(p);
-      ASSERT_EQ(levels.size(), (p.num_bins + 1) * sample_bytes(p.sample_type)) << p.describe();
-    }
-    for (const Distribution dist : {Distribution::uniform, Distribution::skewed,
-                                    Distribution::constant, Distribution::runs, Distribution::mixed}) {
-      const auto host = make_samples(p, 7, dist);
-      ASSERT_EQ(host.size(), p.n * sample_bytes(p.sample_type)) << p.describe();
-      const auto h = reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
-      std::uint64_t counted = 0;
-      for (const std::uint32_t c : h) counted += c;
+  for (const Problem& p : shapes)
+    for (const auto& [dist, counted] : counted_by_distribution(p)) {
       // Mixed draws 5% outside the bounds (and NaN, infinities); the others stay inside.
       const double least = dist == Distribution::mixed ? 0.8 : 0.98;
       EXPECT_GE(counted, least * p.n) << p.describe() << " " << to_string(dist);
     }
-  }
   // Half levels: strictly ascending and finite once converted.
   for (const Problem& p : {range(SampleType::f16, 1000, -500, 500), range(SampleType::bf16, 10000, -1000, 1000)}) {
     const auto bits = as<std::uint16_t>(make_levels(p));
@@ -199,4 +220,39 @@ TEST(Inputs, SegmentOffsetsAscendFromZeroToN) {
   EXPECT_NE(std::adjacent_find(s.begin(), s.end()), s.end()) << "some segments are empty";
   EXPECT_EQ(make_offsets(segmented_problem(SampleType::u8, Binning::direct, 256, 3, 0)),
             (std::vector<std::int64_t>{0, 0, 0, 0}));
+}
+
+// The 64-bit types: every distribution and binning draws samples, even bins from the exact
+// bounds (whole ranges, and bounds no double holds) and inside them but for `mixed`; range
+// levels strictly ascending in the type.
+TEST(MakeSamples, SixtyFourBitTypesDrawEveryDistributionAndBinning) {
+  Problem near = flat_problem(SampleType::u64, Binning::even, 7, 4096);
+  set_even_bounds(near, (std::uint64_t{1} << 60) + 1, (std::uint64_t{1} << 60) + 1001);
+  const Problem shapes[] = {
+      flat_problem(SampleType::i64, Binning::direct, 4096, 4096),
+      flat_problem(SampleType::i64, Binning::even, 1000, 4096, -0x1p63, 0x1p63),
+      flat_problem(SampleType::i64, Binning::even, 256, 4096, -1000, 1000),
+      range(SampleType::i64, 1000, -1e15, 1e15, 4096),
+      flat_problem(SampleType::u64, Binning::even, 3, 4096, 0, 0x1p64),
+      near,
+      range(SampleType::u64, 100, 0, 1e18, 4096),
+      flat_problem(SampleType::f64, Binning::even, 256, 4096, -1, 1),
+      range(SampleType::f64, 5000, -1e300, 1e300, 4096),
+  };
+  for (const Problem& p : shapes) {
+    ASSERT_EQ(validate(p), "") << p.describe();
+    for (const auto& [dist, counted] : counted_by_distribution(p)) {
+      if (dist == Distribution::mixed) {
+        EXPECT_GE(counted, 0.8 * p.n) << p.describe();
+      } else if (p.binning == Binning::range) {  // levels drawn in double may round onto the next
+        EXPECT_GE(counted, 0.98 * p.n) << p.describe() << " " << to_string(dist);
+      } else {
+        EXPECT_EQ(counted, p.n) << p.describe() << " " << to_string(dist);
+      }
+    }
+  }
+  const auto i64 = as<std::int64_t>(make_levels(range(SampleType::i64, 1000, -1e15, 1e15)));
+  for (std::size_t i = 1; i < i64.size(); ++i) ASSERT_LT(i64[i - 1], i64[i]) << i;
+  const auto f64 = as<double>(make_levels(range(SampleType::f64, 5000, -1e300, 1e300)));
+  for (std::size_t i = 1; i < f64.size(); ++i) ASSERT_LT(f64[i - 1], f64[i]) << i;
 }

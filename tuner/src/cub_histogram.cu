@@ -5,6 +5,7 @@
 
 #include <cub/device/device_histogram.cuh>
 #include <cuda/std/array>
+#include <type_traits>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/family.hpp"
@@ -13,14 +14,24 @@
 namespace histtune::tuner {
 namespace {
 
+// An even bound as CUB's LevelT: i64 and u64 from the exact bounds (Problem::lower_bits), which
+// the doubles only approximate.
+template <class LevelT>
+LevelT even_bound(const Problem& p, double v, std::uint64_t bits) {
+  if constexpr (std::is_integral_v<LevelT> && sizeof(LevelT) == 8)
+    if (is_int64(p.sample_type)) return static_cast<LevelT>(bits);
+  return static_cast<LevelT>(v);
+}
+
 // CUB computes even bins from levels of LevelT; integer samples use 64-bit levels so that
-// [0, 2^32) is expressible.
+// [0, 2^32) is expressible (i64 and u64: levels of their own type).
 template <class T, class LevelT>
 cudaError_t cub_even(void* d_temp, std::size_t& temp_bytes, const void* d_samples,
                      std::uint32_t* d_counts, const Problem& p, cudaStream_t stream) {
   const bool direct = p.binning == Binning::direct;
-  const LevelT lower = direct ? LevelT(0) : static_cast<LevelT>(p.lower);
-  const LevelT upper = direct ? static_cast<LevelT>(p.num_bins) : static_cast<LevelT>(p.upper);
+  const LevelT lower = direct ? LevelT(0) : even_bound<LevelT>(p, p.lower, p.lower_bits);
+  const LevelT upper =
+      direct ? static_cast<LevelT>(p.num_bins) : even_bound<LevelT>(p, p.upper, p.upper_bits);
   // CUB takes the sample count as an int-sized offset per call.
   return cub::DeviceHistogram::HistogramEven(
       d_temp, temp_bytes, static_cast<const T*>(d_samples), d_counts,
@@ -97,6 +108,9 @@ cudaError_t cub_flat(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       case SampleType::i16: return cub_range<std::int16_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
       case SampleType::f16: return cub_range<__half>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
       case SampleType::bf16: return cub_range<__nv_bfloat16>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::i64: return cub_range<std::int64_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::u64: return cub_range<std::uint64_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+      case SampleType::f64: return cub_range<double>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     }
   }
   switch (p.sample_type) {
@@ -121,6 +135,12 @@ cudaError_t cub_flat(void* d_temp, std::size_t& temp_bytes, const void* d_sample
       return cub_even<__half, __half>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
     case SampleType::bf16:
       return cub_even<__nv_bfloat16, __nv_bfloat16>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::i64:
+      return cub_even<std::int64_t, std::int64_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::u64:
+      return cub_even<std::uint64_t, std::uint64_t>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
+    case SampleType::f64:
+      return cub_even<double, double>(d_temp, temp_bytes, d_samples, d_counts, p, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -151,6 +171,23 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, const void* d_sample
               std::string("no CUB baseline for the ") + f.name() + " family");
 }
 
+// CUB bins 64-bit integers in 64-bit arithmetic, (s - lower) * bins / range: its HistogramEven
+// returns cudaErrorInvalidValue where range x bins may overflow 64 bits (ScaleTransform's
+// MayOverflow), and forms range = upper - lower in the sample's type, which overflows int64 from
+// 2^63 on (one bin over most of the i64 values). histtune bins both exactly (128-bit products).
+std::string cub_refusal64(const Problem& p) {
+  if (p.binning != Binning::even) return {};
+  const std::uint64_t range = even_range64(p);
+  if (range > ~0ull / p.num_bins)
+    return "CUB refuses (cudaErrorInvalidValue) 64-bit even bins whose range x bins overflows 64 "
+           "bits: not run with " + std::to_string(p.num_bins) + " bins over a range of " +
+           std::to_string(range);
+  if (p.sample_type == SampleType::i64 && range > 0x7FFFFFFFFFFFFFFFull)
+    return "CUB forms upper - lower in int64, which overflows from 2^63 on: not run over a range "
+           "of " + std::to_string(range);
+  return {};
+}
+
 }  // namespace
 
 std::string cub_refusal(const Problem& p) {
@@ -179,6 +216,9 @@ std::string cub_refusal(const Problem& p) {
                "index passes through the sample type; NVIDIA/cccl#10976): not run with " + bins +
                " bins";
       return {};
+    case SampleType::i64:
+    case SampleType::u64:
+      return cub_refusal64(p);
     default:
       return {};
   }

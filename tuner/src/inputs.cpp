@@ -54,6 +54,39 @@ std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& 
   }
 }
 
+// The largest double that converts to T: the type's largest value, but for i64 and u64 (whose
+// largest values round up to 2^63 and 2^64, beyond the type) the double below it.
+template <class T>
+double type_max(T) {
+  const double max = static_cast<double>(std::numeric_limits<T>::max());
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 8) return std::nextafter(max, 0.0);
+  return max;
+}
+
+// i64 and u64 even binning: a value inside bin b at fraction frac of it, from the exact bounds
+// (lower_bits, even_range64), which the doubles lower and upper only approximate.
+template <class T>
+T inside_bin64(const Problem& p, std::uint32_t b, double frac) {
+  const std::uint64_t range = even_range64(p);
+  const double at = (b + frac) * static_cast<double>(range) / p.num_bins;
+  // Rounding may reach range itself: the last value then.
+  const std::uint64_t offset = at < 0x1p64 ? static_cast<std::uint64_t>(at) : range - 1;
+  return static_cast<T>(p.lower_bits + std::min(offset, range - 1));
+}
+
+// i64 and u64 even binning's mixed distribution: a value from 5% of the range below lower to
+// 5% above upper at fraction `u` of that span, from the exact bounds, held to the type.
+template <class T>
+T around_bounds64(const Problem& p, double u) {
+  using Wide = __int128;
+  const double range = static_cast<double>(even_range64(p));
+  const Wide lower = static_cast<Wide>(static_cast<T>(p.lower_bits));  // its value in T
+  const Wide v = lower + static_cast<Wide>((u * 1.1 - 0.05) * range);
+  const Wide lo = static_cast<Wide>(std::numeric_limits<T>::min());
+  const Wide hi = static_cast<Wide>(std::numeric_limits<T>::max());
+  return static_cast<T>(std::clamp(v, lo, hi));
+}
+
 template <class T>
 std::vector<T> levels_of(const Problem& p) {
   const std::uint32_t bins = p.num_bins;
@@ -70,7 +103,7 @@ std::vector<T> levels_of(const Problem& p) {
       // Float rounding may merge neighbours of a narrow span: nudge up to keep them distinct.
       if (i > 0 && !(lv[i] > lv[i - 1])) lv[i] = std::nextafter(lv[i - 1], INFINITY);
     } else {
-      lv[i] = static_cast<T>(std::floor(v));
+      lv[i] = static_cast<T>(std::floor(std::min(v, type_max(T{}))));
     }
   }
   for (std::uint32_t i = 1; i <= bins; ++i)
@@ -121,7 +154,7 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
           const std::vector<T>& lv) {
   const bool direct = p.binning == Binning::direct;
   const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
-  const double tmax = static_cast<double>(std::numeric_limits<T>::max());
+  const double tmax = type_max(T{});
   if (dist == Distribution::mixed) {
     const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
     const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
@@ -130,6 +163,8 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
       double v = lo + (hi - lo) * rng.unit();
       if constexpr (std::is_floating_point_v<T>) {
         out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
+      } else if constexpr (sizeof(T) == 8) {
+        out[i] = direct ? static_cast<T>(v) : around_bounds64<T>(p, rng.unit());
       } else {
         out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
       }
@@ -159,6 +194,10 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
     }
     // A value inside bin b (constant data: the same value every time).
     const double frac = dist == Distribution::constant ? 0.5 : rng.unit();
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
+      out[i] = inside_bin64<T>(p, b, frac);
+      continue;
+    }
     double v = p.lower + (b + frac) * width;
     v = std::clamp(v, p.lower, std::nextafter(p.upper, p.lower));
     if constexpr (std::is_floating_point_v<T>) {
@@ -192,6 +231,15 @@ void fill_half(const Problem& p, Distribution dist, Rng& rng, std::uint16_t* out
   }
 }
 
+// f64 samples: like f32's, and in the mixed distribution one sample in 1000 is an infinity too
+// (never counted).
+void fill_f64(const Problem& p, Distribution dist, Rng& rng, double* out) {
+  fill(p, dist, rng, out);
+  if (dist != Distribution::mixed) return;
+  for (std::uint64_t i = 0; i < p.n; ++i)
+    if (rng.next() % 1000 == 0) out[i] = (rng.next() & 1u) ? INFINITY : -INFINITY;
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Distribution dist) {
@@ -207,6 +255,9 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed, Dis
     case SampleType::i16: fill(p, dist, rng, reinterpret_cast<std::int16_t*>(bytes.data())); break;
     case SampleType::f16:
     case SampleType::bf16: fill_half(p, dist, rng, reinterpret_cast<std::uint16_t*>(bytes.data())); break;
+    case SampleType::i64: fill(p, dist, rng, reinterpret_cast<std::int64_t*>(bytes.data())); break;
+    case SampleType::u64: fill(p, dist, rng, reinterpret_cast<std::uint64_t*>(bytes.data())); break;
+    case SampleType::f64: fill_f64(p, dist, rng, reinterpret_cast<double*>(bytes.data())); break;
   }
   return bytes;
 }
@@ -224,6 +275,9 @@ std::vector<std::uint8_t> make_levels(const Problem& p) {
     case SampleType::i16: return level_bytes<std::int16_t>(p);
     case SampleType::f16:
     case SampleType::bf16: return bytes_of(half_levels_of(p));
+    case SampleType::i64: return level_bytes<std::int64_t>(p);
+    case SampleType::u64: return level_bytes<std::uint64_t>(p);
+    case SampleType::f64: return level_bytes<double>(p);
   }
   return {};
 }
@@ -241,6 +295,9 @@ std::pair<double, double> type_limits(SampleType t) {
     case SampleType::i16: return {-32768, 32767};
     case SampleType::f16: return {-65504, 65504};
     case SampleType::bf16: return {-3.38e38, 3.38e38};
+    case SampleType::i64: return {-0x1p63, type_max(std::int64_t{})};
+    case SampleType::u64: return {0, type_max(std::uint64_t{})};
+    case SampleType::f64: return {-1.79e308, 1.79e308};
   }
   return {0, 0};
 }

@@ -193,8 +193,11 @@ int partition_bits(const Problem& p);
 std::uint32_t partitions(const Problem& p);
 // Samples per tile of the partition pass: block_threads x samples per thread per tile.
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p);
+// A tile's 16-bit slots in the workspace: its samples plus up to 7 of padding per partition (each
+// partition's group is padded to whole 16-byte chunks for the count pass's loads).
+std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p);
 // The partition pass's workspace for a chunk of n samples (hist1d.cuh's layout: the table, then
-// 2 bytes per sample of each tile, then the partitions' sizes).
+// each tile's slots, then the partitions' sizes).
 std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n);
 // Samples per count block in a round of n samples: twice the average partition's, or of an SM's
 // share when there are fewer partitions than SMs. A partition gets ceil(size / target) blocks, so

@@ -54,6 +54,17 @@ histtune_status histtune_histogram_even_f16(const uint16_t* d_samples, uint64_t 
 histtune_status histtune_histogram_even_bf16(const uint16_t* d_samples, uint64_t n,
                                              uint32_t num_bins, float lower, float upper,
                                              uint32_t* d_counts, cudaStream_t stream);
+/* 64-bit samples: integer bounds of the sample's type, exact over any range (upper excluded);
+ * f64 bins in double, and NaN and infinities are never counted. */
+histtune_status histtune_histogram_even_i64(const int64_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, int64_t lower, int64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_u64(const uint64_t* d_samples, uint64_t n,
+                                            uint32_t num_bins, uint64_t lower, uint64_t upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_f64(const double* d_samples, uint64_t n,
+                                            uint32_t num_bins, double lower, double upper,
+                                            uint32_t* d_counts, cudaStream_t stream);
 
 /* The sample value is the bin; values >= num_bins (and negative values) are not counted. */
 histtune_status histtune_histogram_direct_u8(const uint8_t* d_samples, uint64_t n,
@@ -72,6 +83,12 @@ histtune_status histtune_histogram_direct_i8(const int8_t* d_samples, uint64_t n
                                              uint32_t num_bins, uint32_t* d_counts,
                                              cudaStream_t stream);
 histtune_status histtune_histogram_direct_i16(const int16_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+histtune_status histtune_histogram_direct_i64(const int64_t* d_samples, uint64_t n,
+                                              uint32_t num_bins, uint32_t* d_counts,
+                                              cudaStream_t stream);
+histtune_status histtune_histogram_direct_u64(const uint64_t* d_samples, uint64_t n,
                                               uint32_t num_bins, uint32_t* d_counts,
                                               cudaStream_t stream);
 
@@ -110,6 +127,16 @@ histtune_status histtune_histogram_range_f16(const uint16_t* d_samples, uint64_t
 histtune_status histtune_histogram_range_bf16(const uint16_t* d_samples, uint64_t n,
                                               uint32_t num_bins, const uint16_t* d_levels,
                                               uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_i64(const int64_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const int64_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_u64(const uint64_t* d_samples, uint64_t n,
+                                             uint32_t num_bins, const uint64_t* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
+/* A NaN or infinite f64 sample is never counted. */
+histtune_status histtune_histogram_range_f64(const double* d_samples, uint64_t n,
+                                             uint32_t num_bins, const double* d_levels,
+                                             uint32_t* d_counts, cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_range_u8(const uint8_t* d_samples, uint64_t rows,
                                                          uint32_t channels,
                                                          uint32_t active_channels,

@@ -56,6 +56,20 @@ Status histogram_even(const __half* d_samples, std::uint64_t n, std::uint32_t nu
 Status histogram_even(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
                       float lower, float upper, std::uint32_t* d_counts,
                       cudaStream_t stream = nullptr);
+// 64-bit integers over bounds of their own type, exactly: bin = (s - lower) * num_bins /
+// (upper - lower) over the whole range (up to 2^64 - 1 wide; 128-bit products, no overflow).
+// upper is excluded, so the type's largest value is counted by no even bins.
+Status histogram_even(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::uint64_t lower, std::uint64_t upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
+// Doubles: bin = (s - lower) * (num_bins / (upper - lower)) in double arithmetic (the float rule
+// above, in double); NaN and infinities are never counted.
+Status histogram_even(const double* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      double lower, double upper, std::uint32_t* d_counts,
+                      cudaStream_t stream = nullptr);
 
 // "Value is bin": sample v counts in bin v; values >= num_bins (and negative values) are ignored.
 Status histogram_direct(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
@@ -69,6 +83,10 @@ Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uin
 Status histogram_direct(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 Status histogram_direct(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
 // Bins between caller-given levels (CUB's HistogramRange): d_levels holds num_bins + 1 strictly
@@ -106,6 +124,16 @@ Status histogram_range(const __half* d_samples, std::uint64_t n, std::uint32_t n
                        cudaStream_t stream = nullptr);
 Status histogram_range(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
                        const __nv_bfloat16* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+// 64-bit levels, compared in the sample's type (f64: a NaN or infinite sample is never counted).
+Status histogram_range(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int64_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint64_t* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const double* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const double* d_levels, std::uint32_t* d_counts,
                        cudaStream_t stream = nullptr);
 
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA

@@ -15,6 +15,10 @@ struct KernelArgs {
   unsigned long long n = 0;  // samples (1D) or rows of channels (multi-channel)
   unsigned int num_bins = 0;
   unsigned int row_stride = 0;  // words per private row, from the family's geometry
+  // Integer even binning: lower, upper - lower and the reciprocal the kernel divides by. 8-byte
+  // samples put other things in these 64 bits (kernel_args.cpp's wide_bounds): i64 and u64
+  // their exact lower bound's bits, range and the narrow reciprocal or a double estimate of
+  // num_bins / range; f64 its double lower, upper and scale.
   long long lower_i = 0;
   unsigned long long range_i = 0;
   unsigned long long recip_i = 0;

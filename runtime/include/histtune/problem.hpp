@@ -22,12 +22,14 @@ std::optional<Family> parse_family(const std::string& s);
 // The enumerators' values are the C API's and Python's type codes: new types go at the end. The
 // database stores a type by its name (to_string). f16 (IEEE binary16) and bf16 (bfloat16) are
 // 16-bit patterns in memory; their bin rules run in float on the converted sample, and NaN and
-// infinities are never counted. i8 and i16 are two's complement.
-enum class SampleType { u8, u16, u32, i32, f32, i8, i16, f16, bf16 };
+// infinities are never counted. i8, i16 and i64 are two's complement. f64 bins in double
+// arithmetic, and its NaN and infinities are never counted either.
+enum class SampleType { u8, u16, u32, i32, f32, i8, i16, f16, bf16, i64, u64, f64 };
 // Every sample type, in the enumerators' order.
-constexpr SampleType kSampleTypes[] = {SampleType::u8,  SampleType::u16, SampleType::u32,
-                                       SampleType::i32, SampleType::f32, SampleType::i8,
-                                       SampleType::i16, SampleType::f16, SampleType::bf16};
+constexpr SampleType kSampleTypes[] = {
+    SampleType::u8,  SampleType::u16, SampleType::u32,  SampleType::i32,
+    SampleType::f32, SampleType::i8,  SampleType::i16,  SampleType::f16,
+    SampleType::bf16, SampleType::i64, SampleType::u64, SampleType::f64};
 // direct: the sample value is the bin (integer samples; values >= num_bins, and negative
 // values, are ignored). even: num_bins equal-width bins over [lower, upper); samples outside,
 // and NaN, are ignored. range: num_bins + 1 ascending levels given by the caller (CUB's
@@ -40,8 +42,12 @@ const char* to_string(Binning b);
 std::optional<SampleType> parse_sample_type(const std::string& s);
 std::optional<Binning> parse_binning(const std::string& s);
 std::size_t sample_bytes(SampleType t);
-// f32, f16 and bf16: even binning in float arithmetic, no direct binning.
+// f32, f16, bf16 and f64: even binning in floating point (double for f64, float for the others),
+// no direct binning.
 bool is_float(SampleType t);
+// i64 and u64: 64-bit integers, whose even bounds a double cannot always hold (Problem's
+// lower_bits and upper_bits hold them exactly).
+bool is_int64(SampleType t);
 // f16 and bf16: 16-bit patterns converted to float before binning (HT_SAMPLE_HALF).
 bool is_half(SampleType t);
 // How many distinct values the type holds, where that is at most 2^16 (u8, i8: 256; u16, i16:
@@ -58,10 +64,16 @@ struct Problem {
   Binning binning = Binning::direct;
   std::uint32_t num_bins = 256;
   std::uint64_t n = 0;
-  // Bounds of even binning (not part of the key). Integer samples need integral bounds; both
-  // are exact in a double for every supported sample type.
+  // Bounds of even binning (not part of the key). Integer samples need integral bounds, exact
+  // in a double for every sample type up to 32 bits.
   double lower = 0;
   double upper = 0;
+  // i64 and u64 even binning: the bounds exactly, as 64-bit patterns (two's complement for
+  // i64), of which lower and upper are the nearest doubles. flat_problem derives them from lower
+  // and upper (a double beyond the type saturates: 2^63 is i64's largest value); set_even_bounds
+  // sets all four from exact integers. Other types ignore them.
+  std::uint64_t lower_bits = 0;
+  std::uint64_t upper_bits = 0;
   // Multi-channel problems (family "multichannel"): n rows of `channels` interleaved samples
   // (row-major [n, channels]; RGBA pixels are [pixels, 4]); the first `active_channels` each
   // get a histogram, stored one after another. 1D problems have 1 and 1.
@@ -109,6 +121,16 @@ struct Problem {
 // binning). The public API, the default plan and the tests build problems through these two.
 Problem flat_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t n,
                      double lower = 0, double upper = 0);
+// i64 and u64 problems: lower_bits and upper_bits from lower and upper (saturating at the type's
+// ends); what flat_problem does, for code that sets the doubles itself. Other types: nothing.
+void bounds_from_doubles(Problem& p);
+// Even bounds of an i64 or u64 problem, exactly: lower_bits and upper_bits, and lower and upper
+// as their nearest doubles.
+void set_even_bounds(Problem& p, std::int64_t lower, std::int64_t upper);
+void set_even_bounds(Problem& p, std::uint64_t lower, std::uint64_t upper);
+// i64 and u64 even binning: upper - lower of the exact bounds (1 .. 2^64 - 1; 0 unless upper is
+// above lower in the type's order).
+std::uint64_t even_range64(const Problem& p);
 // A multi-channel problem: `rows` rows of `channels` interleaved samples, the first `active` of
 // them counted ("value is bin" unless b says otherwise; even bounds, pitch and levels are set by
 // the caller where it needs them).
@@ -151,7 +173,8 @@ bool even_narrow(const Problem& p);
 
 // The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT,
 // HT_EVERY_VALUE_A_BIN, for range binning HT_RANGE_MODE, where even_narrow(p) HT_EVEN_NARROW
-// and for f16 and bf16 samples HT_SAMPLE_HALF (1 and 2).
+// and for f16 and bf16 samples HT_SAMPLE_HALF (1 and 2). i64, u64 and f64 samples are long long,
+// unsigned long long and double (ht_common.cuh tells 8-byte samples by their size).
 std::vector<std::string> sample_defines(const Problem& p);
 // Direct binning whose bins cover every value of the sample type (u8 with 256 bins): no sample
 // can miss, so kernels skip the range check (HT_EVERY_VALUE_A_BIN).

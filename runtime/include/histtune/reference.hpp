@@ -15,7 +15,7 @@ namespace histtune {
 // pitch, p.image_rows() image rows p.row_pitch_bytes apart, the bytes between them not read).
 // Range binning reads p.num_bins + 1 host `levels` of the sample's type (float for f32; f16 and
 // bf16 samples and levels are 16-bit patterns, converted by histtune/half.hpp's functions);
-// p.d_levels is not read. A pitched problem that validate() refuses throws invalid_argument.
+// p.d_levels is not read. i64 and u64 even bounds are p.lower_bits and p.upper_bits. A pitched problem that validate() refuses throws invalid_argument.
 // Batched problems: p.rows histograms one after another, row r's n samples starting r x
 // p.row_stride samples in (p.n when 0); segmented ones: row r's samples offsets[r] ..
 // offsets[r + 1] - 1 of the p.n host samples, from the p.rows + 1 host `offsets` (each clamped to

@@ -40,7 +40,7 @@ struct DeviceRow {
 };
 
 // One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32", "i8",
-// "i16", "f16", "bf16"), the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
+// "i16", "f16", "bf16", "i64", "u64", "f64"), the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
 // problems (schema v3) the channels per row and how many of them are histogrammed (0: not a
 // multi-channel problem). All seven fields are the key.
 struct ProblemRow {

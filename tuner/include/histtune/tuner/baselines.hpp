@@ -23,8 +23,9 @@ namespace histtune::tuner {
 // fault ends the process's CUDA context.
 constexpr std::uint32_t kMaxCubBins = 1u << 20;
 // Why CUB's DeviceHistogram cannot count p correctly (empty when it can): the sample types and
-// bins where its own bugs give wrong counts or write out of bounds (issue 25 lists them). The
-// constructor below throws with this reason.
+// bins where its own bugs give wrong counts or write out of bounds (issue 25 lists them), and the
+// i64 and u64 even ranges its 64-bit arithmetic refuses or overflows. The constructor below
+// throws with this reason.
 std::string cub_refusal(const Problem& p);
 class CubHistogram {
  public:

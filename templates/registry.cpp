@@ -13,6 +13,7 @@ namespace histtune::templates {
 void link_ht_common_cuh();
 void link_hist1d_cuh();
 void link_multichannel_cuh();
+void link_batched_cuh();
 void link_read_floor_cuh();
 void link_reduce_cuh();
 
@@ -44,6 +45,7 @@ void ensure_linked() {
     link_ht_common_cuh();
     link_hist1d_cuh();
     link_multichannel_cuh();
+    link_batched_cuh();
     link_read_floor_cuh();
     link_reduce_cuh();
     std::string shared;

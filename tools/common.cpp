@@ -92,6 +92,7 @@ std::string rejected_by_cli(const Problem& p, bool bounds_given) {
   if (p.n == 0)
     return family_of(p).has_channels() ? "ROWS = 0: nothing to count (at least 1)"
                                        : "N = 0: nothing to count (at least 1)";
+  if (family_of(p).has_rows() && p.rows == 0) return "ROWS = 0: nothing to count (at least 1)";
   if (p.binning != Binning::direct) return {};
   if (bounds_given)
     return "direct binning takes no LOWER:UPPER (each sample value is its own bin); use even "
@@ -137,8 +138,10 @@ Problem parse_problem(const std::string& spec) {
   auto bad = [&](const std::string& why) {
     return Error(StatusCode::invalid_argument,
                  "--problem '" + spec + "': " + why +
-                     " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], or "
-                     "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER])");
+                     " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
+                     "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
+                     "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row) or "
+                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all))");
   };
   Problem p;
   for (const KernelFamily* fam : families())
@@ -156,6 +159,14 @@ Problem parse_problem(const std::string& spec) {
     if (slash == std::string::npos) throw bad("bad channels '" + ch + "' (ACTIVE/CHANNELS, e.g. 3/4)");
     p.active_channels = count(ch.substr(0, slash));
     p.channels = count(ch.substr(slash + 1));
+    f.erase(f.begin(), f.begin() + 2);
+  } else if (family_of(p).has_rows()) {
+    // Rows of histograms: "bat:4096:u8:direct:256:65536" is [4096, 65536] u8 samples.
+    if (f.size() < 2) throw bad("wrong number of fields");
+    const std::string& rows = f[1];
+    if (rows.empty() || rows.size() > 10 || rows.find_first_not_of("0123456789") != std::string::npos)
+      throw bad("bad row count '" + rows + "'");
+    p.rows = std::stoull(rows);
     f.erase(f.begin(), f.begin() + 2);
   }
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
@@ -236,6 +247,7 @@ Problem problem_of(const db::ProblemRow& key) {
     p.channels = key.channels;
     p.active_channels = key.active_channels;
   }
+  if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
   if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
@@ -260,10 +272,11 @@ std::string count_text(std::uint64_t n) {
 std::string problem_spec(const db::ProblemRow& key) {
   const std::optional<Family> fam = parse_family(key.family);
   const KernelFamily& f = family(fam.value_or(Family::hist1d));
-  const std::string prefix = f.has_channels() ? std::string(f.spec_prefix()) + ":" +
-                                                    std::to_string(key.active_channels) + "/" +
-                                                    std::to_string(key.channels) + ":"
-                                              : "";
+  const std::string prefix =
+      f.has_channels() ? std::string(f.spec_prefix()) + ":" + std::to_string(key.active_channels) +
+                             "/" + std::to_string(key.channels) + ":"
+      : f.has_rows()   ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
+                       : "";
   return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
          count_text(key.n);
 }
@@ -273,6 +286,8 @@ std::string problem_name(const db::ProblemRow& key) {
                   " n=" + count_text(key.n);
   if (key.active_channels > 0)  // 0: not a problem of channels
     s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
+  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_rows())
+    s = key.family + " " + s + " rows=" + std::to_string(key.channels);  // the channels column
   return s;
 }
 

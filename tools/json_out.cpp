@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common.hpp"
+#include "histtune/family.hpp"
 #include "histtune/version.hpp"
 
 namespace histtune::cli {
@@ -39,6 +40,8 @@ nlohmann::json problem_json(const db::ProblemRow& p) {
   if (p.active_channels > 0) {  // 0: not a problem of channels (db::ProblemRow)
     j["channels"] = p.channels;
     j["active_channels"] = p.active_channels;
+  } else if (const auto f = parse_family(p.family); f && family(*f).has_rows()) {
+    j["rows"] = p.channels;  // the channels column holds a problem's rows
   }
   return j;
 }

@@ -81,7 +81,10 @@ const char* const kProblemFormat =
     "written 2^K or AxB. Example: u8:direct:256:2^24.\n"
     "A multi-channel problem (ROWS rows of CHANNELS interleaved samples, the first ACTIVE\n"
     "counted) is mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER]. Example:\n"
-    "mc:3/4:u8:direct:256:7680x4320 (an RGBA frame, colour channels only).";
+    "mc:3/4:u8:direct:256:7680x4320 (an RGBA frame, colour channels only).\n"
+    "One histogram per row: bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (ROWS rows of N\n"
+    "samples) or seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N samples cut into SEGMENTS\n"
+    "segments at random). Example: bat:4096:u8:direct:256:65536.";
 
 std::string help_footer(const std::string& details) { return details + "\n\n" + kExitCodes; }
 

@@ -15,7 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::int64_t kMaxChannels = 65536;
+// The channels column also holds the rows of a batched or segmented problem (10^5 segments).
+constexpr std::int64_t kMaxChannels = 0xFFFFFFFF;
 constexpr std::size_t kMaxImportMeasurements = 1'000'000;
 constexpr std::size_t kMaxLabel = 200;
 constexpr std::size_t kMaxUuid = 100;

@@ -15,10 +15,12 @@ kernels' configurations come from histtune's tuning database ($HISTTUNE_DB, then
 import sys
 
 from . import _core
-from ._api import Choice, bincount, histogram, histogram_channels, last_choice
+from ._api import (Choice, bincount, histogram, histogram_channels, histogram_rows,
+                   histogram_segments, last_choice)
 
 __version__ = _core.__version__
-__all__ = ["histogram", "bincount", "histogram_channels", "last_choice", "Choice"]
+__all__ = ["histogram", "bincount", "histogram_channels", "histogram_rows", "histogram_segments",
+           "last_choice", "Choice"]
 
 if "torch" in sys.modules:  # torch.compile finds the custom ops (else: on the first torch call)
     from ._arrays import torch_adapter

@@ -1,4 +1,5 @@
-"""histtune's public functions: histogram, bincount, histogram_channels and last_choice.
+"""histtune's public functions: histogram, bincount, histogram_channels, histogram_rows,
+histogram_segments and last_choice.
 
 Each reads its arrays through their framework's adapter (_arrays.py), checks what the C++ API
 cannot see (dtypes, shapes, strides, the output), and makes one call of histtune's C++ API
@@ -19,6 +20,8 @@ _FLOAT32, _UINT64 = SAMPLE_TYPES["float32"], SAMPLE_TYPES["uint64"]
 _FLOAT_CODES = frozenset(SAMPLE_TYPES[name] for name in FLOAT_TYPES)
 _TYPE_NAMES = {code: name for name, code in SAMPLE_TYPES.items()}
 _CHANNEL_TYPES = {"uint8": 0, "uint16": 1}  # the multi-channel family's sample types
+# The batched and segmented families' sample types: at most 4 bytes.
+_ROW_TYPES = {k: v for k, v in SAMPLE_TYPES.items() if k not in ("int64", "uint64", "float64")}
 _MAX_BINS = 2**32 - 1
 _INT64 = 2**63
 
@@ -455,3 +458,91 @@ def _compiled_channels(x, bins, range, channels, out, stream):
         lo, hi = (None, None) if range is None else _bounds(range, "float32")
         return _compiled("histogram_channels", out, stream, x, int(bins), lo, hi, None, channels)
     return _compiled("histogram_channels", out, stream, x, 0, None, None, bins, channels)
+
+
+def _row_bins(bins: Any, range: Any, a: Array, s: int):
+    """(bins, binning, bounds, levels) of a call of rows: a bin count with range=(lo, hi) is
+    even binning, without it value v counts in bin v; an edges array is range binning."""
+    if not _is_count(bins):
+        if range is not None:
+            raise ValueError("histtune: give either bin edges or a bin count with range=(lo, hi), "
+                             "not both")
+        e = _edges(bins, a, s)
+        return e.size - 1, _RANGE, (0, 0, 0.0, 0.0), e.ptr
+    nbins = _count(bins, "bins")
+    floating = a.dtype in _arrays.FLOAT_TYPES
+    if range is None:
+        if floating:
+            raise TypeError(f"histtune: {a.dtype} rows need range=(lo, hi) (value-is-bin "
+                            "counting is for integer samples)")
+        return nbins, _DIRECT, (0, 0, 0.0, 0.0), 0
+    lo, hi = _bounds(range, a.dtype)
+    if floating:
+        return nbins, _EVEN, (0, 0, lo, hi), 0
+    return nbins, _EVEN, (lo, hi, 0.0, 0.0), 0
+
+
+def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
+                   stream: Any = None) -> Any:
+    """One histogram per row of a [B, N] array: the result has shape (B, bins).
+
+    Binning per row as ``histogram_channels``: ``range=(lo, hi)`` even bins (as ``histogram``);
+    ``bins`` an edges array: range binning; ``range=None`` with a bin count: value v counts in
+    bin v (integer samples, as ``bincount``). The rows may be a strided view (``x[:, :n]`` of a
+    wider array): each row's elements must be contiguous, the rows at least N apart; what lies
+    between rows is never read. Samples of at most 4 bytes (uint8, uint16, uint32, int32,
+    float32, int8, int16, float16, bfloat16). Returns uint32 counts in x's framework on x's
+    device (or ``out``), on the caller's current stream (or ``stream``), without synchronising.
+
+    >>> x = torch.randint(0, 256, (4096, 65536), dtype=torch.uint8, device="cuda")
+    >>> h = histtune.histogram_rows(x, 256)                    # (4096, 256)
+    >>> a = torch.randn(65536, 1024, device="cuda")
+    >>> h = histtune.histogram_rows(a, 64, range=(-4.0, 4.0))  # (65536, 64)
+    """
+    a, code, s = _read_samples(x, stream, "histogram_rows", _ROW_TYPES)
+    if len(a.shape) != 2:
+        raise ValueError(f"histtune.histogram_rows: x must be [rows, n], got shape "
+                         f"{tuple(a.shape)}")
+    (rows, n), (s_row, s_col) = a.shape, a.strides
+    if (s_col != 1 and n > 1) or (rows > 1 and s_row < n):
+        raise ValueError(f"histtune.histogram_rows: each row's elements must be contiguous and "
+                         f"rows must not overlap, got strides {tuple(a.strides)} (in elements) "
+                         f"for shape {tuple(a.shape)}: pass x.contiguous()")
+    nbins, binning, (lo_i, hi_i, lo_f, hi_f), levels = _row_bins(bins, range, a, s)
+    result, counts = _output(a, out, (rows, nbins))
+    _core.rows(code, binning, a.ptr, rows, n, s_row if rows > 1 else 0, nbins, lo_i, hi_i,
+               lo_f, hi_f, levels, counts, s, a.device)
+    return _finish(a, result, s)
+
+
+def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, out: Any = None,
+                       stream: Any = None) -> Any:
+    """One histogram per segment of x: segment r holds x[offsets[r]:offsets[r + 1]].
+
+    ``offsets`` is a CUDA int64 array of B + 1 offsets (CSR offsets, as torch's and CUB's
+    segmented calls take them); the result has shape (B, bins). Binning as ``histogram_rows``.
+    The offsets are not checked (that would synchronise): on the GPU each is clamped to
+    [0, x.numel()] and a segment whose end comes before its begin is empty. x: any shape,
+    contiguous, read as one run of samples.
+
+    >>> lengths = torch.randint(0, 2048, (100000,), device="cuda")
+    >>> offsets = torch.cat([lengths.new_zeros(1), lengths.cumsum(0)])
+    >>> h = histtune.histogram_segments(values, offsets, 256)  # (100000, 256)
+    """
+    a, code, s = _read_samples(x, stream, "histogram_segments", _ROW_TYPES)
+    _contiguous(a, "x")
+    o = _arrays.read(offsets, "offsets", s)
+    if o.dtype != "int64":
+        raise TypeError(f"histtune.histogram_segments: offsets must be int64, got {o.dtype}")
+    if len(o.shape) != 1 or o.size < 1:
+        raise ValueError(f"histtune.histogram_segments: offsets must be one-dimensional with "
+                         f"B + 1 values, got shape {tuple(o.shape)}")
+    _contiguous(o, "offsets")
+    if -1 not in (o.device, a.device) and o.device != a.device:
+        raise ValueError(f"histtune: offsets are on GPU {o.device}, the samples on GPU {a.device}")
+    segments = o.size - 1
+    nbins, binning, (lo_i, hi_i, lo_f, hi_f), levels = _row_bins(bins, range, a, s)
+    result, counts = _output(a, out, (segments, nbins))
+    _core.segments(code, binning, a.ptr, a.size, segments, o.ptr, nbins, lo_i, hi_i, lo_f, hi_f,
+                   levels, counts, s, a.device)
+    return _finish(a, result, s)

@@ -6,6 +6,7 @@
 // failed Status into a Python exception: ValueError for invalid_argument, RuntimeError for the
 // rest (no device, CUDA, NVRTC, database). Sample types are SampleType's values
 // (u8 0, u16 1, u32 2, i32 3, f32 4, i8 5, i16 6, f16 7, bf16 8, i64 9, u64 10, f64 11).
+// rows() and segments() are the batched and segmented families' calls (one histogram per row).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -214,6 +215,71 @@ void channels_run(int type, int binning, std::uintptr_t samples, const Image& im
          Family::multichannel);
 }
 
+// The rows of a call of the families of rows: `rows` dense rows of n samples row_stride apart,
+// or (segmented) n samples cut into `rows` segments by the int64 offsets at `offsets`.
+struct Rows {
+  bool segmented;
+  std::uint64_t rows, n, row_stride;
+  std::uintptr_t offsets;
+};
+
+// Even bounds of a call of rows: integers for integer samples, floats for f32.
+struct Bounds {
+  std::int64_t lower_i, upper_i;
+  float lower_f, upper_f;
+};
+
+template <class T>
+Status rows_call(int binning, const T* x, const Rows& r, std::uint32_t bins, const Bounds& b,
+                 std::uintptr_t levels, std::uint32_t* d_counts, cudaStream_t s) {
+  if constexpr (sizeof(T) > 4) {  // not reached: kRowTypes
+    return Status();
+  } else {
+    const auto* offsets = reinterpret_cast<const std::int64_t*>(r.offsets);
+    if (binning == static_cast<int>(Binning::range))
+      return r.segmented ? histogram_segmented_range(x, r.n, r.rows, offsets, bins,
+                                                     as<T>(levels), d_counts, s)
+                         : histogram_batched_range(x, r.rows, r.n, r.row_stride, bins,
+                                                   as<T>(levels), d_counts, s);
+    if (binning == static_cast<int>(Binning::even)) {
+      // Integer samples take integer bounds; f32, f16 and bf16 float ones.
+      if constexpr (std::is_integral_v<T>)
+        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_i,
+                                                      b.upper_i, d_counts, s)
+                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
+                                                    b.lower_i, b.upper_i, d_counts, s);
+      else
+        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_f,
+                                                      b.upper_f, d_counts, s)
+                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
+                                                    b.lower_f, b.upper_f, d_counts, s);
+    }
+    if constexpr (!std::is_integral_v<T>)
+      return Status(StatusCode::invalid_argument,
+                    "histtune: direct binning needs integer samples; use even binning for floats");
+    else
+      return r.segmented
+                 ? histogram_segmented_direct(x, r.n, r.rows, offsets, bins, d_counts, s)
+                 : histogram_batched_direct(x, r.rows, r.n, r.row_stride, bins, d_counts, s);
+  }
+}
+
+// The families of rows take samples of at most 4 bytes.
+constexpr unsigned kRowTypes =
+    kAllTypes & ~(bit(SampleType::i64) | bit(SampleType::u64) | bit(SampleType::f64));
+
+void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std::uint32_t bins,
+              const Bounds& b, std::uintptr_t levels, std::uintptr_t counts,
+              std::uintptr_t stream, int device) {
+  DeviceScope scope(device);
+  finish(by_type(type, [&](auto t) {
+           using T = decltype(t);
+           return rows_call(binning, as<T>(samples), r, bins, b, levels, counts_at(counts),
+                            stream_at(stream));
+         }, kRowTypes),
+         r.segmented ? Family::segmented : Family::batched);
+}
+
 // What the last successful call on this thread ran, as the Python Choice's fields.
 nb::dict last_choice_dict() {
   nb::dict d;
@@ -228,7 +294,12 @@ nb::dict last_choice_dict() {
   };
   if (!any_call) return d;
   if (last_family == Family::multichannel) fill(last_multichannel_choice(), "multichannel");
-  else fill(last_choice(), "hist1d");
+  else if (last_family == Family::batched || last_family == Family::segmented) {
+    const BatchedChoice c = last_batched_choice();
+    fill(c, to_string(last_family));
+    // A segmented configuration is labelled as its family labels it ("seg.").
+    d["config"] = family(last_family).label(FamilyModel<BatchedFamily>::values(c.config));
+  } else fill(last_choice(), "hist1d");
   return d;
 }
 
@@ -356,6 +427,28 @@ NB_MODULE(_core, m) {
         "type"_a, "binning"_a, "samples"_a, "row_pixels"_a, "num_rows"_a, "row_pitch_bytes"_a,
         "channels"_a, "active"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "counts"_a,
         "stream"_a, "device"_a);
+  m.def("rows",
+        [](int type, int binning, std::uintptr_t samples, std::uint64_t rows, std::uint64_t n,
+           std::uint64_t row_stride, std::uint32_t bins, std::int64_t lower_i,
+           std::int64_t upper_i, float lower_f, float upper_f, std::uintptr_t levels,
+           std::uintptr_t counts, std::uintptr_t stream, int device) {
+          rows_run(type, binning, samples, Rows{false, rows, n, row_stride, 0}, bins,
+                   Bounds{lower_i, upper_i, lower_f, upper_f}, levels, counts, stream, device);
+        },
+        "type"_a, "binning"_a, "samples"_a, "rows"_a, "n"_a, "row_stride"_a, "bins"_a,
+        "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
+        "device"_a);
+  m.def("segments",
+        [](int type, int binning, std::uintptr_t samples, std::uint64_t n,
+           std::uint64_t num_segments, std::uintptr_t offsets, std::uint32_t bins,
+           std::int64_t lower_i, std::int64_t upper_i, float lower_f, float upper_f,
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+          rows_run(type, binning, samples, Rows{true, num_segments, n, 0, offsets}, bins,
+                   Bounds{lower_i, upper_i, lower_f, upper_f}, levels, counts, stream, device);
+        },
+        "type"_a, "binning"_a, "samples"_a, "n"_a, "num_segments"_a, "offsets"_a, "bins"_a,
+        "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
+        "device"_a);
   m.def("last_choice", &last_choice_dict);
   m.def("warm_call_us", &warm_call_us, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a,
         "stream"_a, "calls"_a);

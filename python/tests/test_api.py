@@ -10,7 +10,8 @@ import pytest
 import histtune
 from conftest import NO_GPU
 
-PUBLIC = ["histogram", "bincount", "histogram_channels", "last_choice"]
+PUBLIC = ["histogram", "bincount", "histogram_channels", "histogram_rows", "histogram_segments",
+          "last_choice"]
 
 
 def test_imports_without_a_gpu_and_names_its_functions():
@@ -29,6 +30,9 @@ def test_signatures_follow_numpy_and_torch():
     assert params(histtune.histogram) == ["x", "bins", "range", "out", "stream"]
     assert params(histtune.bincount) == ["x", "minlength", "out", "stream"]
     assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", "out",
+                                                   "stream"]
+    assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream"]
+    assert params(histtune.histogram_segments) == ["x", "offsets", "bins", "range", "out",
                                                    "stream"]
     for f in (histtune.histogram, histtune.bincount, histtune.histogram_channels):
         sig = inspect.signature(f)
@@ -208,3 +212,50 @@ def test_last_choice_before_any_call_is_none():
 def test_choice_prints_as_its_summary():
     c = histtune.Choice("hist1d", "tpb256", "default", False, "", "", "default tpb256")
     assert str(c) == "default tpb256"
+
+
+@pytest.mark.parametrize("shape, strides, message", [
+    ([64], None, "rows, n"), ([2, 3, 4], None, "rows, n"),
+    ([4, 8], (16, 2), "contiguous"), ([4, 8], (4, 1), "overlap")])
+def test_row_layouts(fake, counts_out, shape, strides, message):
+    with pytest.raises(ValueError, match=message):
+        histtune.histogram_rows(fake(shape, strides=strides), 8, out=counts_out(4, 8))
+
+
+def test_float_rows_need_a_range(fake, counts_out):
+    with pytest.raises(TypeError, match="range=\\(lo, hi\\)"):
+        histtune.histogram_rows(fake([4, 8], "<f4"), 8, out=counts_out(4, 8))
+
+
+def test_row_output_shape_is_rows_by_bins(fake):
+    with pytest.raises(ValueError, match="shape \\(4, 8\\)"):
+        histtune.histogram_rows(fake([4, 16]), 8, out=fake([8], "<u4"))
+
+
+def test_segment_offsets_are_checked(fake, counts_out):
+    x = fake([64])
+    with pytest.raises(TypeError, match="int64"):
+        histtune.histogram_segments(x, fake([5], "<i4"), 8, out=counts_out(4, 8))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        histtune.histogram_segments(x, fake([5, 2], "<i8"), 8, out=counts_out(4, 8))
+    with pytest.raises(ValueError, match="not contiguous"):
+        histtune.histogram_segments(fake([64], strides=(2,)), fake([5], "<i8"), 8,
+                                    out=counts_out(4, 8))
+    # Checked by the C++ API before the GPU is asked for: the same message with or without one.
+    with pytest.raises(ValueError, match="not aligned to its 8-byte offsets"):
+        histtune.histogram_segments(x, fake([5], "<i8", ptr=(1 << 20) + 4), 8,
+                                    out=counts_out(4, 8))
+
+
+def test_rows_refusals_carry_the_library_message(fake, counts_out):
+    with pytest.raises(ValueError, match="lower < upper"):
+        histtune.histogram_rows(fake([4, 8]), 8, range=(5, 1), out=counts_out(4, 8))
+
+
+@pytest.mark.skipif(NO_GPU is None, reason="this machine has a GPU")
+def test_strided_rows_and_segments_reach_the_library(fake, counts_out):
+    with pytest.raises(RuntimeError, match="no CUDA device"):
+        histtune.histogram_rows(fake([4, 8], strides=(11, 1)), 8, out=counts_out(4, 8))
+    with pytest.raises(RuntimeError, match="no CUDA device"):
+        histtune.histogram_segments(fake([64]), fake([5], "<i8"), 8, range=(0, 8),
+                                    out=counts_out(4, 8))

@@ -74,3 +74,21 @@ def test_numba_in_numba_out():
     x = ref.samples("uint32", N, hi=5000)
     h = histtune.bincount(cuda.to_device(x), 4096)
     np.testing.assert_array_equal(h.copy_to_host(), ref.direct(x, 4096))
+
+
+def test_cupy_rows_and_segments():
+    cp = framework("cupy")
+    x = ref.samples("uint8", 37 * 1000, seed=6).reshape(37, 1000)
+    h = histtune.histogram_rows(cp.asarray(x)[:, :999], 256)  # a strided view: rows 1000 apart
+    want = np.stack([ref.direct(row[:999], 256) for row in x])
+    np.testing.assert_array_equal(cp.asnumpy(h), want)
+    f = ref.samples("float32", 64 * 33, seed=7).reshape(64, 33)
+    h = histtune.histogram_rows(cp.asarray(f), 16, range=(0.0, 1.0))
+    np.testing.assert_array_equal(cp.asnumpy(h), np.stack([ref.even(r, 16, 0.0, 1.0) for r in f]))
+    v = ref.samples("uint32", 5000, hi=300, seed=8)
+    offsets = np.array([0, 0, 17, 17, 2500, 4999, 5000], dtype=np.int64)  # empty segments too
+    h = histtune.histogram_segments(cp.asarray(v), cp.asarray(offsets), 300)
+    want = np.stack([ref.direct(v[a:b], 300) for a, b in zip(offsets[:-1], offsets[1:])])
+    np.testing.assert_array_equal(cp.asnumpy(h), want)
+    assert histtune.last_choice().family == "segmented"
+    assert histtune.last_choice().config.startswith("seg.")

@@ -9,12 +9,6 @@
 namespace histtune {
 namespace {
 
-// The problem carries bounds as doubles: integer bounds beyond 2^53 would be rounded, silently.
-constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
-bool exact_in_double(std::int64_t v) { return v >= -kExactInDouble && v <= kExactInDouble; }
-bool exact_in_double(float) { return true; }
-bool exact_in_double(double) { return true; }
-
 Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std::uint32_t num_bins,
            double lower, double upper, std::uint32_t* d_counts, cudaStream_t stream,
            const void* d_levels = nullptr) {
@@ -24,6 +18,18 @@ Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, std:
 }
 
 }  // namespace
+
+std::string inexact_bounds(std::int64_t lower, std::int64_t upper) {
+  // The problem carries bounds as doubles: integer bounds beyond 2^53 would be rounded, silently.
+  constexpr std::int64_t kExact = std::int64_t{1} << 53;
+  if (lower >= -kExact && lower <= kExact && upper >= -kExact && upper <= kExact) return {};
+  return "histtune: even binning of integer samples needs bounds within +-2^53, got lower = " +
+         std::to_string(lower) + ", upper = " + std::to_string(upper);
+}
+
+std::string inexact_bounds(float, float) { return {}; }
+
+std::string inexact_bounds(double, double) { return {}; }
 
 Dispatcher& default_dispatcher() {
   static Dispatcher dispatcher;
@@ -36,6 +42,8 @@ std::vector<const FamilyChoice*>& last_choices() {
   thread_local std::vector<const FamilyChoice*> last(families().size(), nullptr);
   return last;
 }
+// Which of the families of rows (batched, segmented) made this thread's last successful call.
+thread_local Family t_last_rows = Family::batched;
 }  // namespace
 
 Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
@@ -43,6 +51,7 @@ Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_co
   const FamilyChoice* used = nullptr;
   Status s = default_dispatcher().run(p, d_samples, d_counts, stream, &used);
   if (used) last_choices()[static_cast<std::size_t>(p.family)] = used;
+  if (used && family_of(p).has_rows()) t_last_rows = p.family;
   return s;
 }
 
@@ -56,13 +65,18 @@ MultiChannelChoice last_multichannel_choice() {
   return c ? typed_choice<MultiChannelFamily>(*c) : MultiChannelChoice{};
 }
 
+Family last_rows_family() { return t_last_rows; }
+
+BatchedChoice last_batched_choice() {
+  const FamilyChoice* c = last_choices()[static_cast<std::size_t>(t_last_rows)];
+  return c ? typed_choice<BatchedFamily>(*c) : BatchedChoice{};
+}
+
 #define HT_EVEN(T, TAG, LEVEL)                                                                  \
   Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, LEVEL lower, \
                         LEVEL upper, std::uint32_t* d_counts, cudaStream_t stream) {            \
-    if (!exact_in_double(lower) || !exact_in_double(upper))                                    \
-      return Status(StatusCode::invalid_argument,                                              \
-                    "histtune: even binning of integer samples needs bounds within +-2^53, got " \
-                    "lower = " + std::to_string(lower) + ", upper = " + std::to_string(upper));  \
+    if (std::string why = inexact_bounds(lower, upper); !why.empty())                          \
+      return Status(StatusCode::invalid_argument, why);                                        \
     return run(SampleType::TAG, Binning::even, d_samples, n, num_bins, static_cast<double>(lower), \
                static_cast<double>(upper), d_counts, stream);                                  \
   }

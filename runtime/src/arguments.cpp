@@ -35,29 +35,39 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
       return "d_levels = " + address(p.d_levels) + " is not aligned to its " +
              std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " levels";
   }
+  if (p.family == Family::segmented && p.rows > 0) {
+    if (p.d_offsets == nullptr)
+      return "d_offsets is null with " + std::to_string(p.rows) + " segments (they read " +
+             std::to_string(p.rows + 1) + " offsets)";
+    if (reinterpret_cast<std::uintptr_t>(p.d_offsets) % sizeof(std::int64_t) != 0)
+      return "d_offsets = " + address(p.d_offsets) + " is not aligned to its 8-byte offsets";
+  }
   return {};
 }
 
-std::string check_levels(const Problem& p, int current_device) {
-  if (p.binning != Binning::range || p.n == 0) return {};
+namespace {
+
+// Whether `ptr`, an array a kernel reads (`name`, of `what`), is memory the current device can read.
+std::string check_readable(const void* ptr, const char* name, const char* what,
+                           int current_device) {
   // Asked on every call, during stream capture too: the CUDA documentation names no pointer query
   // among the calls a capture prohibits (its examples allocate or synchronise; this does neither),
   // and the GpuRangeGraph tests check that a global-mode capture survives it, refusals included.
   cudaPointerAttributes a{};
-  const cudaError_t e = cudaPointerGetAttributes(&a, p.d_levels);
+  const cudaError_t e = cudaPointerGetAttributes(&a, ptr);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // not sticky: leave no trace for the caller's next check
-    return "cudaPointerGetAttributes(d_levels = " + address(p.d_levels) + ") failed: " +
+    return std::string("cudaPointerGetAttributes(") + name + " = " + address(ptr) + ") failed: " +
            cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
   }
   switch (a.type) {
     case cudaMemoryTypeUnregistered:
-      return "d_levels = " + address(p.d_levels) +
-             " is host memory the GPU cannot read; copy the levels to device memory";
+      return std::string(name) + " = " + address(ptr) +
+             " is host memory the GPU cannot read; copy the " + what + " to device memory";
     case cudaMemoryTypeHost:
       if (a.devicePointer == nullptr)
-        return "d_levels = " + address(p.d_levels) + " is pinned host memory not mapped for GPU " +
-               std::to_string(current_device);
+        return std::string(name) + " = " + address(ptr) +
+               " is pinned host memory not mapped for GPU " + std::to_string(current_device);
       return {};
     case cudaMemoryTypeDevice:
       if (a.device != current_device) {
@@ -67,7 +77,7 @@ std::string check_levels(const Problem& p, int current_device) {
           ok = 0;
         }
         if (!ok)
-          return "d_levels = " + address(p.d_levels) + " is memory of GPU " +
+          return std::string(name) + " = " + address(ptr) + " is memory of GPU " +
                  std::to_string(a.device) + ", which GPU " + std::to_string(current_device) +
                  " cannot read";
       }
@@ -75,6 +85,18 @@ std::string check_levels(const Problem& p, int current_device) {
     default:
       return {};  // managed memory
   }
+}
+
+}  // namespace
+
+std::string check_levels(const Problem& p, int current_device) {
+  if (p.binning == Binning::range && p.n > 0)
+    if (std::string why = check_readable(p.d_levels, "d_levels", "levels", current_device);
+        !why.empty())
+      return why;
+  if (p.family == Family::segmented && p.rows > 0)
+    return check_readable(p.d_offsets, "d_offsets", "offsets", current_device);
+  return {};
 }
 
 std::string check_stream(cudaStream_t stream, int current_device, bool& capturing) {

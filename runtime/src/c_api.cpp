@@ -4,6 +4,7 @@
 #include <string>
 
 #include "histtune/histtune.hpp"
+#include "last_choice.hpp"
 
 namespace {
 
@@ -12,14 +13,17 @@ thread_local histtune::Choice t_choice;  // of the last successful call
 thread_local std::string t_label;        // built when asked for: not on every call's path
 thread_local bool t_any_success = false;  // before one, the getters answer ""
 thread_local histtune::MultiChannelChoice t_mc_choice;  // of the last successful multi-channel call
-thread_local bool t_last_mc = false;  // whether the last successful call was multi-channel
+thread_local histtune::BatchedChoice t_rows_choice;     // of the last successful call of rows
+// Which family's call was the last successful one.
+enum class Last { hist1d, multichannel, rows };
+thread_local Last t_last = Last::hist1d;
 
 histtune_status finish(const histtune::Status& s) {
   if (s.ok()) {
     t_error.clear();
     t_choice = histtune::last_choice();
     t_any_success = true;
-    t_last_mc = false;
+    t_last = Last::hist1d;
   } else {
     t_error = s.message();
   }
@@ -31,8 +35,27 @@ histtune_status finish_multichannel(const histtune::Status& s) {
   t_error.clear();
   t_mc_choice = histtune::last_multichannel_choice();
   t_any_success = true;
-  t_last_mc = true;
+  t_last = Last::multichannel;
   return HISTTUNE_OK;
+}
+
+histtune_status finish_rows(const histtune::Status& s) {
+  if (!s.ok()) return finish(s);
+  t_error.clear();
+  t_rows_choice = histtune::last_batched_choice();
+  t_any_success = true;
+  t_last = Last::rows;
+  return HISTTUNE_OK;
+}
+
+// The last successful call's choice, whichever family made it.
+template <class F>
+auto with_last(F f) {
+  switch (t_last) {
+    case Last::multichannel: return f(t_mc_choice);
+    case Last::rows: return f(t_rows_choice);
+    default: return f(t_choice);
+  }
 }
 
 }  // namespace
@@ -162,20 +185,88 @@ HT_C_MC_PITCHED(u16, uint16_t)
 #undef HT_C_MC_PITCHED
 // ---- end multi-channel ----
 
+// ---- batched rows ----
+#define HT_C_ROWS(SUFFIX, T, CPP, BOUND)                                                         \
+  histtune_status histtune_histogram_batched_even_##SUFFIX(                                      \
+      const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
+      BOUND lower, BOUND upper, uint32_t* d_counts, cudaStream_t stream) {                       \
+    return finish_rows(histtune::histogram_batched_even(reinterpret_cast<const CPP*>(d_samples), \
+                                                        rows, n, row_stride, num_bins, lower,    \
+                                                        upper, d_counts, stream));               \
+  }                                                                                              \
+  histtune_status histtune_histogram_batched_range_##SUFFIX(                                     \
+      const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
+      const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {                              \
+    return finish_rows(histtune::histogram_batched_range(                                        \
+        reinterpret_cast<const CPP*>(d_samples), rows, n, row_stride, num_bins,                  \
+        reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
+  }                                                                                              \
+  histtune_status histtune_histogram_segmented_even_##SUFFIX(                                    \
+      const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
+      uint32_t num_bins, BOUND lower, BOUND upper, uint32_t* d_counts, cudaStream_t stream) {    \
+    return finish_rows(histtune::histogram_segmented_even(                                       \
+        reinterpret_cast<const CPP*>(d_samples), n, num_segments, d_offsets, num_bins, lower,    \
+        upper, d_counts, stream));                                                               \
+  }                                                                                              \
+  histtune_status histtune_histogram_segmented_range_##SUFFIX(                                   \
+      const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
+      uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
+    return finish_rows(histtune::histogram_segmented_range(                                      \
+        reinterpret_cast<const CPP*>(d_samples), n, num_segments, d_offsets, num_bins,           \
+        reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
+  }
+HT_C_ROWS(u8, uint8_t, uint8_t, int64_t)
+HT_C_ROWS(u16, uint16_t, uint16_t, int64_t)
+HT_C_ROWS(u32, uint32_t, uint32_t, int64_t)
+HT_C_ROWS(i32, int32_t, int32_t, int64_t)
+HT_C_ROWS(f32, float, float, float)
+HT_C_ROWS(i8, int8_t, int8_t, int64_t)
+HT_C_ROWS(i16, int16_t, int16_t, int64_t)
+HT_C_ROWS(f16, uint16_t, __half, float)
+HT_C_ROWS(bf16, uint16_t, __nv_bfloat16, float)
+#undef HT_C_ROWS
+
+#define HT_C_ROWS_DIRECT(SUFFIX, T)                                                              \
+  histtune_status histtune_histogram_batched_direct_##SUFFIX(                                    \
+      const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
+      uint32_t* d_counts, cudaStream_t stream) {                                                 \
+    return finish_rows(histtune::histogram_batched_direct(d_samples, rows, n, row_stride,        \
+                                                          num_bins, d_counts, stream));          \
+  }                                                                                              \
+  histtune_status histtune_histogram_segmented_direct_##SUFFIX(                                  \
+      const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
+      uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream) {                              \
+    return finish_rows(histtune::histogram_segmented_direct(d_samples, n, num_segments,          \
+                                                            d_offsets, num_bins, d_counts,       \
+                                                            stream));                            \
+  }
+HT_C_ROWS_DIRECT(u8, uint8_t)
+HT_C_ROWS_DIRECT(u16, uint16_t)
+HT_C_ROWS_DIRECT(u32, uint32_t)
+HT_C_ROWS_DIRECT(i32, int32_t)
+HT_C_ROWS_DIRECT(i8, int8_t)
+HT_C_ROWS_DIRECT(i16, int16_t)
+#undef HT_C_ROWS_DIRECT
+// ---- end batched rows ----
+
 const char* histtune_last_error(void) { return t_error.c_str(); }
 const char* histtune_last_configuration(void) {
-  t_label = !t_any_success ? "" : t_last_mc ? t_mc_choice.config.label() : t_choice.config.label();
+  t_label = !t_any_success ? "" : with_last([](const auto& c) { return c.config.label(); });
+  // A segmented call's configuration is labelled as its family labels it ("seg.").
+  if (t_any_success && t_last == Last::rows)
+    t_label = histtune::family(histtune::last_rows_family())
+                  .label(histtune::FamilyModel<histtune::BatchedFamily>::values(t_rows_choice.config));
   return t_label.c_str();
 }
 const char* histtune_last_lookup_level(void) {
   if (!t_any_success) return "";
-  return histtune::to_string(t_last_mc ? t_mc_choice.level : t_choice.level);
+  return histtune::to_string(with_last([](const auto& c) { return c.level; }));
 }
 int histtune_last_unverified(void) {
-  return (t_last_mc ? t_mc_choice.unverified : t_choice.unverified) ? 1 : 0;
+  return with_last([](const auto& c) { return c.unverified; }) ? 1 : 0;
 }
 const char* histtune_last_detail(void) {
-  return (t_last_mc ? t_mc_choice.detail : t_choice.detail).c_str();
+  return with_last([](const auto& c) { return c.detail.c_str(); });
 }
 
 }  // extern "C"

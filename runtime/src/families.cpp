@@ -2,6 +2,7 @@
 // and sources in runtime/ (value struct, parameter table, restrictions, launch, plan problems and
 // bench rows, traits with its name), its Family value in problem.hpp, and its line below;
 // docs/families.md lists the files and what else a family may need.
+#include "histtune/batched.hpp"
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"
@@ -12,7 +13,10 @@ namespace histtune {
 const std::vector<const KernelFamily*>& families() {
   static const FamilyModel<Hist1DFamily> hist1d;
   static const FamilyModel<MultiChannelFamily> multichannel;
-  static const std::vector<const KernelFamily*> all = {&hist1d, &multichannel};
+  static const FamilyModel<BatchedFamily> batched;
+  static const FamilyModel<SegmentedFamily> segmented;
+  static const std::vector<const KernelFamily*> all = {&hist1d, &multichannel, &batched,
+                                                       &segmented};
   return all;
 }
 

@@ -8,5 +8,12 @@ namespace histtune {
 
 Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                     cudaStream_t stream);
+// Which family of rows (batched, segmented) made this thread's last successful call of rows.
+Family last_rows_family();
+// Why integer even bounds cannot be carried exactly by a Problem's doubles (beyond +-2^53), or
+// empty; float and double bounds always can.
+std::string inexact_bounds(std::int64_t lower, std::int64_t upper);
+std::string inexact_bounds(float lower, float upper);
+std::string inexact_bounds(double lower, double upper);
 
 }  // namespace histtune

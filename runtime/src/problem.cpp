@@ -82,12 +82,37 @@ Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t
   return p;
 }
 
+Problem batched_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
+                        std::uint64_t n, std::uint64_t row_stride) {
+  Problem p = flat_problem(t, b, num_bins, n);
+  p.family = Family::batched;
+  p.rows = rows;
+  p.row_stride = row_stride;
+  return p;
+}
+
+Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
+                          std::uint64_t n) {
+  Problem p = flat_problem(t, b, num_bins, n);
+  p.family = Family::segmented;
+  p.rows = rows;
+  return p;
+}
+
+std::uint64_t Problem::total_samples() const {
+  if (family == Family::segmented) return n;
+  return n * channels * rows;
+}
+
 Problem as_one_stream(const Problem& p) {
   Problem flat = p;
   flat.family = Family::hist1d;
   flat.n = p.total_samples();
   flat.channels = flat.active_channels = 1;
   flat.row_pixels = flat.row_pitch_bytes = 0;
+  flat.rows = 1;
+  flat.row_stride = 0;
+  flat.d_offsets = nullptr;
   return flat;
 }
 
@@ -176,6 +201,9 @@ db::ProblemRow Problem::key() const {
     row.channels = channels;
     row.active_channels = active_channels;
   }
+  // Problems of rows keep their row count in the channels column (validate_rows(): < 2^32) and
+  // active_channels 0, so that a nearer shape is one of the same rows and another length.
+  if (family_of(*this).has_rows()) row.channels = static_cast<std::uint32_t>(rows);
   return row;
 }
 
@@ -206,6 +234,10 @@ std::string Problem::describe() const {
   s << to_string(family) << ' ' << to_string(sample_type) << ' ' << to_string(binning)
     << " bins=" << num_bins << " n=" << size_text(n);
   if (family_of(*this).has_channels()) s << " channels=" << active_channels << "/" << channels;
+  if (family_of(*this).has_rows()) {
+    s << " rows=" << rows;
+    if (row_stride != 0) s << " row_stride=" << row_stride;
+  }
   if (row_pixels != 0) {
     s << " image=" << image_rows() << "x" << row_pixels;
     if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
@@ -316,9 +348,36 @@ std::string validate_pitch(const Problem& p) {
   return {};
 }
 
+std::string validate_rows(const Problem& p) {
+  if (p.channels != 1 || p.active_channels != 1)
+    return std::string(to_string(p.family)) + " problems have one channel";
+  if (p.row_pixels != 0 || p.row_pitch_bytes != 0)
+    return std::string(to_string(p.family)) + " problems take row_stride, not a row pitch";
+  if (p.rows > 0xFFFFFFFFull) return "rows = " + std::to_string(p.rows) + " exceeds 2^32 - 1";
+  const bool segmented = p.family == Family::segmented;
+  if (!segmented && p.rows == 0 && p.n > 0)
+    return "rows = 0 with n = " + std::to_string(p.n) + " samples per row (no row to count them in)";
+  if (std::uint64_t{p.num_bins} * p.rows > (std::uint64_t{1} << 62) / sizeof(std::uint32_t))
+    return "rows x num_bins counters overflow a 64-bit byte offset";
+  if (segmented) {
+    if (p.row_stride != 0) return "segmented problems take offsets, not a row_stride";
+    return {};
+  }
+  if (p.row_stride != 0 && p.row_stride < p.n)
+    return "row_stride = " + std::to_string(p.row_stride) + " is less than n = " +
+           std::to_string(p.n) + " samples per row: rows would overlap";
+  // The last row's end must be an offset in bytes a pointer can hold.
+  const std::uint64_t stride = p.row_stride != 0 ? p.row_stride : p.n;
+  const std::uint64_t limit = 0x7FFFFFFFFFFFFFFFull / sample_bytes(p.sample_type);
+  if (p.rows > 1 && stride > (limit - p.n) / (p.rows - 1))
+    return "row_stride = " + std::to_string(stride) + " x " + std::to_string(p.rows - 1) +
+           " rows overflows a 63-bit byte offset";
+  return {};
+}
+
 ShapeKey shape_key(const Problem& p) {
-  return {p.family,   p.sample_type,       p.binning,   p.num_bins,     p.n,
-          p.channels, p.active_channels,   p.pitched(), even_narrow(p)};
+  return {p.family,   p.sample_type,     p.binning,   p.num_bins,     p.n,
+          p.channels, p.active_channels, p.pitched(), even_narrow(p), p.rows};
 }
 
 namespace {

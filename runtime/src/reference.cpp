@@ -122,10 +122,40 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
   return h;
 }
 
+// One histogram per row of a batched or segmented problem, each the 1D reference of its samples.
+std::vector<std::uint32_t> count_rows(const Problem& p, const void* samples, const void* levels,
+                                      const std::int64_t* offsets) {
+  if (p.family == Family::segmented && offsets == nullptr && p.rows > 0)
+    throw std::invalid_argument("reference_histogram: segmented rows need the host offsets");
+  const std::size_t sb = sample_bytes(p.sample_type);
+  const std::uint64_t stride = p.row_stride != 0 ? p.row_stride : p.n;
+  Problem row = flat_problem(p.sample_type, p.binning, p.num_bins, 0, p.lower, p.upper);
+  std::vector<std::uint32_t> out;
+  out.reserve(static_cast<std::size_t>(p.num_bins) * p.rows);
+  for (std::uint64_t r = 0; r < p.rows; ++r) {
+    std::uint64_t first = r * stride;
+    row.n = p.n;
+    if (p.family == Family::segmented) {  // clamped to [0, n] as the kernel clamps them
+      const auto clamp = [&](std::int64_t o) {
+        return o < 0 ? 0 : std::min(static_cast<std::uint64_t>(o), p.n);
+      };
+      first = clamp(offsets[r]);
+      const std::uint64_t end = clamp(offsets[r + 1]);
+      row.n = end > first ? end - first : 0;
+    }
+    const auto* at = static_cast<const std::uint8_t*>(samples) + first * sb;
+    const std::vector<std::uint32_t> h = reference_histogram(row, at, levels);
+    out.insert(out.end(), h.begin(), h.end());
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
-                                               const void* levels) {
+                                               const void* levels, const std::int64_t* offsets) {
+  if (p.family == Family::batched || p.family == Family::segmented)
+    return count_rows(p, samples, levels, offsets);
   if (p.binning == Binning::range && levels == nullptr && p.n > 0)
     throw std::invalid_argument("reference_histogram: range binning needs the host levels");
   // The pitch's arithmetic assumes what validate() checks (row_pixels divides n, the pitch is

@@ -161,6 +161,32 @@ TEST(ProblemSpec, NewSampleTypesParse) {
   EXPECT_NE(error_of("f16:direct:256:2^20").find("integer samples"), std::string::npos);
 }
 
+namespace {
+
+TEST(ProblemSpec, BatchedRowsAndSegmentsRoundTripThroughTheKey) {
+  const Problem p = parse_problem("bat:4096:u8:direct:256:65536");
+  EXPECT_EQ(p.family, Family::batched);
+  EXPECT_EQ(p.rows, 4096u);
+  EXPECT_EQ(p.n, 65536u);
+  EXPECT_EQ(problem_spec(p.key()), "bat:4096:u8:direct:256:2^16");
+  EXPECT_EQ(problem_name(p.key()), "batched u8 direct bins=256 n=2^16 rows=4096");
+  EXPECT_EQ(problem_of(p.key()).key(), p.key());
+  EXPECT_EQ(parse_problem(problem_spec(p.key())).key(), p.key());
+  const Problem s = parse_problem("seg:100000:u32:direct:256:102400000");
+  EXPECT_EQ(s.family, Family::segmented);
+  EXPECT_EQ(s.rows, 100000u);
+  EXPECT_EQ(problem_of(s.key()).rows, 100000u);
+  EXPECT_EQ(problem_spec(s.key()), "seg:100000:u32:direct:256:102400000");
+  const Problem e = parse_problem("bat:65536:f32:even:64:1024:-4:4");
+  EXPECT_EQ(e.lower, -4);
+  EXPECT_EQ(e.upper, 4);
+  EXPECT_NE(error_of("bat:0:u8:direct:256:1024").find("ROWS = 0"), std::string::npos);
+  EXPECT_NE(error_of("bat:x:u8:direct:256:1024").find("bad row count 'x'"), std::string::npos);
+  EXPECT_NE(error_of("seg:10:u8:direct:256").find("wrong number of fields"), std::string::npos);
+}
+
+}  // namespace
+
 // Direct bins no i8 or i16 sample reaches (negative samples are never counted): refused like
 // u8's above 256; the 64-bit types reach every bin count.
 TEST(ProblemSpec, SignedDirectBinsBeyondTheNonNegativeValuesAreRejected) {

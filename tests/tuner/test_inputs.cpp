@@ -1,7 +1,8 @@
 // The tuner's inputs without a GPU: range problems' levels (uneven, strictly ascending, inside the
-// sample type) and samples drawn inside them.
+// sample type) and samples drawn inside them; segmented problems' offsets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -198,6 +199,27 @@ TEST(MakeSamples, NewTypesDrawEveryDistributionAndBinning) {
       ASSERT_TRUE(std::isfinite(b)) << p.describe() << " level " << i;
     }
   }
+}
+
+// The segments the tuner cuts a segmented problem into: rows + 1 ascending offsets from 0 to n,
+// the same for the same seed, lengths around their mean, some empty when segments are short.
+TEST(Inputs, SegmentOffsetsAscendFromZeroToN) {
+  const Problem p = segmented_problem(SampleType::u32, Binning::direct, 256, 1000, 1024000);
+  const std::vector<std::int64_t> o = make_offsets(p);
+  ASSERT_EQ(o.size(), 1001u);
+  EXPECT_EQ(o.front(), 0);
+  EXPECT_EQ(o.back(), 1024000);
+  EXPECT_TRUE(std::is_sorted(o.begin(), o.end()));
+  EXPECT_EQ(make_offsets(p), o);
+  EXPECT_NE(make_offsets(p, 12), o);
+  std::int64_t longest = 0;
+  for (std::size_t r = 0; r + 1 < o.size(); ++r) longest = std::max(longest, o[r + 1] - o[r]);
+  EXPECT_GT(longest, 2 * 1024) << "random lengths, not equal ones";
+  const Problem short_segments = segmented_problem(SampleType::u8, Binning::direct, 256, 1000, 500);
+  const std::vector<std::int64_t> s = make_offsets(short_segments);
+  EXPECT_NE(std::adjacent_find(s.begin(), s.end()), s.end()) << "some segments are empty";
+  EXPECT_EQ(make_offsets(segmented_problem(SampleType::u8, Binning::direct, 256, 3, 0)),
+            (std::vector<std::int64_t>{0, 0, 0, 0}));
 }
 
 // The 64-bit types: every distribution and binning draws samples, even bins from the exact

@@ -60,14 +60,18 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
   const std::vector<std::uint8_t> levels =
       p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};
+  const std::vector<std::int64_t> offsets =
+      p.family == Family::segmented ? make_offsets(p) : std::vector<std::int64_t>{};
   const std::vector<std::uint32_t> expect =
-      reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
+      reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data(),
+                          offsets.empty() ? nullptr : offsets.data());
   const auto counters = static_cast<std::uint32_t>(expect.size());
   Problem sized = flat;
   sized.num_bins = counters;
-  DeviceInputs in(sized, host, d.l2_bytes, levels);
+  DeviceInputs in(sized, host, d.l2_bytes, levels, offsets);
   Problem run = p;
   run.d_levels = in.levels();
+  run.d_offsets = in.offsets();
   cudaStream_t stream = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 

@@ -30,6 +30,8 @@ class GpuBench : public Bench {
         pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
     // Range problems: the levels every distribution is drawn in and verified with.
     if (p.binning == Binning::range) levels_ = make_levels(p);
+    // Segmented problems: the segments every distribution is cut into.
+    if (p.family == Family::segmented) offsets_ = make_offsets(p);
     // Host samples and their reference histograms are drawn on other threads while the search
     // runs on the first distribution: large problems need seconds per distribution.
     for (Distribution dist : opt.distributions.empty()
@@ -37,11 +39,13 @@ class GpuBench : public Bench {
                                  : opt.distributions) {
       if (pending_.count(dist)) continue;
       const std::uint64_t seed = opt.seed;
-      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_] {
+      pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_,
+                                                             off = offsets_] {
                          Host h;
                          h.samples = make_samples(as_one_stream(p), seed, dist);
                          h.expect = reference_histogram(p, h.samples.data(),
-                                                        lv.empty() ? nullptr : lv.data());
+                                                        lv.empty() ? nullptr : lv.data(),
+                                                        off.empty() ? nullptr : off.data());
                          return h;
                        }));
     }
@@ -75,7 +79,8 @@ class GpuBench : public Bench {
     try {
       Data& in = data(dist);
       Problem q = p_;
-      q.d_levels = in.inputs->levels();  // range binning; null otherwise
+      q.d_levels = in.inputs->levels();    // range binning; null otherwise
+      q.d_offsets = in.inputs->offsets();  // segmented rows; null otherwise
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
       const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, kernel(c), c, q, d_);
       out.timing = time_calls(
@@ -117,7 +122,7 @@ class GpuBench : public Bench {
     Data fresh;
     Problem sized = as_one_stream(p_);  // the pool's counts buffer holds every counter
     sized.num_bins = static_cast<std::uint32_t>(f_.counters(p_));
-    fresh.inputs = std::make_unique<DeviceInputs>(sized, h.samples, d_.l2_bytes, levels_);
+    fresh.inputs = std::make_unique<DeviceInputs>(sized, h.samples, d_.l2_bytes, levels_, offsets_);
     fresh.expect = std::move(h.expect);
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
@@ -138,7 +143,8 @@ class GpuBench : public Bench {
   KernelCache& cache_;
   TimingOptions timing_;
   std::string hash_;
-  std::vector<std::uint8_t> levels_;  // range problems: make_levels(p_)
+  std::vector<std::uint8_t> levels_;    // range problems: make_levels(p_)
+  std::vector<std::int64_t> offsets_;  // segmented problems: make_offsets(p_)
   std::map<Distribution, std::future<Host>> pending_;
   std::map<Distribution, Data> data_;
   // Declared after what its compile function uses; destroyed first: in-flight compiles finish.

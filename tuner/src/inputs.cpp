@@ -332,11 +332,27 @@ void set_default_level_span(Problem& p) {
   if (p.upper - p.lower < p.num_bins) p.lower = lo;
 }
 
+std::vector<std::int64_t> make_offsets(const Problem& p, std::uint64_t seed) {
+  Rng rng{seed * 0x2545F4914F6CDD1Dull + 3};
+  std::vector<std::int64_t> out(p.rows + 1, 0);
+  for (std::uint64_t r = 1; r < p.rows; ++r)
+    out[r] = static_cast<std::int64_t>(p.n == 0 ? 0 : rng.next() % (p.n + 1));
+  out[p.rows] = static_cast<std::int64_t>(p.n);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host,
-                           std::int64_t l2_bytes, const std::vector<std::uint8_t>& levels) {
+                           std::int64_t l2_bytes, const std::vector<std::uint8_t>& levels,
+                           const std::vector<std::int64_t>& offsets) {
   if (!levels.empty()) {
     HT_CUDA(cudaMalloc(&d_levels_, levels.size()));
     HT_CUDA(cudaMemcpy(d_levels_, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+  }
+  if (!offsets.empty()) {
+    const std::size_t bytes = offsets.size() * sizeof(std::int64_t);
+    HT_CUDA(cudaMalloc(&d_offsets_, bytes));
+    HT_CUDA(cudaMemcpy(d_offsets_, offsets.data(), bytes, cudaMemcpyHostToDevice));
   }
   const std::size_t bytes = host.size();
   stride_ = std::max<std::size_t>(256, (bytes + 255) / 256 * 256);
@@ -354,6 +370,7 @@ DeviceInputs::~DeviceInputs() {
   cudaFree(d_pool_);
   cudaFree(d_counts_);
   cudaFree(d_levels_);
+  cudaFree(d_offsets_);
 }
 
 const void* DeviceInputs::samples(int rep) const {

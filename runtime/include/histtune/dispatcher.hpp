@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 
+#include "histtune/batched.hpp"
 #include "histtune/device.hpp"
 #include "histtune/family.hpp"
 #include "histtune/family_model.hpp"
@@ -60,6 +61,7 @@ struct ChoiceOf {
 };
 using Choice = ChoiceOf<Hist1DConfig>;
 using MultiChannelChoice = ChoiceOf<MultiChannelConfig>;
+using BatchedChoice = ChoiceOf<BatchedConfig>;  // the batched and segmented families'
 
 // The same for any family: the configuration as its family's parameter values.
 struct FamilyChoice {
@@ -203,7 +205,7 @@ void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& su
 
 // The argument checks of Dispatcher::run that need no device: the problem (bins, n, bounds:
 // finite, ordered, exact), null and misaligned pointers (p.d_levels too, for range binning with
-// n > 0). Empty when valid, else the reason.
+// n > 0, and p.d_offsets for segmented problems with rows). Empty when valid, else the reason.
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
 
 // Range binning with n > 0: whether p.d_levels is memory the current device `current_device` can
@@ -211,7 +213,8 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 // cudaPointerGetAttributes; empty when it is, else the reason. Pageable host memory is refused.
 // The levels' order is not checked (that would need a synchronisation): unsorted levels give
 // unspecified counts, never an out-of-bounds access. Other binnings: always empty. No
-// synchronisation; made on every call, stream capture included.
+// synchronisation; made on every call, stream capture included. Segmented problems with rows:
+// p.d_offsets likewise.
 std::string check_levels(const Problem& p, int current_device);
 
 // Whether `stream` may carry a launch for device `current_device`: empty when it may, else the

@@ -1,7 +1,9 @@
-// Every family's typed traits at once (Hist1DFamily, MultiChannelFamily), for code that is
-// written per family; code over any family uses family.hpp's registry instead.
+// Every family's typed traits at once (Hist1DFamily, MultiChannelFamily, BatchedFamily,
+// SegmentedFamily), for code that is written per family; code over any family uses family.hpp's
+// registry instead.
 #pragma once
 
+#include "histtune/batched.hpp"
 #include "histtune/family.hpp"
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"

@@ -79,6 +79,9 @@ class KernelFamily {
   virtual const char* spec_prefix() const = 0;
   // Whether its problems are rows of channels: their database key and description name them.
   virtual bool has_channels() const = 0;
+  // Whether its problems are rows of histograms (Problem::rows): their key and description name
+  // the rows.
+  virtual bool has_rows() const = 0;
   // The counters one call writes (and zeroes): its histograms' bins, one after another.
   virtual std::uint64_t counters(const Problem& p) const = 0;
 

@@ -210,10 +210,164 @@ histtune_status histtune_histogram_multichannel_range_pitched_u16(
     uint32_t* d_counts, cudaStream_t stream);
 /* ---- end multi-channel ---- */
 
+/* ---- batched rows ----
+ * One histogram per row: `rows` rows of n samples, row r starting r x row_stride samples after
+ * d_samples (0: n, packed [rows, n]); d_counts holds rows x num_bins uint32, row r's at
+ * r x num_bins, overwritten. Segmented: n samples, segment r holding samples d_offsets[r] ..
+ * d_offsets[r + 1] - 1 (num_segments + 1 int64 offsets in device memory, each clamped to [0, n]
+ * on the device, an end before its begin an empty segment); d_counts holds num_segments x
+ * num_bins. The same semantics, checks and errors as histtune::histogram_batched_* and
+ * histtune::histogram_segmented_*; f16 and bf16 samples and levels as 16-bit patterns. */
+histtune_status histtune_histogram_batched_even_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_f32(
+    const float* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_f16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_f32(
+    const float* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const float* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_f16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_f32(
+    const float* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_f16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_bf16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_f32(
+    const float* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const float* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_f16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_bf16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+/* ---- end batched rows ---- */
+
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
 /* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")
- * of this thread's last successful call, 1D or multi-channel. */
+ * of this thread's last successful call, 1D, multi-channel, batched or segmented. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
 /* 1 when this thread's last successful call used a stored result recorded under another driver,

@@ -209,10 +209,211 @@ Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_
                                     std::uint32_t num_bins, const std::uint16_t* d_levels,
                                     std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
+// One histogram per row (the batched family). `rows` rows of n samples each, row r starting
+// r x row_stride samples after d_samples (row_stride 0: n, a packed [rows, n] tensor; otherwise
+// at least n: a strided view, whose rows may start off any alignment but the sample's). d_counts
+// holds rows x num_bins counters, row r's at r x num_bins, overwritten. Every binning and sample
+// type of the 1D calls above, with their rules; rows = 0 is a call with nothing to do when n = 0
+// and refused otherwise. The configuration is looked up in the tuning database for (rows, n).
+Status histogram_batched_even(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const std::uint16_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const std::uint32_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const float* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
+                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_even(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
+                              std::int64_t upper, std::uint32_t* d_counts,
+                              cudaStream_t stream = nullptr);
+Status histogram_batched_even(const __half* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
+                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_even(const __nv_bfloat16* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
+                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::uint16_t* d_samples, std::uint64_t rows,
+                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::uint32_t* d_samples, std::uint64_t rows,
+                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_direct(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::uint8_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::uint16_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::uint16_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::uint32_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::uint32_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::int32_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const float* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const float* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::int8_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const std::int16_t* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const __half* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const __half* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+Status histogram_batched_range(const __nv_bfloat16* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const __nv_bfloat16* d_levels, std::uint32_t* d_counts,
+                               cudaStream_t stream = nullptr);
+
+// One histogram per segment (the segmented family, CUB's segmented offsets): n samples at
+// d_samples, segment r holding samples d_offsets[r] .. d_offsets[r + 1] - 1, from num_segments + 1
+// offsets in device memory (int64, like torch's). d_counts holds num_segments x num_bins
+// counters, segment r's at r x num_bins, overwritten. Segments may be empty and need not cover
+// the samples. The offsets are not checked on the host (that would need a synchronisation): each
+// is clamped to [0, n] and a segment whose end comes before its begin is empty, so offsets out of
+// order or beyond n give counts of the clamped segments, never an access outside the n samples.
+Status histogram_segmented_even(const std::uint8_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const std::uint16_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const std::uint32_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const std::int32_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const float* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, float lower, float upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const std::int8_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const std::int16_t* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const __half* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, float lower, float upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_even(const __nv_bfloat16* d_samples, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, float lower, float upper,
+                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::uint8_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::uint16_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::uint32_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::int32_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::int8_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_direct(const std::int16_t* d_samples, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, std::uint32_t* d_counts,
+                                  cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::uint8_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::uint8_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::uint16_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::uint16_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::uint32_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::uint32_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::int32_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::int32_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const float* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const float* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::int8_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::int8_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const std::int16_t* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const std::int16_t* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const __half* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const __half* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_segmented_range(const __nv_bfloat16* d_samples, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const __nv_bfloat16* d_levels,
+                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
 // The configuration and lookup level of the last 1D call made on this thread.
 Choice last_choice();
 // The same for the last successful multi-channel call made on this thread.
 MultiChannelChoice last_multichannel_choice();
+// The same for the last successful batched or segmented call made on this thread (the segmented
+// family's configurations have the same fields; their label's prefix is "seg.").
+BatchedChoice last_batched_choice();
 // The process-wide dispatcher behind the free functions (created on first use).
 Dispatcher& default_dispatcher();
 

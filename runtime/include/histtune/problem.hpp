@@ -15,7 +15,7 @@ struct ProblemRow;
 }
 
 // The kernel families (family.hpp). The database stores a family by its name.
-enum class Family { hist1d, multichannel };
+enum class Family { hist1d, multichannel, batched, segmented };
 const char* to_string(Family f);
 std::optional<Family> parse_family(const std::string& s);
 
@@ -92,8 +92,19 @@ struct Problem {
   // 16-bit patterns for f16 and bf16, compared as floats) in device memory, read by the kernel (not part of the key, like the even bounds). The tuner
   // draws them over [lower, upper] (see tuner::make_levels).
   const void* d_levels = nullptr;
+  // Rows of histograms (families "batched" and "segmented"): `rows` histograms of num_bins each,
+  // row r's at r x num_bins of the output. Batched: each row holds n samples, row r starting
+  // r x row_stride samples after the first (row_stride 0: n, a packed [rows, n] tensor; at least
+  // n otherwise). Segmented: n samples in all, row r counts samples d_offsets[r] ..
+  // d_offsets[r + 1] - 1 (rows + 1 offsets in device memory, CSR offsets). rows is part of the
+  // key; row_stride and d_offsets are call arguments (like the even bounds). Other families: 1,
+  // 0 and null.
+  std::uint64_t rows = 1;
+  std::uint64_t row_stride = 0;
+  const std::int64_t* d_offsets = nullptr;
 
-  std::uint64_t total_samples() const { return n * channels; }
+  // The samples read: n x channels (1D, multi-channel), n x rows (batched), n (segmented).
+  std::uint64_t total_samples() const;
   // Bytes of an image row's samples: row_pixels x channels x sample bytes.
   std::uint64_t row_bytes() const;
   // Image rows: n / row_pixels, or 1 when row_pixels is 0 and n > 0.
@@ -126,6 +137,13 @@ std::uint64_t even_range64(const Problem& p);
 Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t active,
                              std::uint64_t rows, std::uint32_t num_bins = 256,
                              Binning b = Binning::direct);
+
+// A batched problem: `rows` rows of n samples each, row_stride samples apart (0: packed).
+Problem batched_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
+                        std::uint64_t n, std::uint64_t row_stride = 0);
+// A segmented problem: n samples cut into `rows` segments by rows + 1 offsets (set d_offsets).
+Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
+                          std::uint64_t n);
 
 // p's samples as one 1D stream of p.total_samples() samples (a multi-channel problem's rows
 // drawn as flat samples, so that each channel follows their distribution); a 1D problem is its
@@ -163,12 +181,13 @@ std::vector<std::string> sample_defines(const Problem& p);
 bool every_value_a_bin(const Problem& p);
 
 // The part of a problem that its kernel is compiled and prepared for: family, sample type,
-// binning, bins, n, channels, active channels, whether the rows are pitched and even_narrow().
+// binning, bins, n, channels, active channels, whether the rows are pitched, even_narrow() and
+// the rows of a batched or segmented problem.
 // Calls with equal keys share one prepared launch (the dispatcher's memo); everything else a
 // call carries (the even bounds, the levels, the pitch) is an argument of each launch. Derived
 // here alone, so that a property that changes the kernel is added to the one key.
 using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uint64_t,
-                            std::uint32_t, std::uint32_t, bool, bool>;
+                            std::uint32_t, std::uint32_t, bool, bool, std::uint64_t>;
 ShapeKey shape_key(const Problem& p);
 
 // Checks the problem itself (bins, n, its family's checks of channels and row pitch, then the
@@ -177,6 +196,9 @@ ShapeKey shape_key(const Problem& p);
 std::string validate(const Problem& p);
 // The row pitch's checks, shared by the families that take pitched rows; empty when valid.
 std::string validate_pitch(const Problem& p);
+// The checks of a problem of rows (batched, segmented): one channel, no pitch, rows and
+// row_stride; empty when valid. The pointers are checked with the call's (check_arguments).
+std::string validate_rows(const Problem& p);
 // Whether the kernels keep a sink word after the bins for samples in no bin: unless every value is
 // a bin. The one rule behind hist1d's HT_SINK (shared-memory copies) and the row strides.
 inline bool needs_sink(const Problem& p) { return !every_value_a_bin(p); }

@@ -16,7 +16,12 @@ namespace histtune {
 // Range binning reads p.num_bins + 1 host `levels` of the sample's type (float for f32; f16 and
 // bf16 samples and levels are 16-bit patterns, converted by histtune/half.hpp's functions);
 // p.d_levels is not read. i64 and u64 even bounds are p.lower_bits and p.upper_bits. A pitched problem that validate() refuses throws invalid_argument.
+// Batched problems: p.rows histograms one after another, row r's n samples starting r x
+// p.row_stride samples in (p.n when 0); segmented ones: row r's samples offsets[r] ..
+// offsets[r + 1] - 1 of the p.n host samples, from the p.rows + 1 host `offsets` (each clamped to
+// [0, n], an end before its begin an empty row, as the kernel reads them; p.d_offsets is not read).
 std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
-                                               const void* levels = nullptr);
+                                               const void* levels = nullptr,
+                                               const std::int64_t* offsets = nullptr);
 
 }  // namespace histtune

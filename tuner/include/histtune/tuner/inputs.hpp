@@ -42,6 +42,11 @@ std::string level_span_problem(const Problem& p);
 // than bins (i32 beyond 2^31 - 1 bins).
 void set_default_level_span(Problem& p);
 
+// The offsets the tuner cuts a segmented problem's n samples with: p.rows + 1 ascending offsets
+// from 0 to n, the rows - 1 inner ones uniform random cuts (deterministic in `seed`), so segment
+// lengths are random around their mean n / rows, some of them empty.
+std::vector<std::int64_t> make_offsets(const Problem& p, std::uint64_t seed = 11);
+
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and
 // the counts buffer.
 //
@@ -55,9 +60,11 @@ void set_default_level_span(Problem& p);
 // would be written back during the timed call and charged to it.
 class DeviceInputs {
  public:
-  // `levels` (range problems: make_levels' bytes) are copied to the device once: levels().
+  // `levels` (range problems: make_levels' bytes) and `offsets` (segmented problems:
+  // make_offsets') are copied to the device once: levels(), offsets().
   DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& host, std::int64_t l2_bytes,
-               const std::vector<std::uint8_t>& levels = {});
+               const std::vector<std::uint8_t>& levels = {},
+               const std::vector<std::int64_t>& offsets = {});
   ~DeviceInputs();
   DeviceInputs(const DeviceInputs&) = delete;
   DeviceInputs& operator=(const DeviceInputs&) = delete;
@@ -66,6 +73,7 @@ class DeviceInputs {
   const void* next();                  // the copy after the one next() returned last
   std::uint32_t* counts() const { return d_counts_; }
   const void* levels() const { return d_levels_; }  // null without levels
+  const std::int64_t* offsets() const { return d_offsets_; }  // null without offsets
   int copies() const { return copies_; }
   std::vector<std::uint32_t> read_counts(std::uint32_t num_bins) const;
 
@@ -73,6 +81,7 @@ class DeviceInputs {
   std::uint8_t* d_pool_ = nullptr;
   std::uint32_t* d_counts_ = nullptr;
   std::uint8_t* d_levels_ = nullptr;
+  std::int64_t* d_offsets_ = nullptr;
   std::size_t stride_ = 0;
   int copies_ = 1;
   int cursor_ = 0;

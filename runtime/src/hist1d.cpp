@@ -377,7 +377,8 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
     // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
     // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
     // together and one block's scan overlaps another's loads.
-    const int resident = std::max(1, std::min(c.blocks_per_sm, 2048 / c.block_threads));
+    const int threads = std::max(c.block_threads, 1);  // a fuzzed label may say 0
+    const int resident = std::max(1, std::min(c.blocks_per_sm, 2048 / threads));
     out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
   }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));

@@ -158,7 +158,8 @@ void run_sample(const Case& k, const std::vector<std::unique_ptr<Input>>& inputs
     }
   }
   EXPECT_EQ(wrong, 0) << k.name;
-  EXPECT_GT(ran, 100) << k.name;
+  // Over 100 launches at the default stride; a sparser HT_GPU_STRIDE samples fewer kernels.
+  EXPECT_GT(ran, test::gpu_stride(17) > 17 ? 20 : 100) << k.name;
   ::testing::Test::RecordProperty("launches", ran);
 }
 

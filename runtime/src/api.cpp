@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "last_choice.hpp"
+#include "sample_types.hpp"
 
 namespace histtune {
 namespace {
@@ -72,7 +73,7 @@ BatchedChoice last_batched_choice() {
   return c ? typed_choice<BatchedFamily>(*c) : BatchedChoice{};
 }
 
-#define HT_EVEN(T, TAG, LEVEL)                                                                  \
+#define HT_EVEN(TAG, C, T, LEVEL)                                                                  \
   Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, LEVEL lower, \
                         LEVEL upper, std::uint32_t* d_counts, cudaStream_t stream) {            \
     if (std::string why = inexact_bounds(lower, upper); !why.empty())                          \
@@ -80,63 +81,36 @@ BatchedChoice last_batched_choice() {
     return run(SampleType::TAG, Binning::even, d_samples, n, num_bins, static_cast<double>(lower), \
                static_cast<double>(upper), d_counts, stream);                                  \
   }
-HT_EVEN(std::uint8_t, u8, std::int64_t)
-HT_EVEN(std::uint16_t, u16, std::int64_t)
-HT_EVEN(std::uint32_t, u32, std::int64_t)
-HT_EVEN(std::int32_t, i32, std::int64_t)
-HT_EVEN(float, f32, float)
-HT_EVEN(std::int8_t, i8, std::int64_t)
-HT_EVEN(std::int16_t, i16, std::int64_t)
-HT_EVEN(__half, f16, float)
-HT_EVEN(__nv_bfloat16, bf16, float)
-HT_EVEN(double, f64, double)
+HT_TYPES_UP_TO_4_BYTES(HT_EVEN)
+HT_EVEN(f64, double, double, double)
 #undef HT_EVEN
 
 // 64-bit integers keep their bounds exactly (Problem::lower_bits): no 2^53 limit.
-#define HT_EVEN64(T, TAG)                                                                     \
+#define HT_EVEN64(TAG, C, T, BOUND)                                                                \
   Status histogram_even(const T* d_samples, std::uint64_t n, std::uint32_t num_bins, T lower,  \
                         T upper, std::uint32_t* d_counts, cudaStream_t stream) {              \
     Problem p = flat_problem(SampleType::TAG, Binning::even, num_bins, n);                    \
     set_even_bounds(p, lower, upper);                                                          \
     return run_recorded(p, d_samples, d_counts, stream);                                      \
   }
-HT_EVEN64(std::int64_t, i64)
-HT_EVEN64(std::uint64_t, u64)
+HT_INTEGERS_8_BYTES(HT_EVEN64)
 #undef HT_EVEN64
 
-#define HT_RANGE(T, TAG)                                                                    \
+#define HT_RANGE(TAG, C, T, BOUND)                                                                 \
   Status histogram_range(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,       \
                          const T* d_levels, std::uint32_t* d_counts, cudaStream_t stream) { \
     return run(SampleType::TAG, Binning::range, d_samples, n, num_bins, 0, 0, d_counts, stream, \
                d_levels);                                                                   \
   }
-HT_RANGE(std::uint8_t, u8)
-HT_RANGE(std::uint16_t, u16)
-HT_RANGE(std::uint32_t, u32)
-HT_RANGE(std::int32_t, i32)
-HT_RANGE(float, f32)
-HT_RANGE(std::int8_t, i8)
-HT_RANGE(std::int16_t, i16)
-HT_RANGE(__half, f16)
-HT_RANGE(__nv_bfloat16, bf16)
-HT_RANGE(std::int64_t, i64)
-HT_RANGE(std::uint64_t, u64)
-HT_RANGE(double, f64)
+HT_ALL_TYPES(HT_RANGE)
 #undef HT_RANGE
 
-#define HT_DIRECT(T, TAG)                                                                  \
+#define HT_DIRECT(TAG, C, T, BOUND)                                                                \
   Status histogram_direct(const T* d_samples, std::uint64_t n, std::uint32_t num_bins,     \
                           std::uint32_t* d_counts, cudaStream_t stream) {                  \
     return run(SampleType::TAG, Binning::direct, d_samples, n, num_bins, 0, 0, d_counts, stream); \
   }
-HT_DIRECT(std::uint8_t, u8)
-HT_DIRECT(std::uint16_t, u16)
-HT_DIRECT(std::uint32_t, u32)
-HT_DIRECT(std::int32_t, i32)
-HT_DIRECT(std::int8_t, i8)
-HT_DIRECT(std::int16_t, i16)
-HT_DIRECT(std::int64_t, i64)
-HT_DIRECT(std::uint64_t, u64)
+HT_INTEGER_TYPES(HT_DIRECT)
 #undef HT_DIRECT
 
 }  // namespace histtune

@@ -2,6 +2,7 @@
 // calls the one Dispatcher::run.
 #include "histtune/histtune.hpp"
 #include "last_choice.hpp"
+#include "sample_types.hpp"
 
 namespace histtune {
 namespace {
@@ -45,7 +46,7 @@ Status run_even(SampleType t, const void* d_samples, std::uint64_t n, const Rows
 
 }  // namespace
 
-#define HT_ROWS_EVEN(T, TAG, BOUND)                                                              \
+#define HT_ROWS_EVEN(TAG, C, T, BOUND)                                                             \
   Status histogram_batched_even(const T* d_samples, std::uint64_t rows, std::uint64_t n,         \
                                 std::uint64_t row_stride, std::uint32_t num_bins, BOUND lower,   \
                                 BOUND upper, std::uint32_t* d_counts, cudaStream_t stream) {     \
@@ -73,18 +74,10 @@ Status run_even(SampleType t, const void* d_samples, std::uint64_t n, const Rows
     return run(SampleType::TAG, Binning::range, d_samples, n, segments(num_segments, d_offsets), \
                num_bins, 0, 0, d_counts, stream, d_levels);                                      \
   }
-HT_ROWS_EVEN(std::uint8_t, u8, std::int64_t)
-HT_ROWS_EVEN(std::uint16_t, u16, std::int64_t)
-HT_ROWS_EVEN(std::uint32_t, u32, std::int64_t)
-HT_ROWS_EVEN(std::int32_t, i32, std::int64_t)
-HT_ROWS_EVEN(float, f32, float)
-HT_ROWS_EVEN(std::int8_t, i8, std::int64_t)
-HT_ROWS_EVEN(std::int16_t, i16, std::int64_t)
-HT_ROWS_EVEN(__half, f16, float)
-HT_ROWS_EVEN(__nv_bfloat16, bf16, float)
+HT_TYPES_UP_TO_4_BYTES(HT_ROWS_EVEN)
 #undef HT_ROWS_EVEN
 
-#define HT_ROWS_DIRECT(T, TAG)                                                                   \
+#define HT_ROWS_DIRECT(TAG, C, T, BOUND)                                                           \
   Status histogram_batched_direct(const T* d_samples, std::uint64_t rows, std::uint64_t n,       \
                                   std::uint64_t row_stride, std::uint32_t num_bins,              \
                                   std::uint32_t* d_counts, cudaStream_t stream) {                \
@@ -98,12 +91,7 @@ HT_ROWS_EVEN(__nv_bfloat16, bf16, float)
     return run(SampleType::TAG, Binning::direct, d_samples, n, segments(num_segments, d_offsets), \
                num_bins, 0, 0, d_counts, stream);                                                \
   }
-HT_ROWS_DIRECT(std::uint8_t, u8)
-HT_ROWS_DIRECT(std::uint16_t, u16)
-HT_ROWS_DIRECT(std::uint32_t, u32)
-HT_ROWS_DIRECT(std::int32_t, i32)
-HT_ROWS_DIRECT(std::int8_t, i8)
-HT_ROWS_DIRECT(std::int16_t, i16)
+HT_INTEGERS_UP_TO_4_BYTES(HT_ROWS_DIRECT)
 #undef HT_ROWS_DIRECT
 
 }  // namespace histtune

@@ -5,6 +5,7 @@
 
 #include "histtune/histtune.hpp"
 #include "last_choice.hpp"
+#include "sample_types.hpp"
 
 namespace {
 
@@ -64,45 +65,27 @@ extern "C" {
 
 // T is the C sample type, CPP the C++ one: C has no __half or __nv_bfloat16, so its f16 and bf16
 // calls take the samples' 16-bit patterns, the same bytes.
-#define HT_C_EVEN(SUFFIX, T, CPP, LEVEL)                                                         \
+#define HT_C_EVEN(SUFFIX, T, CPP, LEVEL)                                                           \
   histtune_status histtune_histogram_even_##SUFFIX(const T* d_samples, uint64_t n,              \
                                                    uint32_t num_bins, LEVEL lower, LEVEL upper, \
                                                    uint32_t* d_counts, cudaStream_t stream) {   \
     return finish(histtune::histogram_even(reinterpret_cast<const CPP*>(d_samples), n, num_bins, \
                                            lower, upper, d_counts, stream));                    \
   }
-HT_C_EVEN(u8, uint8_t, uint8_t, int64_t)
-HT_C_EVEN(u16, uint16_t, uint16_t, int64_t)
-HT_C_EVEN(u32, uint32_t, uint32_t, int64_t)
-HT_C_EVEN(i32, int32_t, int32_t, int64_t)
-HT_C_EVEN(f32, float, float, float)
-HT_C_EVEN(i8, int8_t, int8_t, int64_t)
-HT_C_EVEN(i16, int16_t, int16_t, int64_t)
-HT_C_EVEN(f16, uint16_t, __half, float)
-HT_C_EVEN(bf16, uint16_t, __nv_bfloat16, float)
-HT_C_EVEN(i64, int64_t, std::int64_t, int64_t)
-HT_C_EVEN(u64, uint64_t, std::uint64_t, uint64_t)
-HT_C_EVEN(f64, double, double, double)
+HT_ALL_TYPES(HT_C_EVEN)
 #undef HT_C_EVEN
 
-#define HT_C_DIRECT(SUFFIX, T)                                                                   \
+#define HT_C_DIRECT(SUFFIX, T, CPP, BOUND)                                                         \
   histtune_status histtune_histogram_direct_##SUFFIX(const T* d_samples, uint64_t n,            \
                                                      uint32_t num_bins, uint32_t* d_counts,     \
                                                      cudaStream_t stream) {                     \
     return finish(histtune::histogram_direct(d_samples, n, num_bins, d_counts, stream));        \
   }
-HT_C_DIRECT(u8, uint8_t)
-HT_C_DIRECT(u16, uint16_t)
-HT_C_DIRECT(u32, uint32_t)
-HT_C_DIRECT(i32, int32_t)
-HT_C_DIRECT(i8, int8_t)
-HT_C_DIRECT(i16, int16_t)
-HT_C_DIRECT(i64, int64_t)
-HT_C_DIRECT(u64, uint64_t)
+HT_INTEGER_TYPES(HT_C_DIRECT)
 #undef HT_C_DIRECT
 
 // ---- range binning ----
-#define HT_C_RANGE(SUFFIX, T, CPP)                                                               \
+#define HT_C_RANGE(SUFFIX, T, CPP, BOUND)                                                          \
   histtune_status histtune_histogram_range_##SUFFIX(const T* d_samples, uint64_t n,             \
                                                     uint32_t num_bins, const T* d_levels,       \
                                                     uint32_t* d_counts, cudaStream_t stream) {  \
@@ -110,21 +93,10 @@ HT_C_DIRECT(u64, uint64_t)
                                             num_bins, reinterpret_cast<const CPP*>(d_levels),   \
                                             d_counts, stream));                                 \
   }
-HT_C_RANGE(u8, uint8_t, uint8_t)
-HT_C_RANGE(u16, uint16_t, uint16_t)
-HT_C_RANGE(u32, uint32_t, uint32_t)
-HT_C_RANGE(i32, int32_t, int32_t)
-HT_C_RANGE(f32, float, float)
-HT_C_RANGE(i8, int8_t, int8_t)
-HT_C_RANGE(i16, int16_t, int16_t)
-HT_C_RANGE(f16, uint16_t, __half)
-HT_C_RANGE(bf16, uint16_t, __nv_bfloat16)
-HT_C_RANGE(i64, int64_t, std::int64_t)
-HT_C_RANGE(u64, uint64_t, std::uint64_t)
-HT_C_RANGE(f64, double, double)
+HT_ALL_TYPES(HT_C_RANGE)
 #undef HT_C_RANGE
 
-#define HT_C_MC_RANGE(SUFFIX, T)                                                                 \
+#define HT_C_MC_RANGE(SUFFIX, T)                                                                   \
   histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \
       const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
       uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
@@ -137,7 +109,7 @@ HT_C_MC_RANGE(u16, uint16_t)
 // ---- end of range binning ----
 
 // ---- multi-channel ----
-#define HT_C_MC(SUFFIX, T)                                                                       \
+#define HT_C_MC(SUFFIX, T)                                                                         \
   histtune_status histtune_histogram_multichannel_direct_##SUFFIX(                              \
       const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,           \
       uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream) {                             \
@@ -155,7 +127,7 @@ HT_C_MC(u8, uint8_t)
 HT_C_MC(u16, uint16_t)
 #undef HT_C_MC
 
-#define HT_C_MC_PITCHED(SUFFIX, T)                                                               \
+#define HT_C_MC_PITCHED(SUFFIX, T)                                                                 \
   histtune_status histtune_histogram_multichannel_direct_pitched_##SUFFIX(                       \
       const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
       uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,        \
@@ -186,7 +158,7 @@ HT_C_MC_PITCHED(u16, uint16_t)
 // ---- end multi-channel ----
 
 // ---- batched rows ----
-#define HT_C_ROWS(SUFFIX, T, CPP, BOUND)                                                         \
+#define HT_C_ROWS(SUFFIX, T, CPP, BOUND)                                                           \
   histtune_status histtune_histogram_batched_even_##SUFFIX(                                      \
       const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
       BOUND lower, BOUND upper, uint32_t* d_counts, cudaStream_t stream) {                       \
@@ -215,18 +187,10 @@ HT_C_MC_PITCHED(u16, uint16_t)
         reinterpret_cast<const CPP*>(d_samples), n, num_segments, d_offsets, num_bins,           \
         reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
   }
-HT_C_ROWS(u8, uint8_t, uint8_t, int64_t)
-HT_C_ROWS(u16, uint16_t, uint16_t, int64_t)
-HT_C_ROWS(u32, uint32_t, uint32_t, int64_t)
-HT_C_ROWS(i32, int32_t, int32_t, int64_t)
-HT_C_ROWS(f32, float, float, float)
-HT_C_ROWS(i8, int8_t, int8_t, int64_t)
-HT_C_ROWS(i16, int16_t, int16_t, int64_t)
-HT_C_ROWS(f16, uint16_t, __half, float)
-HT_C_ROWS(bf16, uint16_t, __nv_bfloat16, float)
+HT_TYPES_UP_TO_4_BYTES(HT_C_ROWS)
 #undef HT_C_ROWS
 
-#define HT_C_ROWS_DIRECT(SUFFIX, T)                                                              \
+#define HT_C_ROWS_DIRECT(SUFFIX, T, CPP, BOUND)                                                    \
   histtune_status histtune_histogram_batched_direct_##SUFFIX(                                    \
       const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
       uint32_t* d_counts, cudaStream_t stream) {                                                 \
@@ -240,12 +204,7 @@ HT_C_ROWS(bf16, uint16_t, __nv_bfloat16, float)
                                                             d_offsets, num_bins, d_counts,       \
                                                             stream));                            \
   }
-HT_C_ROWS_DIRECT(u8, uint8_t)
-HT_C_ROWS_DIRECT(u16, uint16_t)
-HT_C_ROWS_DIRECT(u32, uint32_t)
-HT_C_ROWS_DIRECT(i32, int32_t)
-HT_C_ROWS_DIRECT(i8, int8_t)
-HT_C_ROWS_DIRECT(i16, int16_t)
+HT_INTEGERS_UP_TO_4_BYTES(HT_C_ROWS_DIRECT)
 #undef HT_C_ROWS_DIRECT
 // ---- end batched rows ----
 
@@ -255,7 +214,8 @@ const char* histtune_last_configuration(void) {
   // A segmented call's configuration is labelled as its family labels it ("seg.").
   if (t_any_success && t_last == Last::rows)
     t_label = histtune::family(histtune::last_rows_family())
-                  .label(histtune::FamilyModel<histtune::BatchedFamily>::values(t_rows_choice.config));
+                  .label(histtune::FamilyModel<histtune::BatchedFamily>::values(
+                      t_rows_choice.config));
   return t_label.c_str();
 }
 const char* histtune_last_lookup_level(void) {

@@ -10,6 +10,8 @@
 // block is stored bin by bin (no zeroing of the output, no global atomics); a row shared by
 // blocks is added with one global atomic per non-zero bin to the zeroed output. Copies 0 keep no
 // private histogram: every count is an atomic on the output (bins beyond shared memory).
+// HT_LAYOUT 1 stripes a copy over the lanes (bin b of lane l at word b * 32 + l), as hist1d's
+// layout 1: a warp's atomics never meet in a bank, for 32 times the memory (few bins).
 //
 // A row starts anywhere (a row_stride or an offset need not keep the vector alignment): each
 // group reads its span's misaligned head and its tail one sample at a time and the rest in
@@ -19,12 +21,16 @@
 //
 // Compile-time parameters: those of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES,
 // HT_UNROLL), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_ROWS_PER_BLOCK (divides the
-// block's warps), HT_PRIVATE_COPIES (0: atomics on the output), HT_HIST_STRIDE (words per copy:
-// the bins, and a sink word for samples in no bin unless every value is a bin), HT_SEGMENTED.
+// block's warps), HT_PRIVATE_COPIES (0: atomics on the output), HT_HIST_STRIDE (bins per copy:
+// the bins, and a sink word for samples in no bin unless every value is a bin), HT_LAYOUT (0 or
+// 1, above), HT_SEGMENTED.
 #include "ht_common.cuh"
 
 #ifndef HT_SEGMENTED
 #define HT_SEGMENTED 0
+#endif
+#ifndef HT_LAYOUT
+#define HT_LAYOUT 0
 #endif
 
 enum : unsigned int {
@@ -34,8 +40,23 @@ enum : unsigned int {
   kGroup = kThreads / kRowsPerBlock,  // threads per row
   kCopies = HT_PRIVATE_COPIES,
   kStride = HT_HIST_STRIDE,
-  kCounterWords = kRowsPerBlock * kCopies * kStride,  // a block's counters
+  kLanes = HT_LAYOUT == 1 ? 32 : 1,  // words per bin of a copy
+  kCopyWords = kStride * kLanes,
+  kCounterWords = kRowsPerBlock * kCopies * kCopyWords,  // a block's counters
 };
+
+// Row bin b of a group's copies (hist), summed. Layout 1 sums the bin's 32 lane words starting
+// at lane b % 32, so that a warp's threads (consecutive bins) read 32 different banks.
+__device__ __forceinline__ unsigned int ht_row_bin(const unsigned int* hist, unsigned int b) {
+  unsigned int sum = 0;
+#pragma unroll
+  for (unsigned int c = 0; c < kCopies; ++c) {
+    const unsigned int* bin = hist + c * kCopyWords + b * kLanes;
+#pragma unroll
+    for (unsigned int l = 0; l < kLanes; ++l) sum += bin[(l + b) % kLanes];
+  }
+  return sum;
+}
 
 // The samples of row r: its first sample and its length.
 __device__ __forceinline__ void ht_row_span(const SampleT* samples, unsigned long long n,
@@ -98,7 +119,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
   HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
   extern __shared__ unsigned int smem[];
   const unsigned int group = threadIdx.x / kGroup, t = threadIdx.x % kGroup;
-  unsigned int* hist = smem + group * kCopies * kStride;
+  unsigned int* hist = smem + group * kCopies * kCopyWords;
   // Range binning's levels or u8 table after the counters (synchronised by the loop's first).
   binning.range = ht_range_setup(levels, num_bins, smem + kCounterWords);
   const unsigned long long units = (rows + kRowsPerBlock - 1) / kRowsPerBlock * blocks_per_row;
@@ -117,7 +138,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
       const unsigned long long chunk = ((len + blocks_per_row - 1) / blocks_per_row + 63) / 64 * 64;
       const unsigned long long lo = min(len, part * chunk), hi = min(len, lo + chunk);
       if constexpr (kCopies != 0) {
-        unsigned int* mine = hist + (t / 32) % kCopies * kStride;
+        unsigned int* mine = hist + (t / 32) % kCopies * kCopyWords + (kLanes == 1 ? 0 : t % 32);
         ht_count_span(row, lo, hi, t, [&](SampleT s) {
           unsigned int bin;
 #if HT_EVERY_VALUE_A_BIN
@@ -125,7 +146,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
 #else
           if (!binning.bin_of(s, bin)) bin = num_bins;  // the sink word
 #endif
-          atomicAdd(mine + bin, 1u);
+          atomicAdd(mine + bin * kLanes, 1u);
         });
       } else {
         unsigned int* out = counts + r * num_bins;
@@ -140,9 +161,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
       if (r < rows) {
         unsigned int* out = counts + r * num_bins;
         for (unsigned int b = t; b < num_bins; b += kGroup) {
-          unsigned int sum = 0;
-#pragma unroll
-          for (unsigned int c = 0; c < kCopies; ++c) sum += hist[c * kStride + b];
+          const unsigned int sum = ht_row_bin(hist, b);
           if (blocks_per_row == 1)
             out[b] = sum;  // the row is this block's alone: every bin stored
           else if (sum != 0)

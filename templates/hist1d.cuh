@@ -42,7 +42,10 @@
 //    No binning arithmetic and no sink per sample, and a few hot bins spread over their byte
 //    values' counters.
 //  - Single block (HT_SINGLE_BLOCK): one block does all the work and stores the counts, so no
-//    memset and no global atomics: the shortest path for small inputs.
+//    memset and no global atomics: the shortest path for small inputs. With HT_CLUSTER > 1
+//    (storage 0), one cluster: its blocks count into their own copies, then block r sums bins
+//    r, r + HT_CLUSTER, ... over every block's copies through distributed shared memory and
+//    stores them: still one launch and no memset, with HT_CLUSTER SMs reading.
 //  - Two-phase flush (HT_TWO_PHASE, storage 0 and 1): block b stores its whole histogram as row b
 //    of `counts`, which is then a temporary buffer of grid x num_bins words; reduce.cuh sums the
 //    rows into the output. No zeroing of the output and no global atomics.
@@ -221,6 +224,26 @@ struct HtCopies : HtAtomicCounting<Storage> {
   }
 };
 
+#if HT_CLUSTER > 1
+__device__ __forceinline__ unsigned int ht_cluster_rank() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// Every thread of every block of the cluster; orders shared-memory writes across the cluster.
+__device__ __forceinline__ void ht_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// The address of `local` (in this block's shared memory) in block `rank`'s, for plain loads.
+__device__ __forceinline__ const unsigned int* ht_cluster_map(const unsigned int* local,
+                                                              unsigned int rank) {
+  unsigned long long remote;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(remote) : "l"(local), "r"(rank));
+  return reinterpret_cast<const unsigned int*>(remote);
+}
+#endif
+
 // ---- the counter storages (HT_STORAGE) -------------------------------------------------------
 // Each is an HtCounters with the same steps: setup() places the counters in the block's shared
 // memory (`words` words; range binning's data follows them), zero() clears them, begin() waits
@@ -250,24 +273,38 @@ struct HtCounters : HtCopies<HtCounters> {
   }
   __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
   __device__ __forceinline__ void end_of_tiles() {}
+  // Bin b summed over the copies starting at `first` (this block's copy0, or another's).
+  __device__ __forceinline__ unsigned int sum_of(const unsigned int* first, unsigned int b) const {
+    unsigned int sum = 0;
+#pragma unroll
+    for (unsigned int c = 0; c < kCopies; ++c) {
+#if HT_LAYOUT == 0
+      sum += first[c * copy_words + b];
+#else
+      const unsigned int* row = first + c * copy_words + b * 32u;
+#pragma unroll 8
+      for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+#endif
+    }
+    return sum;
+  }
   __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins,
                                         const HtBinning& binning) {
     close();
-    __syncthreads();
-    ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) {
+#if HT_SINGLE_BLOCK && HT_CLUSTER > 1
+    ht_cluster_sync();  // every block's copies are complete
+    const unsigned int rank = ht_cluster_rank();
+    for (unsigned int b = rank + threadIdx.x * HT_CLUSTER; b < num_bins; b += kThreads * HT_CLUSTER) {
       unsigned int sum = 0;
 #pragma unroll
-      for (unsigned int c = 0; c < kCopies; ++c) {
-#if HT_LAYOUT == 0
-        sum += copy0[c * copy_words + b];
+      for (unsigned int q = 0; q < HT_CLUSTER; ++q) sum += sum_of(ht_cluster_map(copy0, q), b);
+      counts[b] = sum;
+    }
+    ht_cluster_sync();  // no block leaves while another reads its copies
 #else
-        const unsigned int* row = copy0 + c * copy_words + b * 32u;
-#pragma unroll 8
-        for (unsigned int l = 0; l < 32u; ++l) sum += row[(l + b) % 32u];  // rotate: no conflicts
+    __syncthreads();
+    ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) { return sum_of(copy0, b); });
 #endif
-      }
-      return sum;
-    });
   }
 };
 
@@ -404,16 +441,6 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
 };
 
 #elif HT_STORAGE == 3
-__device__ __forceinline__ unsigned int ht_cluster_rank() {
-  unsigned int r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-// Every thread of every block of the cluster; orders shared-memory writes across the cluster.
-__device__ __forceinline__ void ht_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
-                   : "memory");
-}
 // Adds v to the word at `local` (an address in this block's shared memory) of block `rank`.
 __device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsigned int rank,
                                                unsigned int v) {

@@ -119,6 +119,20 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   return r;
 }
 
+// floor(x / range) for x < 2^32, range in [2, 2^32) (HT_EVEN_NARROW, histtune::even_narrow): 1 is
+// one multiply-high by m = ceil(2^32 / range), where even_narrow found that exact for every x of
+// the call; 2 is x times M = recip_i + 1 (2^64 / range rounded up), high 64 bits, exact for every
+// x < 2^32: its error x * (M * range - 2^64) / (range * 2^64) is below 2^-32 <= 1 / range.
+__device__ __forceinline__ unsigned int ht_div_narrow(unsigned int x, unsigned long long recip_i) {
+#if HT_EVEN_NARROW == 1
+  return __umulhi(x, (unsigned int)(recip_i >> 32) + 1u);
+#else
+  const unsigned long long m = recip_i + 1ull;
+  return (unsigned int)(((unsigned long long)x * (unsigned int)(m >> 32) +
+                         __umulhi(x, (unsigned int)m)) >> 32);
+#endif
+}
+
 // i64 and u64 even binning (kernel_args.cpp's wide_bounds): lower_i holds lower's 64 bits and
 // range_i the exact range (up to 2^64 - 1), so d = s - lower is exact in 64 bits once s >= lower
 // in the type's own order. bin = floor(d * num_bins / range), where d * num_bins has up to 96
@@ -133,8 +147,7 @@ __device__ __forceinline__ bool ht_even64(SampleT s, unsigned int num_bins, long
   const unsigned long long d = (unsigned long long)s - (unsigned long long)lower_i;
   if (d >= range_i) return false;
 #if HT_EVEN_NARROW
-  const unsigned int m = (unsigned int)(recip_i >> 32) + 1u;  // as in ht_bin_of
-  bin = __umulhi((unsigned int)d * num_bins, m);
+  bin = ht_div_narrow((unsigned int)d * num_bins, recip_i);
 #else
   const unsigned long long x_lo = d * num_bins, x_hi = __umul64hi(d, num_bins);
   const double est = (double)d * __longlong_as_double((long long)recip_i);
@@ -214,16 +227,18 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
 #else
   if constexpr (sizeof(SampleT) == 8)
     return ht_even64(s, num_bins, lower_i, range_i, recip_i, bin);
+#if HT_EVEN_NARROW
+  // The offset modulo 2^32 is below the range exactly for the samples in it (even_narrow checks
+  // the type's values against the bounds), and d * num_bins < 2^32: a few 32-bit instructions
+  // instead of ~20 in 64 bits.
+  const unsigned int d = (unsigned int)s - (unsigned int)lower_i;
+  if (d >= (unsigned int)range_i) return false;
+  bin = ht_div_narrow(d * num_bins, recip_i);  // recip_i = floor((2^64-1) / range)
+  return true;
+#else
   // 64-bit offsets from the bound: i8 and i16 over their whole range are exact too.
   long long d = (long long)s - lower_i;
   if (d < 0 || (unsigned long long)d >= range_i) return false;
-#if HT_EVEN_NARROW
-  // d * num_bins < 2^32, and one multiply-high by m = ceil(2^32 / range) is floor(x / range)
-  // exactly (checked by histtune::even_narrow): 2 instructions instead of ~20 in 64 bits.
-  const unsigned int m = (unsigned int)(recip_i >> 32) + 1u;  // recip_i = floor((2^64-1) / range)
-  bin = __umulhi((unsigned int)d * num_bins, m);
-  return true;
-#else
   // bin = x / range exactly, without a division: x < 2^64 (d < 2^32, num_bins < 2^32) and
   // recip_i = floor((2^64 - 1) / range), so umulhi(x, recip_i) is at most 2 below the quotient;
   // two remainder corrections (which cannot overflow) finish it.

@@ -47,14 +47,18 @@ def _cupy():
         return None
 
 
-def _float_rule(torch, x, bins: int, lo: float, hi: float):
-    """histtune's float even binning in float32, as torch computes it (no fused multiply-add)."""
+def _float_bins(torch, x, bins: int, lo: float, hi: float):
+    """(bin, inside) of each sample by histtune's float even rule, in float32 as torch computes it
+    (no fused multiply-add): what a torch user writes to bin floats before scatter_add_."""
     f32 = lambda v: torch.tensor(v, dtype=torch.float32, device=x.device)  # noqa: E731
     scale = f32(bins) / (f32(hi) - f32(lo))  # as the kernel: a float division of floats
-    t = (x - f32(lo)) * scale
     inside = (x >= lo) & (x < hi)
-    b = t.to(torch.int64).clamp(max=bins - 1)[inside]
-    return torch.bincount(b, minlength=bins)
+    return ((x - f32(lo)) * scale).to(torch.int64).clamp(0, bins - 1), inside
+
+
+def _float_rule(torch, x, bins: int, lo: float, hi: float):
+    b, inside = _float_bins(torch, x, bins, lo, hi)
+    return torch.bincount(b[inside], minlength=bins)
 
 
 def _check(name: str, got, want) -> str:
@@ -91,6 +95,75 @@ def _row_f32(torch, cp, n: int, samples: int):
         xc = cp.asarray(x)
         cols["cupy.histogram"] = t(lambda: cp.histogram(xc, 256, range=(0.0, 1.0)))
     return cols, level, check
+
+
+def _row_large_bins(torch, n: int, bins: int, samples: int):
+    """f32 even bins beyond shared memory (issue 27: >= 3x torch.histc)."""
+    x = torch.rand(n, device="cuda") * 100  # the bounds of histtune bench's row
+    h = histtune.histogram(x, bins, range=(0.0, 100.0))
+    check = _check("f32 large bins", h, _float_rule(torch, x, bins, 0.0, 100.0))
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    return ({"histtune": t(lambda: histtune.histogram(x, bins, range=(0.0, 100.0))),
+             "torch.histc": t(lambda: torch.histc(x, bins, 0.0, 100.0))}, level, check)
+
+
+def _row_i64(torch, cp, n: int, samples: int):
+    """int64 ids (what torch holds token ids in) against torch.bincount."""
+    x = torch.randint(0, 256, (n,), dtype=torch.int64, device="cuda")
+    h = histtune.bincount(x, 256)
+    check = _check("i64", h, torch.bincount(x, minlength=256))
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    cols = {"histtune": t(lambda: histtune.bincount(x, 256)),
+            "torch.bincount": t(lambda: torch.bincount(x, minlength=256))}
+    if cp is not None:
+        xc = cp.asarray(x)
+        cols["cupy.bincount"] = t(lambda: cp.bincount(xc, minlength=256))
+    return cols, level, check
+
+
+def _rows_peers(torch, x, bins: int, to_bins):
+    """torch's two workarounds for a histogram per row: scatter_add_ of ones into [B, bins]
+    (the one PyTorch's issues suggest) and one bincount of bins offset by row."""
+    rows = x.shape[0]
+    offsets = torch.arange(rows, device="cuda", dtype=torch.int64).unsqueeze(1) * bins
+
+    def scatter_add():
+        b, w = to_bins(x)
+        return torch.zeros(rows, bins, dtype=torch.int64, device="cuda").scatter_add_(1, b, w)
+
+    def offset_bincount():
+        b, w = to_bins(x)
+        flat = (b + offsets).flatten()
+        return torch.bincount(flat, weights=None if w is None else w.flatten(),
+                              minlength=rows * bins).view(rows, bins)
+    return scatter_add, offset_bincount
+
+
+def _row_batched(torch, rows: int, n: int, samples: int, floats: bool):
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    if floats:
+        bins, lo, hi = 64, -4.0, 4.0
+        x = torch.randn(rows, n, device="cuda")
+
+        def to_bins(v):
+            b, inside = _float_bins(torch, v, bins, lo, hi)
+            return b, inside.to(torch.int64)
+        run = lambda: histtune.histogram_rows(x, bins, range=(lo, hi))  # noqa: E731
+    else:
+        bins = 256
+        x = torch.randint(0, 256, (rows, n), dtype=torch.uint8, device="cuda")
+
+        def to_bins(v):
+            b = v.to(torch.int64)
+            return b, torch.ones_like(b)
+        run = lambda: histtune.histogram_rows(x, bins)  # noqa: E731
+    scatter_add, offset_bincount = _rows_peers(torch, x, bins, to_bins)
+    check = _check("rows", run(), scatter_add())
+    level = histtune.last_choice().level
+    return ({"histtune": t(run), "torch scatter_add_": t(scatter_add),
+             "torch offset bincount": t(offset_bincount)}, level, check)
 
 
 def _row_columns(torch, rows: int, cols: int, samples: int):
@@ -181,7 +254,13 @@ def main(argv=None) -> int:
             ("[1048576, 512] u8, a histogram per column", _row_columns(torch, 1 << 20, 512, s)),
             ("RGB 4608 x 8192, 3 channels", _row_rgb(torch, 4608, 8192, s)),
             ("u8, 256 bins, 2^16 (launch-bound; Python to GPU)",
-             _row_u8(torch, cp, 1 << 16, s, calls=100))]
+             _row_u8(torch, cp, 1 << 16, s, calls=100)),
+            ("i64, 256 bins, 2^26", _row_i64(torch, cp, 1 << 26, s)),
+            ("f32, 1048576 even bins, 2^24", _row_large_bins(torch, 1 << 24, 1 << 20, s)),
+            ("batched [4096, 65536] u8, 256 bins per row",
+             _row_batched(torch, 4096, 65536, s, floats=False)),
+            ("batched [65536, 1024] f32, 64 even bins per row",
+             _row_batched(torch, 65536, 1024, s, floats=True))]
     print(f"histtune {histtune.__version__}, torch {torch.__version__}"
           + (f", cupy {cp.__version__}" if cp else "") + f", {torch.cuda.get_device_name()}")
     print("\n| workload | histtune | torch | cupy | vs best torch |\n|---|---|---|---|---|")

@@ -32,6 +32,7 @@ const std::vector<Param<C>>& params() {
                                    {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}, false),
       field<C, &B::private_copies>("private_copies", "pc", {1, 2, 4, 8, 0}, true),
       field<C, &B::unroll>("unroll", "u", {0, 2}, true),
+      field<C, &B::layout>("layout", "lay", {0, 1}, true),
   };
   return table;
 }
@@ -73,6 +74,8 @@ Restriction check(const BatchedConfig& c, const Problem& p, const DeviceInfo& d)
   const int row_warps = warps / c.rows_per_block;
   if (c.private_copies > row_warps)
     return Restriction::rule("private_copies > a row's warps (" + std::to_string(row_warps) + ")");
+  if (c.layout == 1 && c.private_copies == 0)
+    return Restriction::rule("layout 1 stripes private copies: private_copies 0 keeps none");
   if (c.private_copies == 0 && p.num_bins < kGlobalBinsFrom && one_row_bytes(p) <= d.smem_per_block_optin)
     return Restriction::rule("atomics on the output (private_copies 0) are for " +
                              std::to_string(kGlobalBinsFrom) +
@@ -93,8 +96,8 @@ BatchedGeometry geometry(const BatchedConfig& c, const Problem& p) {
   BatchedGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
   g.hist_stride = hist_stride(p);
-  const std::size_t words =
-      std::size_t{static_cast<unsigned>(c.rows_per_block)} * c.private_copies * g.hist_stride;
+  const std::size_t words = std::size_t{static_cast<unsigned>(c.rows_per_block)} *
+                            c.private_copies * g.hist_stride * (c.layout == 1 ? 32 : 1);
   g.smem_bytes = words * sizeof(std::uint32_t) + range_smem_bytes(p);
   const std::uint64_t groups = (p.rows + c.rows_per_block - 1) / c.rows_per_block;
   g.grid = static_cast<unsigned>(std::min<std::uint64_t>(groups * c.blocks_per_row, kMaxGrid));
@@ -144,6 +147,13 @@ BatchedConfig default_for(const Problem& p, const DeviceInfo& d) {
   }
   c.block_threads = std::max(c.block_threads, 128);
   c.rows_per_block = std::min(c.rows_per_block, c.block_threads / 32);
+  // Long rows of few bins: lane-striped copies, free of bank conflicts, while they take at most
+  // half the block's shared memory (u8 [4096, 65536] on the H100: 0.100 ms, 0.124 without).
+  BatchedConfig striped = c;
+  striped.layout = 1;
+  if (c.rows_per_block == 1 && c.private_copies > 0 &&
+      geometry(striped, p).smem_bytes * 2 <= d.smem_per_block_optin)
+    c.layout = 1;
   c.blocks_per_row = row_split(c, p, d);
   if (check(c, p, d).holds()) return c;
   BatchedConfig plain;  // one row a block, one copy
@@ -219,6 +229,8 @@ void BatchedLaunch::operator()(const Problem& p, const void* d_samples, std::uin
 
 namespace {
 const std::vector<Param<BatchedConfig>>& table() { return batched::params<BatchedConfig>(); }
+// Labels name these first parameters at least: those stored before layout (lay) was added.
+constexpr std::size_t kRequiredParams = 7;
 }  // namespace
 
 bool BatchedConfig::operator==(const BatchedConfig& o) const {
@@ -230,7 +242,7 @@ std::string BatchedConfig::label() const {
 }
 
 std::optional<BatchedConfig> BatchedConfig::parse(const std::string& label) {
-  return params::parse(table(), label, table().size(), batched::kLabelPrefix);
+  return params::parse(table(), label, kRequiredParams, batched::kLabelPrefix);
 }
 
 std::string BatchedConfig::to_json() const { return params::json(table(), *this); }
@@ -240,7 +252,7 @@ std::string SegmentedConfig::label() const {
 }
 
 std::optional<SegmentedConfig> SegmentedConfig::parse(const std::string& label) {
-  const auto c = params::parse(table(), label, table().size(), batched::kSegmentedLabelPrefix);
+  const auto c = params::parse(table(), label, kRequiredParams, batched::kSegmentedLabelPrefix);
   if (!c) return std::nullopt;
   return SegmentedConfig{*c};
 }

@@ -174,9 +174,14 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
       return Restriction::rule("global and cluster storage (2, 3) are for " +
                                std::to_string(kLargeBinsFrom) + " bins or more");
   }
-  if ((c.storage == Storage::cluster) != (c.cluster > 1))
-    return Restriction::rule("cluster > 1 exactly with cluster storage (3)");
-  if (c.storage == Storage::cluster && d.cc_major < 9)
+  if (c.storage == Storage::cluster && c.cluster == 1)
+    return Restriction::rule("cluster storage (3) spreads its histogram over cluster > 1 blocks");
+  if (c.cluster > 1 && c.storage != Storage::cluster &&
+      !(c.storage == Storage::shared && c.single_block == 1))
+    return Restriction::rule(
+        "cluster > 1 with cluster storage (3), or one cluster of private copies (storage 0, "
+        "single_block 1)");
+  if (c.cluster > 1 && d.cc_major < 9)
     return Restriction::rule("thread-block clusters need sm_90 or newer");
   if ((c.storage == Storage::shared || c.storage == Storage::packed ||
        c.storage == Storage::partitioned) &&

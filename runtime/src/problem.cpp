@@ -282,21 +282,38 @@ std::size_t range_smem_bytes(const Problem& p) {
   }
 }
 
-bool even_narrow(const Problem& p) {
-  if (p.binning != Binning::even || is_float(p.sample_type)) return false;
+namespace {
+// Whether every value v of a sample type of at most 4 bytes has v - lower in
+// [range - 2^32, 2^32): then (v - lower) mod 2^32 < range exactly when v is in [lower, upper),
+// so the kernel takes the offset in 32-bit arithmetic. Fails only for bounds far outside the
+// type's values (where hardly a sample counts).
+bool offsets_fit_32_bits(const Problem& p, double range) {
+  const bool is_signed = p.sample_type == SampleType::i8 || p.sample_type == SampleType::i16 ||
+                         p.sample_type == SampleType::i32;
+  const double span = std::ldexp(1.0, 8 * static_cast<int>(sample_bytes(p.sample_type)));
+  const double lowest = is_signed ? -span / 2 : 0, highest = lowest + span - 1;
+  const double wrap = 4294967296.0;
+  return highest - p.lower < wrap && lowest - p.lower >= range - wrap;
+}
+}  // namespace
+
+int even_narrow(const Problem& p) {
+  if (p.binning != Binning::even || is_float(p.sample_type)) return 0;
   // Integral for integer samples (validate()); i64 and u64 from their exact bounds.
   const double r = is_int64(p.sample_type) ? static_cast<double>(even_range64(p)) : p.upper - p.lower;
-  if (!(r >= 2 && r < 4294967296.0)) return false;  // m below fits 32 bits from range 2 on
+  if (!(r >= 2 && r < 4294967296.0)) return 0;  // m below fits 32 bits from range 2 on
   const std::uint64_t range = is_int64(p.sample_type) ? even_range64(p) : static_cast<std::uint64_t>(r);
   const std::uint64_t bins = p.num_bins;
   const std::uint64_t top = (range - 1) * bins;  // the largest d * num_bins
-  if (top >= (1ull << 32)) return false;
+  if (top >= (1ull << 32)) return 0;
+  if (!is_int64(p.sample_type) && !offsets_fit_32_bits(p, r)) return 0;
   // m exactly as the kernel forms it from recip_i (kernel_args.cpp): ceil(2^32 / range).
   const std::uint64_t m = ((~0ull / range) >> 32) + 1;
   const std::uint64_t excess = m * range - (1ull << 32);  // < range
   // x * m / 2^32 = x / range + x * excess / (range * 2^32): the floor is x / range's while the
-  // error, below 1 / range, cannot carry a fraction of at most (range - 1) / range past 1.
-  return top * excess < (1ull << 32);
+  // error, below 1 / range, cannot carry a fraction of at most (range - 1) / range past 1. Else
+  // the 64-bit reciprocal's multiply (ht_div_narrow), exact for every x < 2^32.
+  return top * excess < (1ull << 32) ? 1 : 2;
 }
 
 std::vector<std::string> sample_defines(const Problem& p) {
@@ -312,7 +329,7 @@ std::vector<std::string> sample_defines(const Problem& p) {
       "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
   // Only range problems get the define: the other binnings' compile requests stay as they were.
   if (p.binning == Binning::range) out.push_back("-DHT_RANGE_MODE=" + std::to_string(range_mode(p)));
-  if (even_narrow(p)) out.push_back("-DHT_EVEN_NARROW=1");
+  if (const int mode = even_narrow(p)) out.push_back("-DHT_EVEN_NARROW=" + std::to_string(mode));
   // Only half samples get the define: the other types' compile requests stay as they were.
   if (is_half(p.sample_type))
     out.push_back(std::string("-DHT_SAMPLE_HALF=") + (p.sample_type == SampleType::f16 ? "1" : "2"));

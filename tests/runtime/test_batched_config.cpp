@@ -51,15 +51,20 @@ TEST(BatchedConfig, LabelsRoundTripForEveryPointAndNameTheirFamily) {
     EXPECT_FALSE(SegmentedConfig::parse(c.label())) << c.label();
     labels.insert(c.label());
   }
-  // 4 x 4 x 4 x 6 x 10 x 5 x 2 points.
-  EXPECT_EQ(batched::space().size(), 38400u);
+  // 4 x 4 x 4 x 6 x 10 x 5 x 2 x 2 points.
+  EXPECT_EQ(batched::space().size(), 76800u);
   EXPECT_EQ(labels.size(), batched::space().size());
-  EXPECT_EQ(BatchedConfig{}.label(), "rows.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0");
-  EXPECT_EQ(SegmentedConfig{}.label(), "seg.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0");
+  EXPECT_EQ(BatchedConfig{}.label(), "rows.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0.lay0");
+  EXPECT_EQ(SegmentedConfig{}.label(), "seg.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0.lay0");
   EXPECT_EQ(BatchedConfig{}.to_json(),
             "{\"block_threads\": 256, \"vectors_per_thread\": 2, \"vector_bytes\": 16, "
-            "\"rows_per_block\": 1, \"blocks_per_row\": 1, \"private_copies\": 1, \"unroll\": 0}");
+            "\"rows_per_block\": 1, \"blocks_per_row\": 1, \"private_copies\": 1, \"unroll\": 0, \"layout\": 0}");
   EXPECT_FALSE(BatchedConfig::parse("rows.tpb256.vpt2.vec16.rpb1.bpr1.pc1"));  // a field short
+  // Labels stored before the layout was a parameter read as layout 0.
+  const auto old = BatchedConfig::parse("rows.tpb128.vpt2.vec16.rpb1.bpr1.pc2.u0");
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->layout, 0);
+  EXPECT_EQ(old->private_copies, 2);
 }
 
 TEST(BatchedConfig, RegisteredFamiliesKeyProblemsByTheirRows) {
@@ -178,6 +183,14 @@ TEST(BatchedConfig, RestrictionsSayNo) {
   EXPECT_NE(batched::check(c, p, d).message().find("blocks_per_row"), std::string::npos);
   c.blocks_per_row = 8;
   EXPECT_TRUE(batched::check(c, p, d).holds());
+  c = BatchedConfig{};
+  c.layout = 1;  // 256 bins x 32 lanes: 32 KiB a copy
+  EXPECT_TRUE(batched::check(c, p, d).holds());
+  c.private_copies = 0;
+  EXPECT_NE(batched::check(c, dense(SampleType::u32, 1 << 20, 4, 1 << 20), d).message().find("layout 1"),
+            std::string::npos);
+  c.private_copies = 1;  // 4096 bins x 32 lanes: 512 KiB
+  EXPECT_FALSE(batched::check(c, dense(SampleType::u16, 4096, 4, 1 << 16), d).holds());
   // 65536 bins in one copy (256 KiB) do not fit a block.
   EXPECT_FALSE(batched::check(BatchedConfig{}, dense(SampleType::u16, 65536, 4, 1 << 16), d).holds());
 }
@@ -209,6 +222,8 @@ TEST(BatchedConfig, DefaultFitsShortAndLongRows) {
   EXPECT_TRUE(batched::check(l, long_rows, d).holds()) << l.label();
   EXPECT_EQ(l.rows_per_block, 1) << l.label();
   EXPECT_EQ(l.blocks_per_row, 1) << l.label();
+  EXPECT_EQ(l.layout, 1) << l.label();  // 256 bins x 32 lanes fit: lane-striped
+  EXPECT_EQ(s.layout, 0) << s.label();  // several rows a block keep one word a bin
   // One long row: split over blocks to fill the GPU.
   const Problem one_row = dense(SampleType::u8, 256, 1, std::uint64_t{1} << 26);
   const BatchedConfig o = batched::default_for(one_row, d);

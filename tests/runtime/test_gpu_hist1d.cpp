@@ -7,6 +7,7 @@
 #include <random>
 
 #include "gpu.hpp"
+#include "gpu_exact.hpp"
 #include "sampled_kernels.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
@@ -43,7 +44,6 @@ Problem problem_of(const Case& c, std::uint64_t n) {
   return p;
 }
 
-std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 class EveryConfiguration : public ::testing::TestWithParam<Case> {};
 
@@ -70,7 +70,7 @@ TEST_P(EveryConfiguration, BitExactOnOddSizes) {
 
   for (const auto& [n, dist] : sizes) {
     Problem p = problem_of(k, n);
-    const std::uint64_t seed = fresh_seed();
+    const std::uint64_t seed = test::fresh_seed();
     const auto host = tuner::make_samples(p, seed, dist);
     // Range binning: the tuner's uneven levels, on the device beside the samples.
     const auto levels =
@@ -104,10 +104,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{SampleType::i32, Binning::direct, 3000, 0, 0},
                       Case{SampleType::i32, Binning::even, 64, -1000, 1000},
                       Case{SampleType::f32, Binning::even, 1000, 0, 100},
-                      // Integer even binning in 64 bits: u32 777 above, and u8 and u16 where
-                      // 32 bits would not be exact (histtune::even_narrow); the rest is 32-bit.
+                      // Integer even binning in 64 bits: u32 777 above and u8 over 2^32; u16
+                      // and i16 where one multiply-high would not be exact take the 64-bit
+                      // reciprocal (histtune::even_narrow 2); the rest is one multiply-high.
                       Case{SampleType::u8, Binning::even, 7, -2147483648.0, 2147483648.0},
                       Case{SampleType::u16, Binning::even, 4, 0, 65535},
+                      Case{SampleType::i16, Binning::even, 256, -32768, 32767},
+                      // The last 999 i32 values: INT_MIN's 32-bit offset wraps to just past them.
+                      Case{SampleType::i32, Binning::even, 100, 2147482648.0, 2147483647.0},
                       // Beyond shared memory: global and cluster storage.
                       Case{SampleType::u32, Binning::direct, 65536, 0, 0},
                       Case{SampleType::f32, Binning::even, 1u << 20, 0, 100},
@@ -136,7 +140,7 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
   std::uint32_t* d_counts = nullptr;
   HT_CUDA(cudaMalloc(&d_counts, 4096 * sizeof(std::uint32_t)));
   auto check = [&](const Problem& p, auto call) {
-    const auto host = tuner::make_samples(p, fresh_seed(), tuner::Distribution::mixed);
+    const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::mixed);
     void* d = upload<std::uint8_t>(host);
     Status s = call(d);
     ASSERT_TRUE(s.ok()) << s.message();
@@ -193,9 +197,9 @@ TEST(PublicApi, EveryOverloadMatchesTheReferenceOnAStream) {
   HT_CUDA(cudaStreamDestroy(stream));
 }
 
-// One shape called with bounds that take the 32-bit even arithmetic, then with bounds where one
-// multiply-high would be wrong (histtune::even_narrow), then the first again: each call gets the
-// kernel its own bounds need, not the one resolved first for the shape.
+// One shape called with bounds that take one multiply-high, then with bounds where that would be
+// wrong (histtune::even_narrow 2), then the first again: each call gets the kernel its own bounds
+// need, not the one resolved first for the shape.
 TEST(PublicApi, OneShapeCalledWithOtherBoundsGetsTheArithmeticTheyNeed) {
   HT_REQUIRE_GPU();
   constexpr std::uint64_t n = 65536;  // every u16 value once: 49151 among them
@@ -209,7 +213,7 @@ TEST(PublicApi, OneShapeCalledWithOtherBoundsGetsTheArithmeticTheyNeed) {
   HT_CUDA(cudaMalloc(&d_counts, 4 * sizeof(std::uint32_t)));
   for (const double upper : {256.0, 65535.0, 256.0}) {
     const Problem p = flat_problem(SampleType::u16, Binning::even, 4, n, 0, upper);
-    EXPECT_EQ(even_narrow(p), upper == 256.0);
+    EXPECT_EQ(even_narrow(p), upper == 256.0 ? 1 : 2);
     const Status s = histogram_even(d, n, 4, 0, static_cast<std::int64_t>(upper), d_counts);
     ASSERT_TRUE(s.ok()) << s.message();
     std::vector<std::uint32_t> got(4);
@@ -228,7 +232,7 @@ TEST(PublicApi, BinsBeyondSharedMemoryAreCountedExactly) {
     p.sample_type = SampleType::u32;
     p.num_bins = bins;
     p.n = (1u << 20) + 7;
-    const auto host = tuner::make_samples(p, fresh_seed(), tuner::Distribution::mixed);
+    const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::mixed);
     auto* d = upload<std::uint32_t>(host);
     std::uint32_t* d_counts = nullptr;
     HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * bins));
@@ -272,7 +276,7 @@ TEST(PerThreadCounters, FlushesKeepEveryCountExact) {
         CompileRequest req = hist1d_request(cfg, p, d.arch());
         if (every_tile) req.defines.push_back("-DHT_TEST_FLUSH_TILES=1");
         const Kernel k = cache.get(req, hist1d::kKernel);
-        const auto host = tuner::make_samples(p, fresh_seed(), dist);
+        const auto host = tuner::make_samples(p, test::fresh_seed(), dist);
         tuner::DeviceInputs in(p, host, 0);
         launch_hist1d(cache, k, cfg, p, d, in.samples(0), in.counts(), nullptr);
         HT_CUDA(cudaDeviceSynchronize());
@@ -317,7 +321,7 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
         const Kernel k = cache.get(req, hist1d::kKernel);
         for (const auto dist : {tuner::Distribution::constant, tuner::Distribution::skewed,
                                 tuner::Distribution::runs, tuner::Distribution::uniform}) {
-          const auto host = tuner::make_samples(p, fresh_seed(), dist);
+          const auto host = tuner::make_samples(p, test::fresh_seed(), dist);
           tuner::DeviceInputs in(p, host, 0);
           launch_hist1d(cache, k, c, p, d, in.samples(0), in.counts(), nullptr);
           HT_CUDA(cudaDeviceSynchronize());
@@ -328,4 +332,31 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
       }
     }
   }
+}
+
+// One cluster of private copies (single_block with cluster > 1): every block of the cluster
+// counts its share, then each sums its bins over all blocks' copies through distributed shared
+// memory and stores them. Every shape, size (1, 4097, 2^20 + 3), start and distribution exact.
+TEST(SingleCluster, EveryBlocksCopiesAreSummedOnceIntoStoredCounts) {
+  HT_REQUIRE_GPU();
+  const char* const labels[] = {
+      "tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl2.pf0.tp0",
+      "tpb256.vpt4.vec8.pc1.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl4.pf0.tp0",
+      "tpb1024.vpt1.vec16.pc1.lay1.agg0.u0.pad0.bps1.st0.b1.sb1.cl8.pf0.tp0",
+      "tpb128.vpt1.vec0.pc1.lay0.agg1.u0.pad1.bps1.st0.b1.sb1.cl8.pf1.tp0",
+  };
+  const std::vector<Problem> shapes = {
+      flat_problem(SampleType::i32, Binning::direct, 64, 0),
+      flat_problem(SampleType::i32, Binning::direct, 256, 0),
+      flat_problem(SampleType::u8, Binning::direct, 256, 0),
+      flat_problem(SampleType::f32, Binning::even, 1000, 0, 0, 100),
+      flat_problem(SampleType::u16, Binning::range, 300, 0, 0, 60000)};
+  const DeviceInfo d = query_device(current_device());
+  for (const Problem& s : shapes) {
+    int hold = 0;
+    for (const char* label : labels) hold += hist1d::check(*Hist1DConfig::parse(label), s, d).holds();
+    EXPECT_GE(hold, 3) << s.describe() << ": the cluster labels must run it";
+  }
+  // Per shape, size and start: the default and at least three cluster labels, five distributions.
+  EXPECT_GE(test::run_shapes(shapes, labels), 5 * 5 * 4 * 5);
 }

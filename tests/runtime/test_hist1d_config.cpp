@@ -257,6 +257,15 @@ TEST(Hist1DRestrictions, GlobalAndClusterStorageAreForLargeBinCounts) {
   Hist1DConfig stray;
   stray.cluster = 4;  // without cluster storage
   EXPECT_NE(hist1d::check(stray, u8_256(1 << 20), h100_like()).message().find("cluster"), std::string::npos);
+  // One cluster of private copies: a single block's launch over four blocks.
+  Hist1DConfig one;
+  one.cluster = 4;
+  one.single_block = 1;
+  one.blocks_per_sm = 1;
+  EXPECT_EQ(hist1d::check(one, u8_256(1 << 16), h100_like()).message(), "");
+  EXPECT_EQ(hist1d::geometry(one, u8_256(1 << 16), h100_like()).grid, 4u);
+  one.storage = Storage::thread_counters;  // storage 0 only
+  EXPECT_NE(hist1d::check(one, u8_256(1 << 16), h100_like()).message().find("one cluster"), std::string::npos);
   DeviceInfo a100 = h100_like();
   a100.cc_major = 8;
   Hist1DConfig cl2;

@@ -245,24 +245,41 @@ std::uint32_t narrow_bin(std::uint64_t d, std::uint32_t bins, std::uint64_t rang
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * m) >> 32);
 }
 
+// Mode 2: x times the 64-bit M = recip_i + 1, high 64 bits, from two 32-bit halves of M.
+std::uint32_t narrow_bin2(std::uint64_t d, std::uint32_t bins, std::uint64_t range) {
+  const std::uint64_t m = ~0ull / range + 1;
+  const auto x = static_cast<std::uint32_t>(d * bins);
+  const std::uint64_t hi_of_lo = (static_cast<std::uint64_t>(x) * static_cast<std::uint32_t>(m)) >> 32;
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * (m >> 32) + hi_of_lo) >> 32);
+}
+
 }  // namespace
 
-TEST(EvenNarrow, ThirtyTwoBitArithmeticOnlyWhereOneMultiplyHighIsExact) {
-  // The default plan's integer even problems whose bounds allow it: 32-bit.
-  EXPECT_TRUE(even_narrow(even_problem(SampleType::u8, 64, 0, 256)));
-  EXPECT_TRUE(even_narrow(even_problem(SampleType::u16, 256, 0, 65536)));
-  EXPECT_TRUE(even_narrow(even_problem(SampleType::i32, 256, -1000, 1000)));
-  EXPECT_TRUE(even_narrow(even_problem(SampleType::u32, 1024, 0, 1 << 20)));
-  EXPECT_TRUE(even_narrow(even_problem(SampleType::u8, 100, 10, 250)));
+TEST(EvenNarrow, ThirtyTwoBitArithmeticOnlyWhereItIsExact) {
+  // The default plan's integer even problems whose bounds allow it: one multiply-high.
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u8, 64, 0, 256)), 1);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u16, 256, 0, 65536)), 1);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::i32, 256, -1000, 1000)), 1);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u32, 1024, 0, 1 << 20)), 1);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u8, 100, 10, 250)), 1);
   // d * bins can pass 2^32: 64-bit.
   EXPECT_FALSE(even_narrow(even_problem(SampleType::i32, 65536, -1048576, 1048576)));
   EXPECT_FALSE(even_narrow(even_problem(SampleType::u32, 777, 0, 4294967296.0)));
   EXPECT_FALSE(even_narrow(even_problem(SampleType::u8, 7, -2147483648.0, 2147483648.0)));
-  // Small enough, but one multiply-high is not exact for every offset: 64-bit.
-  EXPECT_FALSE(even_narrow(even_problem(SampleType::i32, 300, -70000, 70000)));
-  EXPECT_NE(narrow_bin(16333, 300, 140000), 16333u * 300 / 140000);  // why it must not be used
-  EXPECT_FALSE(even_narrow(even_problem(SampleType::u16, 4, 0, 65535)));
+  // Small enough, but one multiply-high is not exact for every offset: the 64-bit reciprocal.
+  EXPECT_EQ(even_narrow(even_problem(SampleType::i32, 300, -70000, 70000)), 2);
+  EXPECT_NE(narrow_bin(16333, 300, 140000), 16333u * 300 / 140000);  // why mode 1 must not be used
+  EXPECT_EQ(narrow_bin2(16333, 300, 140000), 16333u * 300 / 140000);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u16, 4, 0, 65535)), 2);
   EXPECT_NE(narrow_bin(49151, 4, 65535), 49151u * 4 / 65535);
+  EXPECT_EQ(narrow_bin2(49151, 4, 65535), 49151u * 4 / 65535);
+  // i16 over [-32768, 32767) with 256 bins (issue 25's row as first measured): mode 2.
+  EXPECT_EQ(even_narrow(even_problem(SampleType::i16, 256, -32768, 32767)), 2);
+  // 32-bit offsets: exact while every value's offset lies in [range - 2^32, 2^32); the last
+  // 999 i32 values just do (INT_MIN's offset wraps to 1000), bounds far beyond u8's do not.
+  EXPECT_EQ(even_narrow(even_problem(SampleType::i32, 100, 2147482648.0, 2147483647.0)), 1);
+  EXPECT_EQ(even_narrow(even_problem(SampleType::i32, 100, 2147482650.0, 2147483650.0)), 0);  // would wrap to 998
+  EXPECT_EQ(even_narrow(even_problem(SampleType::u8, 10, -4294967100.0, -4294966100.0)), 0);
   // A range of 1 (m would not fit 32 bits), floats and the other binnings: never.
   EXPECT_FALSE(even_narrow(even_problem(SampleType::u16, 1, 5, 6)));
   EXPECT_FALSE(even_narrow(even_problem(SampleType::f32, 64, 0, 256)));
@@ -280,10 +297,27 @@ TEST(EvenNarrow, WhereItHoldsEveryOffsetGetsTheExactBin) {
       {256, 64}, {240, 100}, {2000, 256}, {7, 3}, {3, 1000}, {255, 256}, {65536, 1000},
       {65536, 65536}, {1u << 20, 1024}, {4099, 100}, {100011, 3}, {10007, 10}};
   for (const auto& [range, bins] : cases) {
-    ASSERT_TRUE(even_narrow(even_problem(SampleType::u32, bins, 0, static_cast<double>(range))))
+    ASSERT_EQ(even_narrow(even_problem(SampleType::u32, bins, 0, static_cast<double>(range))), 1)
         << range << " " << bins;
     std::uint64_t wrong = 0;
     for (std::uint64_t d = 0; d < range; ++d) wrong += narrow_bin(d, bins, range) != d * bins / range;
     EXPECT_EQ(wrong, 0u) << "range " << range << ", " << bins << " bins";
+  }
+}
+
+TEST(EvenNarrow, TheSixtyFourBitReciprocalGetsEveryOffsetsBinWhereOneMultiplyHighCannot) {
+  // Mode 2's cases: (range - 1) * bins < 2^32 but one multiply-high is not exact; ranges up to
+  // 2^32 - 1 (offsets sampled beyond 2^22: the first and last 2^21 and a stride between).
+  const std::pair<std::uint64_t, std::uint32_t> cases[] = {
+      {65535, 256}, {65535, 4}, {140000, 300}, {131071, 32768}, {4294967295ull, 1},
+      {3000000007ull, 1}, {1000003, 4000}, {65537, 65535}};
+  for (const auto& [range, bins] : cases) {
+    ASSERT_EQ(even_narrow(even_problem(SampleType::u32, bins, 0, static_cast<double>(range))), 2)
+        << range << " " << bins;
+    std::uint64_t wrong = 0, tried = 0;
+    const std::uint64_t edge = 1u << 21, step = range > 2 * edge ? (range - 2 * edge) / 4093 + 1 : 1;
+    for (std::uint64_t d = 0; d < range; d += (d < edge || d + edge >= range) ? 1 : step, ++tried)
+      wrong += narrow_bin2(d, bins, range) != d * bins / range;
+    EXPECT_EQ(wrong, 0u) << "range " << range << ", " << bins << " bins, " << tried << " offsets";
   }
 }

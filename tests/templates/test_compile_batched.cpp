@@ -46,6 +46,8 @@ const char* const kLabels[] = {
     "rows.tpb512.vpt4.vec8.rpb4.bpr2.pc4.u2",
     "rows.tpb1024.vpt8.vec16.rpb32.bpr1.pc1.u0",
     "rows.tpb256.vpt2.vec4.rpb2.bpr1.pc2.u0",
+    "rows.tpb1024.vpt2.vec16.rpb1.bpr1.pc2.u2.lay1",
+    "rows.tpb256.vpt4.vec16.rpb4.bpr1.pc1.u0.lay1",
 };
 
 Problem problem_of(const Case& k, Family f) {

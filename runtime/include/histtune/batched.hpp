@@ -42,10 +42,13 @@ struct BatchedConfig {
   int private_copies = 1;
   // Unroll depth of the vector loop {0, 2}; 0 leaves it to the compiler.
   int unroll = 0;
+  // Shared-memory layout of a copy {0, 1}: 0 one word per bin; 1 lane-striped (bin b of lane l
+  // at word b * 32 + l, hist1d's layout 1): no bank conflicts, 32x the memory.
+  int layout = 0;
 
   bool operator==(const BatchedConfig& o) const;
   bool operator!=(const BatchedConfig& o) const { return !(*this == o); }
-  // "rows.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0"
+  // "rows.tpb256.vpt2.vec16.rpb1.bpr1.pc1.u0.lay0"
   std::string label() const;
   static std::optional<BatchedConfig> parse(const std::string& label);
   std::string to_json() const;
@@ -61,7 +64,7 @@ struct BatchedGeometry {
   unsigned int grid = 0;
   unsigned int block = 0;
   std::size_t smem_bytes = 0;
-  unsigned int hist_stride = 0;  // words per private copy (bins and the sink)
+  unsigned int hist_stride = 0;  // bins per private copy (the bins and the sink)
 };
 
 namespace batched {

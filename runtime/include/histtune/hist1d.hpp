@@ -79,8 +79,10 @@ struct Hist1DConfig {
   // One block does everything and stores the counts {0, 1}: no memset, no global atomics; for
   // small inputs, where launches dominate.
   int single_block = 0;
-  // Blocks per cluster {1, 2, 4, 8} sharing one histogram (storage 3 only): more blocks hold
-  // more bins on chip, but more of each block's adds go to another SM.
+  // Blocks per cluster {1, 2, 4, 8}. Storage 3: blocks sharing one histogram (more bins on chip,
+  // but more of each block's adds go to another SM). Storage 0 with single_block: one cluster of
+  // blocks with their own copies, summed through distributed shared memory (small inputs read by
+  // several SMs, still without memset or global atomics).
   int cluster = 1;
   // Software pipelining {0, 1}: 1 issues the next tile's loads before counting the current
   // one, so a warp keeps bytes in flight while it counts (twice the load registers).

@@ -162,14 +162,15 @@ int range_mode(const Problem& p);
 // Shared memory the range binning adds to a block (0 for other binnings), after the counters.
 std::size_t range_smem_bytes(const Problem& p);
 
-// Even binning of integer samples in 32-bit arithmetic (HT_EVEN_NARROW): the bin
-// floor(d * num_bins / range) of an offset d in [0, range) is one 32-bit multiply and one
-// multiply-high by m = ceil(2^32 / range), exactly, when (range - 1) * num_bins < 2^32 and
-// (range - 1) * num_bins * (m * range - 2^32) < 2^32. Otherwise the kernel divides in 64 bits,
-// several times the instructions per sample (u8 64 bins 2^24 on the H100: 38.1 us that way,
-// 18.9 us in 32 bits). Derived from the call's bounds, not the shape: the dispatcher compiles
-// for the bounds it is called with.
-bool even_narrow(const Problem& p);
+// Even binning of integer samples in 32-bit arithmetic (HT_EVEN_NARROW), where
+// x = (range - 1) * num_bins < 2^32: the bin floor(d * num_bins / range) of an offset d in
+// [0, range) is then, exactly, 1: one 32-bit multiply and one multiply-high by
+// m = ceil(2^32 / range), when x * (m * range - 2^32) < 2^32 too; 2: else a 64-bit reciprocal's
+// two multiplies (ht_common.cuh's ht_div_narrow). 0: the kernel divides in 64 bits, several
+// times the instructions per sample (u8 64 bins 2^24 on the H100: 38.1 us that way, 18.9 us in
+// 32 bits). Derived from the call's bounds, not the shape: the dispatcher compiles for the
+// bounds it is called with.
+int even_narrow(const Problem& p);
 
 // The NVRTC defines of ht_common.cuh for p: HT_SAMPLE_T, HT_BINNING, HT_SAMPLE_IS_FLOAT,
 // HT_EVERY_VALUE_A_BIN, for range binning HT_RANGE_MODE, where even_narrow(p) HT_EVEN_NARROW
@@ -187,7 +188,7 @@ bool every_value_a_bin(const Problem& p);
 // call carries (the even bounds, the levels, the pitch) is an argument of each launch. Derived
 // here alone, so that a property that changes the kernel is added to the one key.
 using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uint64_t,
-                            std::uint32_t, std::uint32_t, bool, bool, std::uint64_t>;
+                            std::uint32_t, std::uint32_t, bool, int, std::uint64_t>;
 ShapeKey shape_key(const Problem& p);
 
 // Checks the problem itself (bins, n, its family's checks of channels and row pitch, then the

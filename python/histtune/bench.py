@@ -1,8 +1,8 @@
 """python -m histtune.bench: histtune against torch and CuPy, in one process, on the same inputs.
 
-Prints issue 24's table with each column measured here: medians of CUDA-event timings after a
-warm-up, inputs larger than the L2 cache except the launch-bound row (2^16 samples, timed as
-calls from Python back to back), every histtune result checked exactly (against torch.bincount
+Prints issues 24, 25 and 27's rows with each column measured here: medians of CUDA-event
+timings of 5 calls back to back (100 for the launch-bound row, 2^16 samples) after a warm-up,
+inputs larger than the L2 cache except that row, every histtune result checked exactly (against torch.bincount
 for integers, against the float rule bin = (s - lo) * (bins / (hi - lo)) computed in float32 by
 torch for floats). Then the host time one call adds: a warm call from Python against the same
 call made from C++ (histtune._core.warm_call_us), medians of many calls.
@@ -22,8 +22,10 @@ import histtune
 from histtune import _core
 
 
-def _median_ms(torch, fn, samples: int, calls: int = 1, warmup: int = 3) -> float:
-    """Median over `samples` of the event time of `calls` back-to-back calls, per call."""
+def _median_ms(torch, fn, samples: int, calls: int = 5, warmup: int = 3) -> float:
+    """Median over `samples` of the event time of `calls` back-to-back calls, per call. Several
+    calls a sample, so that each call's host time (Python, the launch) overlaps the GPU work of
+    the one before: the GPU's time per call, as `histtune bench` times it in C++."""
     for _ in range(warmup):
         fn()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -67,7 +69,7 @@ def _check(name: str, got, want) -> str:
     return "exact"
 
 
-def _row_u8(torch, cp, n: int, samples: int, calls: int = 1):
+def _row_u8(torch, cp, n: int, samples: int, calls: int = 5):
     x = torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda")
     xf = x.float()
     h = histtune.bincount(x, 256)

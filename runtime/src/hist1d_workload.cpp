@@ -5,7 +5,7 @@
 namespace histtune::hist1d {
 
 std::vector<Problem> plan_problems() {
-  // Sample types x bin counts x sizes x binning: 38 problems, one range-binned.
+  // Sample types x bin counts x sizes x binning: 43 problems, one range-binned.
   struct Row {
     SampleType type;
     Binning binning;
@@ -61,6 +61,13 @@ std::vector<Problem> plan_problems() {
       {SampleType::f32, Binning::even, 0, 26, 0, 100},
       // Caller-given levels: make_levels' quadratic spacing over [0, 100], staged in shared memory.
       {SampleType::f32, Binning::range, 1024, 24, 0, 100},
+      // Issue 25's types: int64 token ids, half activations, i8 and i16 over their whole range
+      // (the bench's rows take 2^28 samples; the nearest shape serves them).
+      {SampleType::i64, Binning::direct, 256, 26, 0, 0},
+      {SampleType::f16, Binning::even, 256, 26, 0, 1},
+      {SampleType::bf16, Binning::even, 256, 26, 0, 1},
+      {SampleType::i8, Binning::even, 256, 26, -128, 128},
+      {SampleType::i16, Binning::even, 256, 26, -32768, 32768},
   };
   std::vector<Problem> plan;
   for (const Row& row : rows) {
@@ -91,6 +98,31 @@ BenchRow row(SampleType t, std::uint32_t bins, std::uint64_t n, Distribution dis
          to_string(dist);
   r.target = std::move(target);
   return r;
+}
+
+// Issue 25's sample types: int64 ids, f16 and bf16 activations, i8 and i16 over every value.
+void type_rows(std::vector<BenchRow>& m) {
+  auto i64 = row(SampleType::i64, 256, 1ull << 26, Distribution::uniform, ">= 85% of floor");
+  i64.min_floor_pct = 85;
+  m.push_back(i64);
+  struct Even {
+    SampleType type;
+    double lower, upper;
+  };
+  for (const Even e : {Even{SampleType::f16, 0, 1}, Even{SampleType::bf16, 0, 1},
+                       Even{SampleType::i8, -128, 128}, Even{SampleType::i16, -32768, 32768}}) {
+    const bool halfs = is_half(e.type);
+    BenchRow r = row(e.type, 256, 1ull << 28, Distribution::uniform,
+                     halfs ? ">= 85% of floor, faster than CUB" : ">= 85% of floor");
+    r.problem.binning = Binning::even;
+    r.problem.lower = e.lower;
+    r.problem.upper = e.upper;
+    r.id = std::string(to_string(e.type)) + "-even-256-2^28-uniform";
+    r.min_floor_pct = 85;
+    if (halfs) r.min_cub_speedup = 1;
+    else r.skip_cub = "not run: CUB counts every sample in bin 0 over the whole range (NVIDIA/cccl#10975)";
+    m.push_back(r);
+  }
 }
 
 }  // namespace
@@ -171,6 +203,7 @@ std::vector<BenchRow> bench_rows() {
       r.min_cub_speedup = 1.2;
       m.push_back(r);
     }
+  type_rows(m);
   return m;
 }
 

@@ -4,7 +4,7 @@
 // changes a row fails here. Rows added since, for issue 27: u8 even 10 bins, i32 MoE counts and
 // i32 over 128K and 1M bins in the plan; in the bench, MoE counts in a graph, i32 over 128K and
 // 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of 0.190 ms; for issue 25, the
-// batched and segmented families' targets in both.
+// batched and segmented families' targets in both, and the new sample types' rows in both.
 #include <gtest/gtest.h>
 
 #include <iomanip>
@@ -88,6 +88,11 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "hist1d f32 even bins=1048576 n=2^24 [0, 100) | 0 100 | hist1d.cuh",
       "hist1d f32 even bins=4194304 n=2^26 [0, 100) | 0 100 | hist1d.cuh",
       "hist1d f32 range bins=1024 n=2^24 | 0 100 | hist1d.cuh",
+      "hist1d i64 direct bins=256 n=2^26 | 0 0 | hist1d.cuh",
+      "hist1d f16 even bins=256 n=2^26 [0, 1) | 0 1 | hist1d.cuh",
+      "hist1d bf16 even bins=256 n=2^26 [0, 1) | 0 1 | hist1d.cuh",
+      "hist1d i8 even bins=256 n=2^26 [-128, 128) | -128 128 | hist1d.cuh",
+      "hist1d i16 even bins=256 n=2^26 [-32768, 32768) | -32768 32768 | hist1d.cuh",
       "multichannel u8 direct bins=256 n=33177600 channels=3/4 | 0 0 | multichannel.cuh",
       "multichannel u8 direct bins=256 n=2^20 channels=512/512 | 0 0 | multichannel.cuh",
       "multichannel u16 direct bins=4096 n=8294400 channels=4/4 | 0 0 | multichannel.cuh",
@@ -135,6 +140,11 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "u8-even-10-2^26-uniform | hist1d u8 even bins=10 n=2^26 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
       "u8-even-64-2^24-uniform | hist1d u8 even bins=64 n=2^24 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
       "u8-even-64-2^26-uniform | hist1d u8 even bins=64 n=2^26 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
+      "i64-256-2^26-uniform | hist1d i64 direct bins=256 n=2^26 | uniform | >= 85% of floor | 85 - - |  | ",
+      "f16-even-256-2^28-uniform | hist1d f16 even bins=256 n=2^28 [0, 1) | uniform | >= 85% of floor, faster than CUB | 85 - 1 |  | ",
+      "bf16-even-256-2^28-uniform | hist1d bf16 even bins=256 n=2^28 [0, 1) | uniform | >= 85% of floor, faster than CUB | 85 - 1 |  | ",
+      "i8-even-256-2^28-uniform | hist1d i8 even bins=256 n=2^28 [-128, 128) | uniform | >= 85% of floor | 85 - - |  | not run: CUB counts every sample in bin 0 over the whole range (NVIDIA/cccl#10975)",
+      "i16-even-256-2^28-uniform | hist1d i16 even bins=256 n=2^28 [-32768, 32768) | uniform | >= 85% of floor | 85 - - |  | not run: CUB counts every sample in bin 0 over the whole range (NVIDIA/cccl#10975)",
       "rgba-u8-7680x4320-3of4 | multichannel u8 direct bins=256 n=33177600 channels=3/4 | uniform | >= 85% of floor | 85 - - |  | ",
       "multichannel-1048576x512-u8-256 | multichannel u8 direct bins=256 n=2^20 channels=512/512 | uniform | <= 0.190 ms | - 190 - |  | ",
       "multichannel-u16-1048576x17-4096 | multichannel u16 direct bins=4096 n=2^20 channels=17/17 | uniform | runs, exact | - - - |  | ",

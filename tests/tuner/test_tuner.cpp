@@ -414,11 +414,11 @@ TEST(TuneStorage, ResumeFromStoresEachMeasurementAndStoreWritesEveryWinner) {
   EXPECT_TRUE(other_template.known.empty()) << "results of another kernel are not reused";
 }
 
-TEST(DefaultPlan, ThirtyEightProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) {
+TEST(DefaultPlan, FortyThreeProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH100) {
   std::vector<Problem> plan;  // the 1D part; test_multichannel_tuning.cpp checks the rest
   for (const Problem& p : default_plan())
     if (p.family == hist1d::kFamily) plan.push_back(p);
-  EXPECT_EQ(plan.size(), 38u);
+  EXPECT_EQ(plan.size(), 43u);
   std::set<SampleType> types;
   std::set<std::uint32_t> bins;
   std::set<std::uint64_t> sizes;
@@ -441,7 +441,7 @@ TEST(DefaultPlan, ThirtyEightProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH
     });
     EXPECT_GT(valid, 20u) << p.describe();
   }
-  EXPECT_EQ(types.size(), 5u) << "u8, u16, u32, i32, f32";
+  EXPECT_EQ(types.size(), 10u) << "u8, u16, u32, i32, f32, i64, f16, bf16, i8, i16";
   EXPECT_EQ(binnings.size(), 3u) << "direct, even and range";
   for (std::uint32_t b : {64u, 256u, 1024u, 4096u, 65536u}) EXPECT_TRUE(bins.count(b)) << b;
   EXPECT_TRUE(n_over_16);

@@ -280,12 +280,16 @@ void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std:
          r.segmented ? Family::segmented : Family::batched);
 }
 
-// A weighted call (histtune::histogram_weighted): the types and binning as their codes, which
-// the Python layer has checked, even bounds as doubles.
-void weighted(int type, int weight_type, int binning, std::uintptr_t samples,
-              std::uintptr_t weights, std::uint64_t n, std::uint32_t bins, double lower,
-              double upper, std::uintptr_t levels, std::uintptr_t out, bool deterministic,
-              double max_abs_weight, std::uintptr_t stream, int device) {
+// A weighted call (histtune::histogram_weighted): the types and binning as their codes (checked
+// here too, since a cast of another code would name no enumerator), even bounds as doubles.
+void weighted_run(int type, int weight_type, int binning, std::uintptr_t samples,
+                  std::uintptr_t weights, std::uint64_t n, std::uint32_t bins, double lower,
+                  double upper, std::uintptr_t levels, std::uintptr_t out, bool deterministic,
+                  double max_abs_weight, std::uintptr_t stream, int device) {
+  if (type < 0 || type > static_cast<int>(SampleType::f64) || weight_type < 1 ||
+      weight_type > static_cast<int>(WeightType::i64) || binning < 0 ||
+      binning > static_cast<int>(Binning::range))
+    throw nb::value_error("histtune: unknown sample type, weight type or binning code");
   DeviceScope scope(device);
   finish(histogram_weighted(static_cast<SampleType>(type), as<void>(samples),
                             static_cast<WeightType>(weight_type), as<void>(weights), n,
@@ -473,8 +477,8 @@ NB_MODULE(_core, m) {
         "type"_a, "binning"_a, "samples"_a, "n"_a, "num_segments"_a, "offsets"_a, "bins"_a,
         "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
         "device"_a);
-  m.def("weighted", &weighted, "type"_a, "weight_type"_a, "binning"_a, "samples"_a, "weights"_a,
-        "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
+  m.def("weighted", &weighted_run, "type"_a, "weight_type"_a, "binning"_a, "samples"_a,
+        "weights"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
         "max_abs_weight"_a, "stream"_a, "device"_a);
   m.def("last_choice", &last_choice_dict);
   m.def("warm_call_us", &warm_call_us, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a,

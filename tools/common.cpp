@@ -140,8 +140,10 @@ Problem parse_problem(const std::string& spec) {
                  "--problem '" + spec + "': " + why +
                      " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
                      "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
-                     "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row) or "
-                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all))");
+                     "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
+                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all) or "
+                     "w|wdet:WEIGHTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (weighted, fast or "
+                     "deterministic; WEIGHTS f32, f64, i32, i64))");
   };
   Problem p;
   for (const KernelFamily* fam : families())
@@ -167,6 +169,13 @@ Problem parse_problem(const std::string& spec) {
     if (rows.empty() || rows.size() > 10 || rows.find_first_not_of("0123456789") != std::string::npos)
       throw bad("bad row count '" + rows + "'");
     p.rows = std::stoull(rows);
+    f.erase(f.begin(), f.begin() + 2);
+  } else if (family_of(p).has_weights()) {
+    // Weighted samples: "w:f32:f32:even:256:2^26" is f32 samples with f32 weights.
+    if (f.size() < 2) throw bad("wrong number of fields");
+    const std::optional<WeightType> w = parse_weight_type(f[1]);
+    if (!w) throw bad("unknown weight type '" + f[1] + "' (f32, f64, i32, i64)");
+    p.weight_type = *w;
     f.erase(f.begin(), f.begin() + 2);
   }
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
@@ -248,6 +257,7 @@ Problem problem_of(const db::ProblemRow& key) {
     p.active_channels = key.active_channels;
   }
   if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
+  if (family_of(p).has_weights()) p.weight_type = static_cast<WeightType>(key.channels);  // too
   if (p.binning == Binning::even) {
     p.lower = 0;
     p.upper = p.num_bins;
@@ -276,7 +286,9 @@ std::string problem_spec(const db::ProblemRow& key) {
       f.has_channels() ? std::string(f.spec_prefix()) + ":" + std::to_string(key.active_channels) +
                              "/" + std::to_string(key.channels) + ":"
       : f.has_rows()   ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
-                       : "";
+      : f.has_weights() ? std::string(f.spec_prefix()) + ":" +
+                              to_string(static_cast<WeightType>(key.channels)) + ":"
+                        : "";
   return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
          count_text(key.n);
 }
@@ -288,6 +300,8 @@ std::string problem_name(const db::ProblemRow& key) {
     s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
   else if (const auto fam = parse_family(key.family); fam && family(*fam).has_rows())
     s = key.family + " " + s + " rows=" + std::to_string(key.channels);  // the channels column
+  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_weights())
+    s = key.family + " " + s + " weights=" + to_string(static_cast<WeightType>(key.channels));
   return s;
 }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, NamedTuple, Optional, Tuple
 
-from . import _arrays, _core
+from . import _arrays, _core, _weighted
 from ._arrays import FLOAT_TYPES, SAMPLE_TYPES, Array
 
 _DIRECT, _EVEN, _RANGE = 0, 1, 2  # histtune::Binning
@@ -208,20 +208,25 @@ def _stream(a: Array, stream: Optional[int]) -> int:
     return a.adapter.stream(a) if stream is None else stream
 
 
-def _output(a: Array, out: Any, shape: tuple) -> Tuple[Any, int]:
+def _output(a: Array, out: Any, shape: tuple, dtype: str = "uint32") -> Tuple[Any, int]:
     """The result array and its device pointer: a new one in x's framework, or `out`."""
     if out is None:
-        result = a.adapter.empty(a, shape)
+        # Counts keep the one-argument call (adapters of tests and plugins take no dtype).
+        result = (a.adapter.empty(a, shape) if dtype == "uint32"
+                  else a.adapter.empty(a, shape, dtype))
         return result, _pointer(result)
     if a.adapter.name == "jax":
         raise TypeError("histtune: out= is not supported for JAX arrays (they are immutable)")
     fast = getattr(a.adapter, "out_pointer", None)
-    if fast is not None and type(out) is type(a.obj):
+    if fast is not None and type(out) is type(a.obj) and dtype == "uint32":
         ptr = fast(out, shape, a)
         if ptr is not None:
             return out, ptr
     o = _arrays.read(out, "out")
-    if o.dtype not in _arrays.COUNT_TYPES:
+    if dtype != "uint32" and o.dtype != dtype:
+        raise TypeError(f"histtune: out must hold {dtype} bins (those of the weights), "
+                        f"got {o.dtype}")
+    if dtype == "uint32" and o.dtype not in _arrays.COUNT_TYPES:
         raise TypeError(f"histtune: out must hold uint32 (or int32) counts, got {o.dtype}")
     if tuple(o.shape) != shape:
         raise ValueError(f"histtune: out must have shape {shape}, got {tuple(o.shape)}")
@@ -251,7 +256,8 @@ def _read_samples(x: Any, stream: Any, call: str, types: dict = SAMPLE_TYPES):
     return a, _sample_type(a, call, types), _stream(a, s)
 
 
-def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> Any:
+def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool = False,
+             max_abs_weight: float = 0.0, out: Any = None, stream: Any = None) -> Any:
     """Counts of each value: value v counts in bin v, for v in [0, minlength).
 
     Exactly ``minlength`` bins: values >= minlength (and negative values) are not counted.
@@ -262,7 +268,12 @@ def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> 
 
     >>> x = torch.randint(0, 256, (1 << 20,), dtype=torch.uint8, device="cuda")
     >>> counts = histtune.bincount(x, 256)       # torch.uint32, shape (256,)
+
+    ``weights=`` as in ``histogram`` (``torch.bincount(weights=)``): each value adds its weight.
     """
+    if weights is not None:
+        return _weighted.call(x, minlength, None, weights, deterministic, max_abs_weight, out,
+                              stream, direct=True)
     if type(x) is _Tensor:
         if _is_compiling():
             return _compiled("bincount", out, stream, x, minlength)
@@ -288,7 +299,8 @@ def bincount(x: Any, minlength: int, *, out: Any = None, stream: Any = None) -> 
     return _finish(a, result, s)
 
 
-def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
+def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
+              deterministic: bool = False, max_abs_weight: float = 0.0, out: Any = None,
               stream: Any = None) -> Any:
     """Histogram of x: ``bins`` equal bins over ``range=(lo, hi)``, or between given edges.
 
@@ -308,11 +320,24 @@ def histogram(x: Any, bins: Any, range: Any = None, *, out: Any = None,
     range binning the caller's own. Samples: uint8, uint16, uint32, int32, float32, int8,
     int16, float16, bfloat16 (torch), int64, uint64, float64, any shape, contiguous. Runs on the caller's current stream (or ``stream``), without synchronising.
 
+    ``weights=w`` (an array of x's size, float32, float64, int32 or int64, on x's device): each
+    sample adds its weight instead of 1 (NumPy's weights=), into float32, float64 or int64 bins
+    (int32 and int64 weights). Float sums are added in whatever order the GPU's atomics land,
+    so their last bits may vary between runs; ``deterministic=True`` (float weights) gives the
+    same bits every time (64-bit fixed point scaled for ``max_abs_weight``, a bound on |w| the
+    caller guarantees, or 0 to measure it with one more pass over the weights). A NaN weight
+    makes its bin NaN (deterministic: an infinite one, or one beyond max_abs_weight, too).
+
     >>> x = torch.rand(1 << 24, device="cuda")
     >>> counts = histtune.histogram(x, 256, range=(0.0, 1.0))
     >>> edges = torch.tensor([0.0, 0.1, 0.5, 1.0], device="cuda")
     >>> counts = histtune.histogram(x, edges)     # 3 bins
+    >>> sums = histtune.histogram(x, 256, range=(0.0, 1.0), weights=torch.rand_like(x))
     """
+    if weights is not None:
+        return _weighted.call(x, bins, range, weights, deterministic, max_abs_weight, out, stream)
+    if deterministic or max_abs_weight:
+        raise ValueError("histtune.histogram: deterministic= and max_abs_weight= go with weights=")
     if type(x) is _Tensor and type(bins) is int and not _is_compiling():
         code, device = _codes["histogram"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():

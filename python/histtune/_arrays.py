@@ -21,6 +21,10 @@ SAMPLE_TYPES = {"uint8": 0, "uint16": 1, "uint32": 2, "int32": 3, "float32": 4, 
                 "int16": 6, "float16": 7, "bfloat16": 8, "int64": 9, "uint64": 10, "float64": 11}
 FLOAT_TYPES = ("float32", "float16", "bfloat16", "float64")  # binned in floating point
 COUNT_TYPES = ("uint32", "int32")  # counts are uint32; int32 holds the same bits
+# Weighted calls: the weights' dtypes with their WeightType value, and the bins' dtype of each.
+WEIGHT_TYPES = {"float32": 1, "float64": 2, "int32": 3, "int64": 4}
+WEIGHTED_BIN_TYPES = {"float32": "float32", "float64": "float64", "int32": "int64",
+                      "int64": "int64"}
 _DLPACK_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
 CUDA_STREAM_LEGACY = 1  # cudaStreamLegacy, and DLPack's "legacy default stream"
@@ -127,8 +131,9 @@ class _Torch:
             return self._raw_stream(a.device)
         return self.torch.cuda.current_stream(a.device).cuda_stream
 
-    def empty(self, a: Array, shape: tuple):
-        return self.torch.empty(shape, dtype=self.count_dtype, device=a.device)
+    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
+        kind = self.count_dtype if dtype == "uint32" else getattr(self.torch, dtype)
+        return self.torch.empty(shape, dtype=kind, device=a.device)
 
 
 class _CuPy:
@@ -154,9 +159,9 @@ class _CuPy:
         with self._on(a.device):
             return self.cupy.cuda.get_current_stream().ptr
 
-    def empty(self, a: Array, shape: tuple):
+    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
         with self._on(a.device):
-            return self.cupy.empty(shape, dtype=self.cupy.uint32)
+            return self.cupy.empty(shape, dtype=dtype)
 
 
 def _typestr_name(typestr: str) -> str:
@@ -194,14 +199,14 @@ class _CudaArrayInterface:
         s = a.obj.__cuda_array_interface__.get("stream")
         return s if s else 0
 
-    def empty(self, a: Array, shape: tuple):
+    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
         if not self.name.startswith("numba"):  # numba, numba_cuda
             raise ValueError(f"histtune: cannot make a {self.name} array for the counts: pass "
-                             "out=, a uint32 CUDA array of the result's shape")
+                             f"out=, a {dtype} CUDA array of the result's shape")
         import numpy
         from numba import cuda
 
-        return cuda.device_array(shape, dtype=numpy.uint32)
+        return cuda.device_array(shape, dtype=numpy.dtype(dtype))
 
 
 class _DLPack:
@@ -244,7 +249,10 @@ class _DLPack:
     def stream(self, a: Array) -> int:
         return a.stream
 
-    def empty(self, a: Array, shape: tuple):
+    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
+        if dtype != "uint32":
+            raise ValueError(f"histtune: {self.name} arrays take no weights= yet (histtune makes "
+                             "only uint32 buffers for JAX); use torch, CuPy or Numba arrays")
         if self.name != "jax":
             raise ValueError(f"histtune: cannot make a {self.name} array for the counts: pass "
                              "out=, a uint32 CUDA array of the result's shape")

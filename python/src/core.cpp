@@ -280,6 +280,25 @@ void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std:
          r.segmented ? Family::segmented : Family::batched);
 }
 
+// A weighted call (histtune::histogram_weighted): the types and binning as their codes (checked
+// here too, since a cast of another code would name no enumerator), even bounds as doubles.
+void weighted_run(int type, int weight_type, int binning, std::uintptr_t samples,
+                  std::uintptr_t weights, std::uint64_t n, std::uint32_t bins, double lower,
+                  double upper, std::uintptr_t levels, std::uintptr_t out, bool deterministic,
+                  double max_abs_weight, std::uintptr_t stream, int device) {
+  if (type < 0 || type > static_cast<int>(SampleType::f64) || weight_type < 1 ||
+      weight_type > static_cast<int>(WeightType::i64) || binning < 0 ||
+      binning > static_cast<int>(Binning::range))
+    throw nb::value_error("histtune: unknown sample type, weight type or binning code");
+  DeviceScope scope(device);
+  finish(histogram_weighted(static_cast<SampleType>(type), as<void>(samples),
+                            static_cast<WeightType>(weight_type), as<void>(weights), n,
+                            static_cast<Binning>(binning), bins, lower, upper, as<void>(levels),
+                            reinterpret_cast<void*>(out), stream_at(stream),
+                            WeightedOptions{deterministic, max_abs_weight}),
+         deterministic ? Family::weighted_det : Family::weighted);
+}
+
 // What the last successful call on this thread ran, as the Python Choice's fields.
 nb::dict last_choice_dict() {
   nb::dict d;
@@ -299,6 +318,15 @@ nb::dict last_choice_dict() {
     fill(c, to_string(last_family));
     // A segmented configuration is labelled as its family labels it ("seg.").
     d["config"] = family(last_family).label(FamilyModel<BatchedFamily>::values(c.config));
+  } else if (last_family == Family::weighted || last_family == Family::weighted_det) {
+    const FamilyChoice c = last_weighted_choice();
+    d["family"] = to_string(last_family);
+    d["config"] = c.label();
+    d["level"] = to_string(c.level);
+    d["unverified"] = c.unverified;
+    d["stale"] = c.stale;
+    d["detail"] = c.detail;
+    d["summary"] = c.summary();
   } else fill(last_choice(), "hist1d");
   return d;
 }
@@ -449,6 +477,9 @@ NB_MODULE(_core, m) {
         "type"_a, "binning"_a, "samples"_a, "n"_a, "num_segments"_a, "offsets"_a, "bins"_a,
         "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
         "device"_a);
+  m.def("weighted", &weighted_run, "type"_a, "weight_type"_a, "binning"_a, "samples"_a,
+        "weights"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
+        "max_abs_weight"_a, "stream"_a, "device"_a);
   m.def("last_choice", &last_choice_dict);
   m.def("warm_call_us", &warm_call_us, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a,
         "stream"_a, "calls"_a);

@@ -29,7 +29,8 @@ def direct(x, bins):
     return np.bincount(v[(v >= 0) & (v < bins)], minlength=bins).astype(np.uint32)
 
 
-def even(x, bins, lo, hi):
+def even(x, bins, lo, hi, weights=None):
+    """Counts, or with weights their sums per bin in float64 (histtune's bin rule either way)."""
     v = x.ravel()
     if v.dtype.kind == "f":  # float64 in double; float32 and the halfs (converted) in float
         ft = np.float64 if v.dtype == np.float64 else np.float32
@@ -43,6 +44,9 @@ def even(x, bins, lo, hi):
         d = v.astype(np.int64) - lo
         inside = (d >= 0) & (d < hi - lo)
         b = d[inside] * bins // (hi - lo)
+    if weights is not None:
+        w = weights.ravel()[inside].astype(np.float64)
+        return np.bincount(b, weights=w, minlength=bins)
     return np.bincount(b, minlength=bins).astype(np.uint32)
 
 

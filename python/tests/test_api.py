@@ -27,8 +27,9 @@ def test_every_function_has_a_docstring_with_an_example(name):
 
 def test_signatures_follow_numpy_and_torch():
     params = lambda f: list(inspect.signature(f).parameters)  # noqa: E731
-    assert params(histtune.histogram) == ["x", "bins", "range", "out", "stream"]
-    assert params(histtune.bincount) == ["x", "minlength", "out", "stream"]
+    weighted = ["weights", "deterministic", "max_abs_weight"]  # issue 26, keyword-only
+    assert params(histtune.histogram) == ["x", "bins", "range", *weighted, "out", "stream"]
+    assert params(histtune.bincount) == ["x", "minlength", *weighted, "out", "stream"]
     assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", "out",
                                                    "stream"]
     assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream"]

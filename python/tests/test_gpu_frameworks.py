@@ -92,3 +92,24 @@ def test_cupy_rows_and_segments():
     np.testing.assert_array_equal(cp.asnumpy(h), want)
     assert histtune.last_choice().family == "segmented"
     assert histtune.last_choice().config.startswith("seg.")
+
+
+@pytest.mark.parametrize("wdtype", ["float32", "float64", "int64"])
+def test_cupy_weighted_against_numpy(wdtype):
+    """weights= (issue 26): integer-valued weights, so float sums are exact in any order, and
+    the deterministic mode's bits are the same with the bound measured or given."""
+    cp = framework("cupy")
+    x = ref.samples("float32", N, seed=6)
+    w = (np.arange(N) % 9 - 4).astype(wdtype)
+    want = ref.even(x, 64, 0.0, 1.0, weights=w)
+    h = histtune.histogram(cp.asarray(x), 64, range=(0.0, 1.0), weights=cp.asarray(w))
+    assert h.dtype == np.dtype(wdtype)  # int64 weights: int64 bins, the floats their own
+    np.testing.assert_array_equal(cp.asnumpy(h).astype(np.float64), want)
+    if wdtype == "int64":
+        return
+    measured = histtune.histogram(cp.asarray(x), 64, range=(0.0, 1.0), weights=cp.asarray(w),
+                                  deterministic=True)
+    given = histtune.histogram(cp.asarray(x), 64, range=(0.0, 1.0), weights=cp.asarray(w),
+                               deterministic=True, max_abs_weight=4.0)
+    np.testing.assert_array_equal(cp.asnumpy(measured), cp.asnumpy(given))
+    np.testing.assert_array_equal(cp.asnumpy(measured).astype(np.float64), want)

@@ -45,6 +45,8 @@ std::vector<const FamilyChoice*>& last_choices() {
 }
 // Which of the families of rows (batched, segmented) made this thread's last successful call.
 thread_local Family t_last_rows = Family::batched;
+// The same of the weighted families (weighted, weighted_det).
+thread_local Family t_last_weighted = Family::weighted;
 }  // namespace
 
 Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
@@ -53,7 +55,15 @@ Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_co
   Status s = default_dispatcher().run(p, d_samples, d_counts, stream, &used);
   if (used) last_choices()[static_cast<std::size_t>(p.family)] = used;
   if (used && family_of(p).has_rows()) t_last_rows = p.family;
+  if (used && family_of(p).has_weights()) t_last_weighted = p.family;
   return s;
+}
+
+Family last_weighted_family() { return t_last_weighted; }
+
+FamilyChoice last_family_choice(Family f) {
+  const FamilyChoice* c = last_choices()[static_cast<std::size_t>(f)];
+  return c ? *c : FamilyChoice{};
 }
 
 Choice last_choice() {

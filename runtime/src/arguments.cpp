@@ -25,8 +25,18 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
   if (reinterpret_cast<std::uintptr_t>(d_samples) % bytes != 0)
     return "d_samples = " + address(d_samples) + " is not aligned to its " + std::to_string(bytes) +
            "-byte " + to_string(p.sample_type) + " samples";
-  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint32_t) != 0)
-    return "d_counts = " + address(d_counts) + " is not aligned to its 4-byte counters";
+  if (const std::size_t out = bin_bytes(p); reinterpret_cast<std::uintptr_t>(d_counts) % out != 0)
+    return "d_counts = " + address(d_counts) + " is not aligned to its " + std::to_string(out) +
+           (p.weight_type == WeightType::none ? "-byte counters" : "-byte bins");
+  if (p.weight_type != WeightType::none && p.n > 0) {
+    // One n for both arrays: the weights are n elements of their type, aligned to it.
+    const std::size_t wb = weight_bytes(p.weight_type);
+    if (p.d_weights == nullptr)
+      return "d_weights is null with n = " + std::to_string(p.n) + " (a weighted call reads n weights)";
+    if (reinterpret_cast<std::uintptr_t>(p.d_weights) % wb != 0)
+      return "d_weights = " + address(p.d_weights) + " is not aligned to its " +
+             std::to_string(wb) + "-byte " + to_string(p.weight_type) + " weights";
+  }
   if (p.binning == Binning::range && p.n > 0) {
     if (p.d_levels == nullptr)
       return "d_levels is null with n = " + std::to_string(p.n) + " (range binning reads " +
@@ -92,6 +102,10 @@ std::string check_readable(const void* ptr, const char* name, const char* what,
 std::string check_levels(const Problem& p, int current_device) {
   if (p.binning == Binning::range && p.n > 0)
     if (std::string why = check_readable(p.d_levels, "d_levels", "levels", current_device);
+        !why.empty())
+      return why;
+  if (p.weight_type != WeightType::none && p.n > 0)
+    if (std::string why = check_readable(p.d_weights, "d_weights", "weights", current_device);
         !why.empty())
       return why;
   if (p.family == Family::segmented && p.rows > 0)

@@ -15,8 +15,9 @@ thread_local std::string t_label;        // built when asked for: not on every c
 thread_local bool t_any_success = false;  // before one, the getters answer ""
 thread_local histtune::MultiChannelChoice t_mc_choice;  // of the last successful multi-channel call
 thread_local histtune::BatchedChoice t_rows_choice;     // of the last successful call of rows
+thread_local histtune::FamilyChoice t_weighted_choice;   // of the last successful weighted call
 // Which family's call was the last successful one.
-enum class Last { hist1d, multichannel, rows };
+enum class Last { hist1d, multichannel, rows, weighted };
 thread_local Last t_last = Last::hist1d;
 
 histtune_status finish(const histtune::Status& s) {
@@ -49,12 +50,29 @@ histtune_status finish_rows(const histtune::Status& s) {
   return HISTTUNE_OK;
 }
 
+histtune_status finish_weighted(const histtune::Status& s) {
+  if (!s.ok()) return finish(s);
+  t_error.clear();
+  t_weighted_choice = histtune::last_weighted_choice();
+  t_any_success = true;
+  t_last = Last::weighted;
+  return HISTTUNE_OK;
+}
+
+// A choice's label, typed or of any family.
+template <class C>
+std::string label_of(const histtune::ChoiceOf<C>& c) {
+  return c.config.label();
+}
+std::string label_of(const histtune::FamilyChoice& c) { return c.label(); }
+
 // The last successful call's choice, whichever family made it.
 template <class F>
 auto with_last(F f) {
   switch (t_last) {
     case Last::multichannel: return f(t_mc_choice);
     case Last::rows: return f(t_rows_choice);
+    case Last::weighted: return f(t_weighted_choice);
     default: return f(t_choice);
   }
 }
@@ -208,9 +226,33 @@ HT_INTEGERS_UP_TO_4_BYTES(HT_C_ROWS_DIRECT)
 #undef HT_C_ROWS_DIRECT
 // ---- end batched rows ----
 
+histtune_status histtune_histogram_weighted(int sample_type, const void* d_samples, int weight_type,
+                                            const void* d_weights, uint64_t n, int binning,
+                                            uint32_t num_bins, double lower, double upper,
+                                            const void* d_levels, void* d_bins, int deterministic,
+                                            double max_abs_weight, cudaStream_t stream) {
+  using namespace histtune;
+  // Codes outside the enumerations are refused here: the casts below would name no type.
+  if (sample_type < 0 || sample_type > static_cast<int>(SampleType::f64))
+    return finish(Status(StatusCode::invalid_argument,
+                         "histtune: unknown sample type code " + std::to_string(sample_type)));
+  if (weight_type < 1 || weight_type > static_cast<int>(WeightType::i64))
+    return finish(Status(StatusCode::invalid_argument,
+                         "histtune: unknown weight type code " + std::to_string(weight_type) +
+                             " (f32 1, f64 2, i32 3, i64 4)"));
+  if (binning < 0 || binning > static_cast<int>(Binning::range))
+    return finish(Status(StatusCode::invalid_argument,
+                         "histtune: unknown binning code " + std::to_string(binning) +
+                             " (direct 0, even 1, range 2)"));
+  return finish_weighted(histogram_weighted(
+      static_cast<SampleType>(sample_type), d_samples, static_cast<WeightType>(weight_type),
+      d_weights, n, static_cast<Binning>(binning), num_bins, lower, upper, d_levels, d_bins,
+      stream, WeightedOptions{deterministic != 0, max_abs_weight}));
+}
+
 const char* histtune_last_error(void) { return t_error.c_str(); }
 const char* histtune_last_configuration(void) {
-  t_label = !t_any_success ? "" : with_last([](const auto& c) { return c.config.label(); });
+  t_label = !t_any_success ? "" : with_last([](const auto& c) { return label_of(c); });
   // A segmented call's configuration is labelled as its family labels it ("seg.").
   if (t_any_success && t_last == Last::rows)
     t_label = histtune::family(histtune::last_rows_family())

@@ -7,6 +7,7 @@
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/templates/registry.hpp"
+#include "histtune/weighted.hpp"
 
 namespace histtune {
 
@@ -15,8 +16,10 @@ const std::vector<const KernelFamily*>& families() {
   static const FamilyModel<MultiChannelFamily> multichannel;
   static const FamilyModel<BatchedFamily> batched;
   static const FamilyModel<SegmentedFamily> segmented;
-  static const std::vector<const KernelFamily*> all = {&hist1d, &multichannel, &batched,
-                                                       &segmented};
+  static const FamilyModel<WeightedFamily> weighted;
+  static const FamilyModel<DeterministicWeightedFamily> weighted_det;
+  static const std::vector<const KernelFamily*> all = {&hist1d,    &multichannel, &batched,
+                                                       &segmented, &weighted,     &weighted_det};
   return all;
 }
 

@@ -10,6 +10,10 @@ Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_co
                     cudaStream_t stream);
 // Which family of rows (batched, segmented) made this thread's last successful call of rows.
 Family last_rows_family();
+// Which weighted family (weighted, weighted_det) made this thread's last successful weighted call.
+Family last_weighted_family();
+// This thread's last successful call's choice in family f (empty before one).
+FamilyChoice last_family_choice(Family f);
 // Why integer even bounds cannot be carried exactly by a Problem's doubles (beyond +-2^53), or
 // empty; float and double bounds always can.
 std::string inexact_bounds(std::int64_t lower, std::int64_t upper);

@@ -99,9 +99,51 @@ Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::
   return p;
 }
 
+Problem weighted_problem(SampleType t, WeightType w, Binning b, std::uint32_t num_bins,
+                         std::uint64_t n, bool deterministic, double lower, double upper) {
+  Problem p = flat_problem(t, b, num_bins, n, lower, upper);
+  p.family = deterministic ? Family::weighted_det : Family::weighted;
+  p.weight_type = w;
+  return p;
+}
+
+std::size_t bin_bytes(const Problem& p) {
+  return p.weight_type == WeightType::none || p.weight_type == WeightType::f32 ? 4 : 8;
+}
+
+const char* to_string(WeightType w) {
+  switch (w) {
+    case WeightType::none: return "none";
+    case WeightType::f32: return "f32";
+    case WeightType::f64: return "f64";
+    case WeightType::i32: return "i32";
+    case WeightType::i64: return "i64";
+  }
+  return "?";
+}
+
+std::optional<WeightType> parse_weight_type(const std::string& s) {
+  for (WeightType w : {WeightType::f32, WeightType::f64, WeightType::i32, WeightType::i64})
+    if (s == to_string(w)) return w;
+  return std::nullopt;
+}
+
+std::size_t weight_bytes(WeightType w) {
+  switch (w) {
+    case WeightType::none: return 0;
+    case WeightType::f32:
+    case WeightType::i32: return 4;
+    default: return 8;
+  }
+}
+
 std::uint64_t Problem::total_samples() const {
   if (family == Family::segmented) return n;
   return n * channels * rows;
+}
+
+std::uint64_t Problem::input_bytes() const {
+  return total_samples() * sample_bytes(sample_type) + n * weight_bytes(weight_type);
 }
 
 Problem as_one_stream(const Problem& p) {
@@ -113,6 +155,9 @@ Problem as_one_stream(const Problem& p) {
   flat.rows = 1;
   flat.row_stride = 0;
   flat.d_offsets = nullptr;
+  flat.weight_type = WeightType::none;
+  flat.d_weights = nullptr;
+  flat.weight_bound = 0;
   return flat;
 }
 
@@ -204,6 +249,9 @@ db::ProblemRow Problem::key() const {
   // Problems of rows keep their row count in the channels column (validate_rows(): < 2^32) and
   // active_channels 0, so that a nearer shape is one of the same rows and another length.
   if (family_of(*this).has_rows()) row.channels = static_cast<std::uint32_t>(rows);
+  // Weighted problems keep their weights' type code (1 .. 4) in the channels column, so that a
+  // nearer shape is one of the same weights.
+  if (family_of(*this).has_weights()) row.channels = static_cast<std::uint32_t>(weight_type);
   return row;
 }
 
@@ -238,6 +286,7 @@ std::string Problem::describe() const {
     s << " rows=" << rows;
     if (row_stride != 0) s << " row_stride=" << row_stride;
   }
+  if (family_of(*this).has_weights()) s << " weights=" << to_string(weight_type);
   if (row_pixels != 0) {
     s << " image=" << image_rows() << "x" << row_pixels;
     if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
@@ -394,7 +443,7 @@ std::string validate_rows(const Problem& p) {
 
 ShapeKey shape_key(const Problem& p) {
   return {p.family,   p.sample_type,     p.binning,   p.num_bins,     p.n,
-          p.channels, p.active_channels, p.pitched(), even_narrow(p), p.rows};
+          p.channels, p.active_channels, p.pitched(), even_narrow(p), p.rows, p.weight_type};
 }
 
 namespace {
@@ -487,6 +536,8 @@ std::string validate(const Problem& p) {
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow";
   if (std::string why = family_of(p).validate(p); !why.empty()) return why;
+  if (!family_of(p).has_weights() && p.weight_type != WeightType::none)
+    return std::string(to_string(p.family)) + " problems take no weights (the weighted families do)";
   if (p.binning == Binning::direct && is_float(p.sample_type))
     return std::string("direct binning needs integer samples; use even binning for ") +
            to_string(p.sample_type);

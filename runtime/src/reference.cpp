@@ -71,8 +71,9 @@ struct EvenRule {
 
 // T is the type in memory, V what the bin rules compare (float for f16 and bf16, whose
 // value_of converts; T itself otherwise). Levels are converted once, before counting.
-template <class T, class V = T, class ValueOf>
-std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_in, ValueOf value_of) {
+// Calls add(channel, bin, row) for each sample of p in a bin, in order.
+template <class T, class V = T, class ValueOf, class Add>
+void visit(const Problem& p, const T* s, const T* levels_in, ValueOf value_of, Add add) {
   std::vector<V> level_values;
   if (p.binning == Binning::range && levels_in != nullptr)
     for (std::uint32_t i = 0; i <= p.num_bins; ++i) level_values.push_back(value_of(levels_in[i]));
@@ -86,7 +87,6 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
   const std::uint64_t row_pixels = p.row_pixels != 0 ? p.row_pixels : p.n;
   const std::uint64_t pitch = p.row_pitch_bytes != 0 ? p.row_pitch_bytes / sizeof(T)
                                                      : row_pixels * channels;
-  std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * active, 0);
   const EvenRule even(p);
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const T* row = s + i / row_pixels * pitch + i % row_pixels * channels;
@@ -95,7 +95,6 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
       if constexpr (std::is_floating_point_v<V>) {
         if (no_infinities && std::isinf(v)) continue;
       }
-      std::uint32_t* hc = h.data() + static_cast<std::size_t>(c) * p.num_bins;
       if (p.binning == Binning::range) {
         // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
         // upper_bound's predecessor. Outside [levels[0], levels[num_bins]) and NaN: no bin.
@@ -104,22 +103,48 @@ std::vector<std::uint32_t> count(const Problem& p, const T* s, const T* levels_i
           if (std::isnan(v)) continue;
         }
         if (v < levels[0] || !(v < levels[p.num_bins])) continue;
-        ++hc[static_cast<std::uint32_t>(std::upper_bound(levels, end, v) - levels - 1)];
+        add(c, static_cast<std::uint32_t>(std::upper_bound(levels, end, v) - levels - 1), i);
       } else if (p.binning == Binning::direct) {
         // Negative values become huge unsigned ones, ignored like values >= num_bins.
         if constexpr (std::is_integral_v<V>) {
           const auto bin = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
-          if (bin < p.num_bins) ++hc[bin];
+          if (bin < p.num_bins) add(c, static_cast<std::uint32_t>(bin), i);
         } else {  // no direct binning of floats (validate()); as before it had a rule
           const auto bin = static_cast<std::uint32_t>(v);
-          if (bin < p.num_bins) ++hc[bin];
+          if (bin < p.num_bins) add(c, bin, i);
         }
       } else if (std::uint32_t bin; even.bin_of(v, bin)) {
-        ++hc[bin];
+        add(c, bin, i);
       }
     }
   }
-  return h;
+}
+
+// visit() over p's sample type.
+template <class Add>
+void visit_samples(const Problem& p, const void* samples, const void* levels, Add add) {
+  const auto* bits = static_cast<const std::uint16_t*>(samples);
+  const auto* level_bits = static_cast<const std::uint16_t*>(levels);
+  switch (p.sample_type) {
+#define HT_REF(TAG, T)                                                                   \
+  case SampleType::TAG:                                                                  \
+    return visit(p, static_cast<const T*>(samples), static_cast<const T*>(levels),       \
+                 [](T v) { return v; }, add);
+    HT_REF(u8, std::uint8_t)
+    HT_REF(u16, std::uint16_t)
+    HT_REF(u32, std::uint32_t)
+    HT_REF(i32, std::int32_t)
+    HT_REF(f32, float)
+    HT_REF(i8, std::int8_t)
+    HT_REF(i16, std::int16_t)
+    HT_REF(i64, std::int64_t)
+    HT_REF(u64, std::uint64_t)
+    HT_REF(f64, double)
+#undef HT_REF
+    case SampleType::f16: return visit<std::uint16_t, float>(p, bits, level_bits, f16_to_float, add);
+    case SampleType::bf16:
+      return visit<std::uint16_t, float>(p, bits, level_bits, bf16_to_float, add);
+  }
 }
 
 // One histogram per row of a batched or segmented problem, each the 1D reference of its samples.
@@ -164,28 +189,46 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
     if (std::string why = validate(p); !why.empty())
       throw std::invalid_argument("reference_histogram: " + p.describe() + ": " + why);
   }
-  const auto* bits = static_cast<const std::uint16_t*>(samples);
-  const auto* level_bits = static_cast<const std::uint16_t*>(levels);
-  switch (p.sample_type) {
-#define HT_REF(TAG, T)                                                                   \
-  case SampleType::TAG:                                                                  \
-    return count(p, static_cast<const T*>(samples), static_cast<const T*>(levels),       \
-                 [](T v) { return v; });
-    HT_REF(u8, std::uint8_t)
-    HT_REF(u16, std::uint16_t)
-    HT_REF(u32, std::uint32_t)
-    HT_REF(i32, std::int32_t)
-    HT_REF(f32, float)
-    HT_REF(i8, std::int8_t)
-    HT_REF(i16, std::int16_t)
-    HT_REF(i64, std::int64_t)
-    HT_REF(u64, std::uint64_t)
-    HT_REF(f64, double)
-#undef HT_REF
-    case SampleType::f16: return count<std::uint16_t, float>(p, bits, level_bits, f16_to_float);
-    case SampleType::bf16: return count<std::uint16_t, float>(p, bits, level_bits, bf16_to_float);
-  }
-  return {};
+  std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * p.active_channels, 0);
+  visit_samples(p, samples, levels, [&](std::uint32_t c, std::uint32_t bin, std::uint64_t) {
+    ++h[static_cast<std::size_t>(c) * p.num_bins + bin];
+  });
+  return h;
 }
 
+std::vector<double> reference_weighted(const Problem& p, const void* samples, const void* weights,
+                                       const void* levels) {
+  if (p.binning == Binning::range && levels == nullptr && p.n > 0)
+    throw std::invalid_argument("reference_weighted: range binning needs the host levels");
+  auto weight = [&](std::uint64_t i) -> double {
+    switch (p.weight_type) {
+      case WeightType::f32: return static_cast<const float*>(weights)[i];
+      case WeightType::f64: return static_cast<const double*>(weights)[i];
+      case WeightType::i32: return static_cast<const std::int32_t*>(weights)[i];
+      case WeightType::i64: return static_cast<double>(static_cast<const std::int64_t*>(weights)[i]);
+      case WeightType::none: break;
+    }
+    return 1;
+  };
+  std::vector<double> sums(p.num_bins, 0.0);
+  visit_samples(p, samples, levels,
+                [&](std::uint32_t, std::uint32_t bin, std::uint64_t i) { sums[bin] += weight(i); });
+  return sums;
+}
+
+std::vector<std::uint32_t> weighted_words(const Problem& p, const std::vector<double>& sums) {
+  std::vector<std::uint32_t> words(sums.size() * bin_bytes(p) / 4);
+  for (std::size_t b = 0; b < sums.size(); ++b) {
+    if (p.weight_type == WeightType::f32) {
+      const float f = static_cast<float>(sums[b]);
+      std::memcpy(&words[b], &f, 4);
+    } else if (p.weight_type == WeightType::f64) {
+      std::memcpy(&words[2 * b], &sums[b], 8);
+    } else {
+      const auto i = static_cast<std::int64_t>(sums[b]);
+      std::memcpy(&words[2 * b], &i, 8);
+    }
+  }
+  return words;
+}
 }  // namespace histtune

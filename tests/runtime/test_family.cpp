@@ -36,6 +36,9 @@ Problem typical(const KernelFamily& f) {
   if (f.id() == Family::batched) return batched_problem(SampleType::u8, Binning::direct, 256, 64, 1 << 16);
   if (f.id() == Family::segmented)
     return segmented_problem(SampleType::u8, Binning::direct, 256, 64, 1 << 22);
+  if (f.has_weights())
+    return weighted_problem(SampleType::u8, WeightType::f32, Binning::direct, 256, 1 << 24,
+                            f.id() == Family::weighted_det);
   return f.has_channels() ? multichannel_problem(SampleType::u8, 4, 3, 1 << 20)
                           : flat_problem(SampleType::u8, Binning::direct, 256, 1 << 24);
 }
@@ -72,8 +75,9 @@ TEST(FamilyRegistry, EachFamilyDeclaresItsOwnPlanProblemsAndBenchRows) {
       EXPECT_TRUE(ids.insert(r.id).second) << "two rows named " << r.id;
       EXPECT_FALSE(r.target.empty()) << r.id;
     }
-    // The families of rows have no CUB peer (CUB has no histogram per row or segment).
-    if (!f->has_rows()) {
+    // The families of rows have no CUB peer (CUB has no histogram per row or segment), nor the
+    // weighted ones (CUB has no weights).
+    if (!f->has_rows() && !f->has_weights()) {
       EXPECT_NE(f->baseline(), Baseline::none) << f->name() << ": both families have a CUB peer";
     }
   }
@@ -95,6 +99,19 @@ std::vector<Problem> variants(const KernelFamily& f) {
       out.push_back(p);
       if (f.id() == Family::batched) p.row_stride = (1 << 16) + 3;
       p.d_offsets = offsets;
+      out.push_back(p);
+    }
+    return out;
+  }
+  if (f.has_weights()) {
+    // The weights and their bound are call arguments; the bounds as for the 1D family.
+    static const float weights[1] = {1};
+    for (double upper : {256.0, 65536.0}) {
+      Problem p = weighted_problem(SampleType::u16, WeightType::f32, Binning::even, 4, 1 << 20,
+                                   f.id() == Family::weighted_det, 0, upper);
+      out.push_back(p);
+      p.d_weights = weights;
+      p.weight_bound = 2;
       out.push_back(p);
     }
     return out;

@@ -185,6 +185,27 @@ TEST(ProblemSpec, BatchedRowsAndSegmentsRoundTripThroughTheKey) {
   EXPECT_NE(error_of("seg:10:u8:direct:256").find("wrong number of fields"), std::string::npos);
 }
 
+TEST(ProblemSpec, WeightedProblemsRoundTripThroughTheKey) {
+  const Problem p = parse_problem("w:f32:f32:even:256:2^26:0:100");
+  EXPECT_EQ(p.family, Family::weighted);
+  EXPECT_EQ(p.weight_type, WeightType::f32);
+  EXPECT_EQ(p.upper, 100);
+  EXPECT_EQ(problem_spec(p.key()), "w:f32:f32:even:256:2^26");
+  EXPECT_EQ(problem_name(p.key()), "weighted f32 even bins=256 n=2^26 weights=f32");
+  EXPECT_EQ(problem_of(p.key()).key(), p.key());
+  EXPECT_EQ(parse_problem(problem_spec(p.key())).key(), p.key());
+  const Problem d = parse_problem("wdet:f64:u16:direct:1000:2^20");
+  EXPECT_EQ(d.family, Family::weighted_det);
+  EXPECT_EQ(d.weight_type, WeightType::f64);
+  EXPECT_EQ(problem_of(d.key()).weight_type, WeightType::f64);
+  EXPECT_EQ(problem_spec(d.key()), "wdet:f64:u16:direct:1000:2^20");
+  EXPECT_EQ(parse_problem("w:i64:u8:direct:256:100").key().channels, 4u);
+  EXPECT_NE(error_of("w:f16:f32:even:256:100").find("unknown weight type 'f16'"),
+            std::string::npos);
+  EXPECT_NE(error_of("wdet:i32:u8:direct:256:100").find("f32 or f64 weights"), std::string::npos);
+  EXPECT_NE(error_of("w:f32").find("wrong number of fields"), std::string::npos);
+}
+
 }  // namespace
 
 // Direct bins no i8 or i16 sample reaches (negative samples are never counted): refused like

@@ -4,7 +4,9 @@
 // changes a row fails here. Rows added since, for issue 27: u8 even 10 bins, i32 MoE counts and
 // i32 over 128K and 1M bins in the plan; in the bench, MoE counts in a graph, i32 over 128K and
 // 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of 0.190 ms; for issue 25, the
-// batched and segmented families' targets in both, and the new sample types' rows in both.
+// batched and segmented families' targets in both, and the new sample types' rows in both; for
+// issue 26, the weighted families' (fast and deterministic, f32 and f64 weights) in the plan and
+// their two targets in the bench.
 #include <gtest/gtest.h>
 
 #include <iomanip>
@@ -99,6 +101,10 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "batched u8 direct bins=256 n=2^16 rows=4096 | 0 0 | batched.cuh",
       "batched f32 even bins=64 n=2^10 rows=65536 [-4, 4) | -4 4 | batched.cuh",
       "segmented u32 direct bins=256 n=102400000 rows=100000 | 0 0 | batched.cuh",
+      "weighted f32 even bins=256 n=2^26 weights=f32 [0, 100) | 0 100 | weighted.cuh",
+      "weighted f32 even bins=256 n=2^24 weights=f64 [0, 100) | 0 100 | weighted.cuh",
+      "weighted_det f32 even bins=256 n=2^26 weights=f32 [0, 100) | 0 100 | weighted.cuh",
+      "weighted_det f32 even bins=256 n=2^24 weights=f64 [0, 100) | 0 100 | weighted.cuh",
   };
   EXPECT_EQ(plan_lines(), expected);
 }
@@ -152,6 +158,8 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "batched-u8-256-4096x65536 | batched u8 direct bins=256 n=2^16 rows=4096 | uniform | >= 80% of floor | 80 - - |  | no CUB peer: CUB has no histogram per row",
       "batched-f32-even64-65536x1024 | batched f32 even bins=64 n=2^10 rows=65536 [-4, 4) | uniform | >= 50% of floor | 50 - - |  | no CUB peer: CUB has no histogram per row",
       "segmented-u32-256-1e5x1024 | segmented u32 direct bins=256 n=102400000 rows=100000 | uniform | >= 50% of floor | 50 - - |  | no CUB peer: CUB has no histogram per row",
+      "weighted-f32-f32-even256-2^26 | weighted f32 even bins=256 n=2^26 weights=f32 [0, 100) | uniform | >= 70% of floor (samples + weights) | 70 - - |  | no CUB peer: CUB has no weighted histogram",
+      "weighted-det-f32-f32-even256-2^26 | weighted_det f32 even bins=256 n=2^26 weights=f32 [0, 100) | uniform | within 1.5x of the fast mode; identical across runs and configurations | - - - |  | no CUB peer: CUB has no weighted histogram",
   };
   EXPECT_EQ(bench_lines(), expected);
 }

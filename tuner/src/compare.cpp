@@ -53,18 +53,16 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
                    const TimingOptions& timing, const std::string& skip_cub, int graph_calls) {
   CompareRow row;
   row.problem = p;
-  const std::uint64_t bytes = p.total_samples() * sample_bytes(p.sample_type);
+  const std::uint64_t bytes = p.input_bytes();
   row.floor_ms = static_cast<double>(bytes) / (read_gbps * 1e9) * 1e3;
 
   const Problem flat = as_one_stream(p);
-  const std::vector<std::uint8_t> host = make_samples(flat, 7, dist);
+  const std::vector<std::uint8_t> host = make_inputs(p, 7, dist);  // weights too, if any
   const std::vector<std::uint8_t> levels =
       p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};
   const std::vector<std::int64_t> offsets =
       p.family == Family::segmented ? make_offsets(p) : std::vector<std::int64_t>{};
-  const std::vector<std::uint32_t> expect =
-      reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data(),
-                          offsets.empty() ? nullptr : offsets.data());
+  const std::vector<std::uint32_t> expect = reference_of(p, host, levels, offsets);
   const auto counters = static_cast<std::uint32_t>(expect.size());
   Problem sized = flat;
   sized.num_bins = counters;
@@ -76,8 +74,12 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
   auto ours = [&](const Launch& launch, Timing& t, bool& ok) {
-    t = time_side([&](cudaStream_t s, int rep) { launch(run, in.samples(rep), in.counts(), s); },
-                  stream, timing, graph_calls);
+    t = time_side(
+        [&](cudaStream_t s, int rep) {
+          run.d_weights = weights_in(run, in.samples(rep));  // weighted: the copy's weights
+          launch(run, in.samples(rep), in.counts(), s);
+        },
+        stream, timing, graph_calls);
     HT_CUDA(cudaStreamSynchronize(stream));
     ok = in.read_counts(counters) == expect;
   };

@@ -42,10 +42,8 @@ class GpuBench : public Bench {
       pending_.emplace(dist, std::async(std::launch::async, [p, seed, dist, lv = levels_,
                                                              off = offsets_] {
                          Host h;
-                         h.samples = make_samples(as_one_stream(p), seed, dist);
-                         h.expect = reference_histogram(p, h.samples.data(),
-                                                        lv.empty() ? nullptr : lv.data(),
-                                                        off.empty() ? nullptr : off.data());
+                         h.samples = make_inputs(p, seed, dist);  // weights too, if any
+                         h.expect = reference_of(p, h.samples, lv, off);
                          return h;
                        }));
     }
@@ -84,7 +82,11 @@ class GpuBench : public Bench {
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
       const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, kernel(c), c, q, d_);
       out.timing = time_calls(
-          [&](cudaStream_t s, int) { (*launch)(q, in.inputs->next(), in.inputs->counts(), s); },
+          [&](cudaStream_t s, int) {
+            const void* copy = in.inputs->next();
+            q.d_weights = weights_in(q, copy);  // weighted problems: the copy's weights
+            (*launch)(q, copy, in.inputs->counts(), s);
+          },
           stream_, timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
       out.verified = in.inputs->read_counts(f_.counters(p_)) == in.expect;

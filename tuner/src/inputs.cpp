@@ -7,6 +7,8 @@
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/half.hpp"
+#include "histtune/reference.hpp"
+#include "histtune/weighted.hpp"
 #include "histtune/status.hpp"
 
 namespace histtune::tuner {
@@ -330,6 +332,48 @@ void set_default_level_span(Problem& p) {
   p.upper = std::min(4.0 * p.num_bins, hi);
   // i32 with more bins than non-negative values: the levels take the negative ones too.
   if (p.upper - p.lower < p.num_bins) p.lower = lo;
+}
+
+std::vector<std::uint8_t> make_weights(const Problem& p, std::uint64_t seed) {
+  Rng rng{seed * 0x9E3779B97F4A7C15ull + 5};
+  const std::size_t wb = weight_bytes(p.weight_type);
+  std::vector<std::uint8_t> out(p.n * wb);
+  for (std::uint64_t i = 0; i < p.n; ++i) {
+    const int w = static_cast<int>(rng.next() % 9) - 4;  // -4 .. 4
+    std::uint8_t* at = out.data() + i * wb;
+    switch (p.weight_type) {
+      case WeightType::f32: { const float v = static_cast<float>(w); std::memcpy(at, &v, 4); break; }
+      case WeightType::f64: { const double v = w; std::memcpy(at, &v, 8); break; }
+      case WeightType::i32: { const std::int32_t v = w; std::memcpy(at, &v, 4); break; }
+      case WeightType::i64: { const std::int64_t v = w; std::memcpy(at, &v, 8); break; }
+      case WeightType::none: break;
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> make_inputs(const Problem& p, std::uint64_t seed, Distribution dist) {
+  std::vector<std::uint8_t> out = make_samples(as_one_stream(p), seed, dist);
+  if (p.weight_type == WeightType::none) return out;
+  const std::vector<std::uint8_t> w = make_weights(p, seed);
+  out.resize(weighted::weights_offset(p), 0);
+  out.insert(out.end(), w.begin(), w.end());
+  return out;
+}
+
+std::vector<std::uint32_t> reference_of(const Problem& p, const std::vector<std::uint8_t>& inputs,
+                                        const std::vector<std::uint8_t>& levels,
+                                        const std::vector<std::int64_t>& offsets) {
+  const void* lv = levels.empty() ? nullptr : levels.data();
+  if (p.weight_type != WeightType::none)
+    return weighted_words(
+        p, reference_weighted(p, inputs.data(), inputs.data() + weighted::weights_offset(p), lv));
+  return reference_histogram(p, inputs.data(), lv, offsets.empty() ? nullptr : offsets.data());
+}
+
+const void* weights_in(const Problem& p, const void* inputs) {
+  if (p.weight_type == WeightType::none) return nullptr;
+  return static_cast<const std::uint8_t*>(inputs) + weighted::weights_offset(p);
 }
 
 std::vector<std::int64_t> make_offsets(const Problem& p, std::uint64_t seed) {

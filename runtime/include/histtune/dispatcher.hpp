@@ -22,6 +22,7 @@
 #include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
+#include "histtune/weighted.hpp"
 
 namespace histtune {
 namespace db {
@@ -205,7 +206,8 @@ void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& su
 
 // The argument checks of Dispatcher::run that need no device: the problem (bins, n, bounds:
 // finite, ordered, exact), null and misaligned pointers (p.d_levels too, for range binning with
-// n > 0, and p.d_offsets for segmented problems with rows). Empty when valid, else the reason.
+// n > 0, p.d_offsets for segmented problems with rows, p.d_weights for weighted problems with
+// n > 0; d_counts aligned to bin_bytes(p)). Empty when valid, else the reason.
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
 
 // Range binning with n > 0: whether p.d_levels is memory the current device `current_device` can
@@ -214,7 +216,7 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 // The levels' order is not checked (that would need a synchronisation): unsorted levels give
 // unspecified counts, never an out-of-bounds access. Other binnings: always empty. No
 // synchronisation; made on every call, stream capture included. Segmented problems with rows:
-// p.d_offsets likewise.
+// p.d_offsets likewise; weighted problems with n > 0: p.d_weights likewise.
 std::string check_levels(const Problem& p, int current_device);
 
 // Whether `stream` may carry a launch for device `current_device`: empty when it may, else the

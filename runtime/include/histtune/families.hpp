@@ -1,6 +1,6 @@
 // Every family's typed traits at once (Hist1DFamily, MultiChannelFamily, BatchedFamily,
-// SegmentedFamily), for code that is written per family; code over any family uses family.hpp's
-// registry instead.
+// SegmentedFamily, WeightedFamily, DeterministicWeightedFamily), for code that is written per
+// family; code over any family uses family.hpp's registry instead.
 #pragma once
 
 #include "histtune/batched.hpp"
@@ -8,3 +8,4 @@
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/multichannel.hpp"
+#include "histtune/weighted.hpp"

@@ -82,6 +82,9 @@ class KernelFamily {
   // Whether its problems are rows of histograms (Problem::rows): their key and description name
   // the rows.
   virtual bool has_rows() const = 0;
+  // Whether its problems carry weights (Problem::weight_type): their key and description name
+  // the weights' type, and each call its d_weights.
+  virtual bool has_weights() const = 0;
   // The counters one call writes (and zeroes): its histograms' bins, one after another.
   virtual std::uint64_t counters(const Problem& p) const = 0;
 

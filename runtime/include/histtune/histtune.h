@@ -364,10 +364,26 @@ histtune_status histtune_histogram_segmented_range_bf16(
     uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
 /* ---- end batched rows ---- */
 
+/* ---- weighted ----
+ * Sample i adds d_weights[i] to its bin instead of 1: n samples and n weights. sample_type is
+ * histtune::SampleType's code (u8 0, u16 1, u32 2, i32 3, f32 4, i8 5, i16 6, f16 7, bf16 8,
+ * i64 9, u64 10, f64 11), weight_type histtune::WeightType's (f32 1, f64 2, i32 3, i64 4) and
+ * binning 0 direct, 1 even over [lower, upper) (doubles; 64-bit integer bounds exact up to
+ * 2^53), 2 range (d_levels: num_bins + 1 levels of the samples' type). d_bins: num_bins float
+ * (f32 weights), double (f64) or int64_t (i32, i64) bins, overwritten. deterministic != 0: the
+ * same bits on every run (f32 and f64 weights; 64-bit fixed point scaled for max_abs_weight, a
+ * bound on |w| the caller guarantees, or 0 to measure it). The semantics, checks and errors of
+ * histtune::histogram_even(d_samples, d_weights, ...); docs/api.md. */
+histtune_status histtune_histogram_weighted(int sample_type, const void* d_samples, int weight_type,
+                                            const void* d_weights, uint64_t n, int binning,
+                                            uint32_t num_bins, double lower, double upper,
+                                            const void* d_levels, void* d_bins, int deterministic,
+                                            double max_abs_weight, cudaStream_t stream);
+
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
 /* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")
- * of this thread's last successful call, 1D, multi-channel, batched or segmented. */
+ * of this thread's last successful call, 1D, multi-channel, batched, segmented or weighted. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
 /* 1 when this thread's last successful call used a stored result recorded under another driver,

@@ -407,6 +407,68 @@ Status histogram_segmented_range(const __nv_bfloat16* d_samples, std::uint64_t n
                                  std::uint32_t num_bins, const __nv_bfloat16* d_levels,
                                  std::uint32_t* d_counts, cudaStream_t stream = nullptr);
 
+// ---- Weighted histograms (families "weighted" and "weighted_det") ----------------------------
+// Sample i adds d_weights[i] to its bin instead of 1 (numpy.histogram's weights=): n samples and
+// n weights (one n for both). The binnings are those of the unweighted calls above, over the same
+// sample types. Weights and bins: float -> float bins, double -> double bins, std::int32_t and
+// std::int64_t -> std::int64_t bins (exact; a sum beyond int64 wraps). d_bins holds num_bins
+// bins, overwritten. Samples in no bin add nothing, whatever their weight.
+//
+// The fast mode (the default) adds with float or double atomics: the order of the additions, and
+// so the last bits of a bin, may differ between runs and configurations; a bin's error is at most
+// about (samples in the bin) x epsilon x (the sum of |w| in it) (docs/api.md). A NaN weight makes
+// its bin NaN (it propagates, as in NumPy).
+//
+// The deterministic mode (float and double weights) adds 64-bit fixed point, rint(w x 2^s), and
+// converts each bin at the end: the same bits on every run and every configuration.
+// s = 62 - e - ceil(log2 n), where max_abs_weight < 2^e (the caller's bound on |w|; 0: measured
+// by one more pass over the weights, the largest finite |w|), so no sum can overflow. Each weight
+// is off by at most 2^-(s+1), a bin by (samples in the bin) x 2^-(s+1) before the one rounding
+// to the output type. A weight that is NaN, infinite or beyond max_abs_weight makes its bin NaN.
+struct WeightedOptions {
+  bool deterministic = false;
+  double max_abs_weight = 0;  // deterministic: a bound on |w| the caller guarantees; 0: measured
+};
+// The bins of weights of type W, and the even bounds of samples of type T.
+template <class W> struct WeightedBin;
+template <> struct WeightedBin<float> { using type = float; };
+template <> struct WeightedBin<double> { using type = double; };
+template <> struct WeightedBin<std::int32_t> { using type = std::int64_t; };
+template <> struct WeightedBin<std::int64_t> { using type = std::int64_t; };
+template <class W> using weighted_bin_t = typename WeightedBin<W>::type;
+template <class T> struct EvenBound { using type = std::int64_t; };  // integers up to 4 bytes
+template <> struct EvenBound<float> { using type = float; };
+template <> struct EvenBound<__half> { using type = float; };
+template <> struct EvenBound<__nv_bfloat16> { using type = float; };
+template <> struct EvenBound<double> { using type = double; };
+template <> struct EvenBound<std::uint64_t> { using type = std::uint64_t; };  // exact bounds
+
+// Every sample type of histogram_even, and W one of float, double, std::int32_t, std::int64_t.
+template <class T, class W>
+Status histogram_even(const T* d_samples, const W* d_weights, std::uint64_t n,
+                      std::uint32_t num_bins, typename EvenBound<T>::type lower,
+                      typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
+                      cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+// Every sample type of histogram_range.
+template <class T, class W>
+Status histogram_range(const T* d_samples, const W* d_weights, std::uint64_t n,
+                       std::uint32_t num_bins, const T* d_levels, weighted_bin_t<W>* d_bins,
+                       cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+// Every integer sample type of histogram_direct.
+template <class T, class W>
+Status histogram_direct(const T* d_samples, const W* d_weights, std::uint64_t n,
+                        std::uint32_t num_bins, weighted_bin_t<W>* d_bins,
+                        cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+
+// The same calls with the types as values, for bindings (the C API, Python): samples of type t
+// (SampleType's codes), weights of type w, one binning b; even bounds as doubles (exact for
+// 64-bit integers up to 2^53; the typed calls take them exactly), range levels of the samples'
+// type at d_levels; d_bins of weighted_bin_t of w.
+Status histogram_weighted(SampleType t, const void* d_samples, WeightType w, const void* d_weights,
+                          std::uint64_t n, Binning b, std::uint32_t num_bins, double lower,
+                          double upper, const void* d_levels, void* d_bins,
+                          cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+
 // The configuration and lookup level of the last 1D call made on this thread.
 Choice last_choice();
 // The same for the last successful multi-channel call made on this thread.
@@ -414,6 +476,9 @@ MultiChannelChoice last_multichannel_choice();
 // The same for the last successful batched or segmented call made on this thread (the segmented
 // family's configurations have the same fields; their label's prefix is "seg.").
 BatchedChoice last_batched_choice();
+// The same for the last successful weighted call (fast or deterministic) made on this thread, as
+// its family's parameter values (label() names the form: "w." or "wdet.").
+FamilyChoice last_weighted_choice();
 // The process-wide dispatcher behind the free functions (created on first use).
 Dispatcher& default_dispatcher();
 

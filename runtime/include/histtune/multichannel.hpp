@@ -154,6 +154,7 @@ struct MultiChannelFamily {
   static constexpr const char* kSpecPrefix = "mc";
   static constexpr bool kChannels = true;
   static constexpr bool kRows = false;
+  static constexpr bool kWeights = false;
   static constexpr Baseline kBaseline = Baseline::cub_multi_histogram;
   static const std::vector<Param<Config>>& params() { return multichannel::params(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }

@@ -15,7 +15,7 @@ struct ProblemRow;
 }
 
 // The kernel families (family.hpp). The database stores a family by its name.
-enum class Family { hist1d, multichannel, batched, segmented };
+enum class Family { hist1d, multichannel, batched, segmented, weighted, weighted_det };
 const char* to_string(Family f);
 std::optional<Family> parse_family(const std::string& s);
 
@@ -54,6 +54,16 @@ bool is_half(SampleType t);
 // 65536; f16: 63489 and bf16: 65281, +-0 one value, infinities included, NaN excluded); else 0.
 // Range binning's num_bins + 1 strictly ascending levels must exist among them.
 std::uint32_t distinct_values(SampleType t);
+
+// The weights of a weighted problem (families "weighted" and "weighted_det"): each sample adds
+// its weight to its bin instead of 1. f32 weights sum into float bins, f64 into double bins, i32
+// and i64 into 64-bit signed integer bins (bin_bytes()). Unweighted problems have none. The
+// enumerators' values are the C API's and Python's weight codes, and a weighted problem's key
+// stores them in the channels column (Problem::key()).
+enum class WeightType { none, f32, f64, i32, i64 };
+const char* to_string(WeightType w);
+std::optional<WeightType> parse_weight_type(const std::string& s);
+std::size_t weight_bytes(WeightType w);  // 0 for none
 
 // Counts are uint32; n <= 2^32 - 1 means no counter, private or global, can overflow.
 constexpr std::uint64_t kMaxSamples = 0xFFFFFFFFull;
@@ -102,9 +112,19 @@ struct Problem {
   std::uint64_t rows = 1;
   std::uint64_t row_stride = 0;
   const std::int64_t* d_offsets = nullptr;
+  // Weighted problems (families "weighted" and "weighted_det"): the weights' type (part of the
+  // key) and, as call arguments like the even bounds, n weights in device memory (sample i adds
+  // d_weights[i]) and, for the deterministic family, the caller's bound on |weight| that sets
+  // the fixed-point scale (0: measured by a pass over the weights; weighted.hpp). Other
+  // families: none, null and 0.
+  WeightType weight_type = WeightType::none;
+  const void* d_weights = nullptr;
+  double weight_bound = 0;
 
   // The samples read: n x channels (1D, multi-channel), n x rows (batched), n (segmented).
   std::uint64_t total_samples() const;
+  // The bytes a call reads at least (its read floor): the samples, and the weights if any.
+  std::uint64_t input_bytes() const;
   // Bytes of an image row's samples: row_pixels x channels x sample bytes.
   std::uint64_t row_bytes() const;
   // Image rows: n / row_pixels, or 1 when row_pixels is 0 and n > 0.
@@ -141,6 +161,15 @@ Problem multichannel_problem(SampleType t, std::uint32_t channels, std::uint32_t
 // A batched problem: `rows` rows of n samples each, row_stride samples apart (0: packed).
 Problem batched_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
                         std::uint64_t n, std::uint64_t row_stride = 0);
+// A weighted problem: n samples of type t, each adding its weight of type w to its bin;
+// deterministic picks the family "weighted_det" (bit-identical sums, weighted.hpp).
+Problem weighted_problem(SampleType t, WeightType w, Binning b, std::uint32_t num_bins,
+                         std::uint64_t n, bool deterministic = false, double lower = 0,
+                         double upper = 0);
+// Bytes of one output bin: 4 (uint32 counts, float sums of f32 weights) or 8 (double sums of f64
+// weights, int64 sums of integer weights).
+std::size_t bin_bytes(const Problem& p);
+
 // A segmented problem: n samples cut into `rows` segments by rows + 1 offsets (set d_offsets).
 Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,
                           std::uint64_t n);
@@ -183,12 +212,12 @@ bool every_value_a_bin(const Problem& p);
 
 // The part of a problem that its kernel is compiled and prepared for: family, sample type,
 // binning, bins, n, channels, active channels, whether the rows are pitched, even_narrow() and
-// the rows of a batched or segmented problem.
+// the rows of a batched or segmented problem, and the weights' type.
 // Calls with equal keys share one prepared launch (the dispatcher's memo); everything else a
 // call carries (the even bounds, the levels, the pitch) is an argument of each launch. Derived
 // here alone, so that a property that changes the kernel is added to the one key.
 using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uint64_t,
-                            std::uint32_t, std::uint32_t, bool, int, std::uint64_t>;
+                            std::uint32_t, std::uint32_t, bool, int, std::uint64_t, WeightType>;
 ShapeKey shape_key(const Problem& p);
 
 // Checks the problem itself (bins, n, its family's checks of channels and row pitch, then the

@@ -47,6 +47,23 @@ void set_default_level_span(Problem& p);
 // lengths are random around their mean n / rows, some of them empty.
 std::vector<std::int64_t> make_offsets(const Problem& p, std::uint64_t seed = 11);
 
+// Weighted problems: p.n weights of p.weight_type, integers from -4 to 4 (deterministic in
+// `seed`). Their sums are integers far below 2^24 in every bin and every partial sum (a random
+// walk over 2^26 of them strays about 2^14.4 from 0), so float, double, int64 and fixed-point
+// sums are exact in any order and the GPU's bins equal the reference's bit for bit.
+std::vector<std::uint8_t> make_weights(const Problem& p, std::uint64_t seed = 13);
+// The tuner's host buffer of a problem: make_samples of as_one_stream(p), and for weighted
+// problems their make_weights from weighted::weights_offset(p) on (the device pool's copies
+// carry both, so each call's weights rotate with its samples).
+std::vector<std::uint8_t> make_inputs(const Problem& p, std::uint64_t seed, Distribution dist);
+// The host reference of make_inputs' buffer as the output's 32-bit words: reference_histogram's
+// counts, or a weighted problem's weighted_words of reference_weighted.
+std::vector<std::uint32_t> reference_of(const Problem& p, const std::vector<std::uint8_t>& inputs,
+                                        const std::vector<std::uint8_t>& levels,
+                                        const std::vector<std::int64_t>& offsets);
+// Where a copy of make_inputs' buffer at `inputs` holds its weights (null for unweighted p).
+const void* weights_in(const Problem& p, const void* inputs);
+
 // Owns device memory: `copies` copies of the samples back to back (each 256-byte aligned) and
 // the counts buffer.
 //

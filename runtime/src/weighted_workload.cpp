@@ -1,0 +1,44 @@
+// What the weighted families are tuned and benchmarked on (workload.hpp): issue 26's weighted
+// targets, f32 samples with f32 weights into 256 even bins over 2^26 samples, fast and
+// deterministic, and an f64 problem of each.
+#include "histtune/weighted.hpp"
+
+namespace histtune::weighted {
+namespace {
+
+Problem even(WeightType w, Family f, int log2_n) {
+  return weighted_problem(SampleType::f32, w, Binning::even, 256, std::uint64_t{1} << log2_n,
+                          f == Family::weighted_det, 0, 100);
+}
+
+BenchRow target(std::string id, Problem p, std::string goal, std::optional<double> floor_pct) {
+  BenchRow r;
+  r.id = std::move(id);
+  r.problem = std::move(p);
+  r.min_floor_pct = floor_pct;
+  r.target = std::move(goal);
+  r.skip_cub = "no CUB peer: CUB has no weighted histogram";
+  return r;
+}
+
+}  // namespace
+
+std::vector<Problem> plan_problems(Family f) {
+  return {even(WeightType::f32, f, 26), even(WeightType::f64, f, 24)};
+}
+
+std::vector<BenchRow> bench_rows(Family f) {
+  if (f == Family::weighted_det) {
+    // The caller gives the bound (the tuner's weights are within 4): no pass over the weights
+    // to measure it, which would read them a second time.
+    Problem p = even(WeightType::f32, f, 26);
+    p.weight_bound = 4;
+    return {target("weighted-det-f32-f32-even256-2^26", p,
+                   "within 1.5x of the fast mode; identical across runs and configurations",
+                   std::nullopt)};
+  }
+  return {target("weighted-f32-f32-even256-2^26", even(WeightType::f32, f, 26),
+                 ">= 70% of floor (samples + weights)", 70)};
+}
+
+}  // namespace histtune::weighted

@@ -11,8 +11,9 @@ namespace histtune::cli {
 namespace {
 
 const char* const kDetails =
-    "Tunes the default plan (48 problems: u8, u16, u32, i32 and f32 samples, 10 to\n"
-    "1048576 and n/16 bins, 2^12 to 2^28 samples, direct, even and range binning; RGBA frames\n"
+    "Tunes the default plan (53 problems: u8, u16, u32, i32, f32, i64, f16, bf16, i8 and i16\n"
+    "samples, 10 to 1048576 and n/16 bins, 2^12 to 2^28 samples, direct, even and range\n"
+    "binning; RGBA frames\n"
     "and [1048576, 512] columns of interleaved channels; batched and segmented rows; weighted\n"
     "samples, fast and deterministic), or each\n"
     "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"

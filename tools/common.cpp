@@ -14,7 +14,6 @@
 
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
-#include "histtune/tuner/online.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 namespace histtune::cli {

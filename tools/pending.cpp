@@ -5,7 +5,8 @@
 #include <string>
 
 #include "histtune/status.hpp"
-#include "histtune/tuner/online.hpp"
+#include "histtune/tuner/inputs.hpp"
+#include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "histtune/status.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
@@ -100,9 +101,7 @@ void declare(CLI::App* app, Common& common, ShowValues& v) {
   app->add_flag("--pending", v.pending,
                 "instead: the problems programs called that the runtime resolved below\n"
                 "`exact` (from the database and its side file), most-called first, with their\n"
-                "call counts; `histtune tune --pending` tunes them")
-      ->excludes("--problem")
-      ->excludes("--top");
+                "call counts; `histtune tune --pending` tunes them");
 }
 
 }  // namespace
@@ -115,6 +114,9 @@ Command show_command() {
           "--pending lists what programs called untuned instead: each problem with its calls,\n"
           "the lookup level it ran at, the --problem form and the GPU it was called on.",
           bind_values<ShowValues>(declare, [](Common& c, const ShowValues& v) {
+            if (v.pending && (!v.problem.empty() || v.top > 0))
+              throw Error(StatusCode::invalid_argument,
+                          "--pending lists what programs called: not with --problem or --top");
             return v.pending ? show_pending(c) : run_show(c, v.problem, v.top);
           })};
 }

@@ -2,6 +2,7 @@
 // GPU and records every measurement and the winners; with --compare-strategies, measures how
 // close the guided search comes to the exhaustive one instead (docs/tuning.md).
 #include "command.hpp"
+#include "histtune/status.hpp"
 #include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/search.hpp"
 #include "options.hpp"
@@ -94,8 +95,7 @@ void declare(CLI::App* app, Common& common, TuneValues& v) {
   app->add_flag("--pending", v.pending,
                 "tune the problems programs called that the runtime resolved below `exact` on\n"
                 "this GPU (`histtune show --pending` lists them), most-called first; each then\n"
-                "resolves `exact` and leaves the list")
-      ->excludes("--problem");
+                "resolves `exact` and leaves the list");
   declare_search(app, v.flags);
   declare_decision(app, v.flags);
   app->add_option("--seed", v.flags.seed, "seed of the search and of the input data")
@@ -124,6 +124,9 @@ std::vector<Problem> select_plan(const std::vector<std::string>& problem_specs) 
 
 int run_tune(const Common& c, const TuneValues& v) {
   const TuneFlags& f = v.flags;
+  if (v.pending && !v.problems.empty())
+    throw Error(StatusCode::invalid_argument,
+                "--pending tunes what programs called: not with --problem");
   std::vector<Problem> plan = v.pending ? std::vector<Problem>() : select_plan(v.problems);
   const std::vector<tuner::Distribution> dists = parse_distributions(f.distributions);
   const DeviceInfo d = select_device(c);

@@ -100,7 +100,9 @@ Dispatcher::FirstCall Dispatcher::first_call(const DeviceInfo& d, const Problem&
   FirstCall out{lookup(d, p)};
   if (out.choice.level != LookupLevel::exact && tune_online_)
     out.choice = tune_online(d, p, std::move(out.choice));
-  if (out.choice.level != LookupLevel::exact && recorder_)
+  // A problem no configuration of its family can run (resolve() refuses it) is not worth tuning.
+  const bool runs = out.choice.family->check(out.choice.config, p, d).holds();
+  if (out.choice.level != LookupLevel::exact && recorder_ && runs)
     out.calls = recorder_->first_call(d, p, out.choice.level);
   else if (recorder_)
     recorder_->flush();  // what earlier shapes counted since the last first call

@@ -1,44 +1,13 @@
-// The problems programs call: a stored key as a problem to tune, and the online tuner the
-// runtime's dispatchers call on a first call below `exact`.
+// Online tuning: the tuner the runtime's dispatchers call on a first call below `exact`.
 #include "histtune/tuner/online.hpp"
 
 #include <cstdio>
 #include <string>
 
 #include "histtune/dispatcher.hpp"
-#include "histtune/family.hpp"
 #include "histtune/status.hpp"
-#include "histtune/tuner/inputs.hpp"
 
 namespace histtune::tuner {
-
-Problem problem_of_key(const db::ProblemRow& key, std::optional<double> lower,
-                       std::optional<double> upper) {
-  Problem p;
-  const std::optional<Family> fam = parse_family(key.family);
-  if (!fam)
-    throw Error(StatusCode::invalid_argument, "unknown kernel family '" + key.family +
-                                                  "' in the database (this histtune has " +
-                                                  family_names() + ")");
-  p.family = *fam;
-  if (auto t = parse_sample_type(key.sample_type)) p.sample_type = *t;
-  if (auto b = parse_binning(key.binning)) p.binning = *b;
-  p.num_bins = key.num_bins;
-  p.n = key.n;
-  if (family_of(p).has_channels()) {
-    p.channels = key.channels;
-    p.active_channels = key.active_channels;
-  }
-  if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
-  if (p.binning == Binning::even) {
-    p.lower = lower.value_or(0);
-    p.upper = upper.value_or(p.num_bins);
-    bounds_from_doubles(p);
-  } else if (p.binning == Binning::range) {
-    set_default_level_span(p);
-  }
-  return p;
-}
 
 TuneOptions online_options(std::size_t budget) {
   TuneOptions opt;

@@ -240,33 +240,7 @@ Problem parse_problem(const std::string& spec) {
   return p;
 }
 
-Problem problem_of(const db::ProblemRow& key) {
-  Problem p;
-  const std::optional<Family> fam = parse_family(key.family);
-  if (!fam)
-    throw Error(StatusCode::invalid_argument, "unknown kernel family '" + key.family +
-                                                  "' in the database (this histtune has " +
-                                                  family_names() + ")");
-  p.family = *fam;
-  if (auto t = parse_sample_type(key.sample_type)) p.sample_type = *t;
-  if (auto b = parse_binning(key.binning)) p.binning = *b;
-  p.num_bins = key.num_bins;
-  p.n = key.n;
-  if (family_of(p).has_channels()) {
-    p.channels = key.channels;
-    p.active_channels = key.active_channels;
-  }
-  if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
-  if (family_of(p).has_weights()) p.weight_type = static_cast<WeightType>(key.channels);  // too
-  if (p.binning == Binning::even) {
-    p.lower = 0;
-    p.upper = p.num_bins;
-    bounds_from_doubles(p);
-  } else if (p.binning == Binning::range) {
-    tuner::set_default_level_span(p);
-  }
-  return p;
-}
+Problem problem_of(const db::ProblemRow& key) { return tuner::problem_of_key(key); }
 
 namespace {
 std::string count_text(std::uint64_t n) {

@@ -4,9 +4,11 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "histtune/status.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
 #include "options.hpp"
+#include "pending.hpp"
 #include "standing.hpp"
 
 namespace histtune::cli {
@@ -83,6 +85,7 @@ int run_show(const Common& c, const std::string& problem_spec, std::size_t top) 
 struct ShowValues {
   std::string problem;
   std::size_t top = 0;
+  bool pending = false;
 };
 
 void declare(CLI::App* app, Common& common, ShowValues& v) {
@@ -95,6 +98,10 @@ void declare(CLI::App* app, Common& common, ShowValues& v) {
                   "distribution (named in the first column)")
       ->type_name("N")
       ->check(non_negative, "");
+  app->add_flag("--pending", v.pending,
+                "instead: the problems programs called that the runtime resolved below\n"
+                "`exact` (from the database and its side file), most-called first, with their\n"
+                "call counts; `histtune tune --pending` tunes them");
 }
 
 }  // namespace
@@ -103,9 +110,14 @@ Command show_command() {
   return {"show", "what the database holds: tuned problems and winners per device",
           "Per device: how many winners the runtime uses, skips as stale (another kernel template)\n"
           "or flags unverified (another driver, NVRTC or histtune), and why; each winner is marked\n"
-          "[stale: skipped by the runtime] or [unverified]. Needs no GPU; only reads the database.",
+          "[stale: skipped by the runtime] or [unverified]. Needs no GPU; only reads the database.\n"
+          "--pending lists what programs called untuned instead: each problem with its calls,\n"
+          "the lookup level it ran at, the --problem form and the GPU it was called on.",
           bind_values<ShowValues>(declare, [](Common& c, const ShowValues& v) {
-            return run_show(c, v.problem, v.top);
+            if (v.pending && (!v.problem.empty() || v.top > 0))
+              throw Error(StatusCode::invalid_argument,
+                          "--pending lists what programs called: not with --problem or --top");
+            return v.pending ? show_pending(c) : run_show(c, v.problem, v.top);
           })};
 }
 

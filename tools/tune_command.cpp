@@ -2,9 +2,11 @@
 // GPU and records every measurement and the winners; with --compare-strategies, measures how
 // close the guided search comes to the exhaustive one instead (docs/tuning.md).
 #include "command.hpp"
+#include "histtune/status.hpp"
 #include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/search.hpp"
 #include "options.hpp"
+#include "pending.hpp"
 #include "tune.hpp"
 
 namespace histtune::cli {
@@ -30,10 +32,12 @@ const char* const kDetails =
     "is a tie: the built-in default wins it, else the simplest configuration). Each\n"
     "measurement is stored as it is taken, so running the same command again after an\n"
     "interruption measures only the rest; the robust winner and each distribution's\n"
-    "winner are stored.\n\n";
+    "winner are stored. --pending tunes what programs called instead (docs/tuning.md,\n"
+    "\"Record, then tune\").\n\n";
 
 struct TuneValues {
   std::vector<std::string> problems;
+  bool pending = false;
   TuneFlags flags;
 };
 
@@ -90,6 +94,10 @@ void declare(CLI::App* app, Common& common, TuneValues& v) {
   app->add_option("--problem", v.problems,
                   "tune this problem instead of the default plan (repeatable; format below)")
       ->type_name("SPEC");
+  app->add_flag("--pending", v.pending,
+                "tune the problems programs called that the runtime resolved below `exact` on\n"
+                "this GPU (`histtune show --pending` lists them), most-called first; each then\n"
+                "resolves `exact` and leaves the list");
   declare_search(app, v.flags);
   declare_decision(app, v.flags);
   app->add_option("--seed", v.flags.seed, "seed of the search and of the input data")
@@ -116,14 +124,21 @@ std::vector<Problem> select_plan(const std::vector<std::string>& problem_specs) 
   return plan;
 }
 
-int run_tune(const Common& c, const std::vector<std::string>& problem_specs, const TuneFlags& f) {
-  const std::vector<Problem> plan = select_plan(problem_specs);
+int run_tune(const Common& c, const TuneValues& v) {
+  const TuneFlags& f = v.flags;
+  if (v.pending && !v.problems.empty())
+    throw Error(StatusCode::invalid_argument,
+                "--pending tunes what programs called: not with --problem");
+  std::vector<Problem> plan = v.pending ? std::vector<Problem>() : select_plan(v.problems);
   const std::vector<tuner::Distribution> dists = parse_distributions(f.distributions);
   const DeviceInfo d = select_device(c);
   auto database = open_db(c);
   std::FILE* text = text_stream(c);  // stderr under --json: stdout carries the document
+  if (v.pending) plan = pending_plan(*database, d, text, c.quiet);
   if (f.compare_strategies) return run_compare_strategies(c, plan, f, d, *database, text);
-  return tune_plan(c, plan, f, dists, d, *database, text);
+  const int status = tune_plan(c, plan, f, dists, d, *database, text);
+  if (v.pending) clear_tuned(*database, d, plan);
+  return status;
 }
 
 }  // namespace
@@ -133,7 +148,7 @@ Command tune_command() {
       "tune", "tune the default plan or --problem ... (default)",
       kDetails + std::string(kProblemFormat),
       bind_values<TuneValues>(
-          declare, [](Common& c, const TuneValues& v) { return run_tune(c, v.problems, v.flags); }),
+          declare, [](Common& c, const TuneValues& v) { return run_tune(c, v); }),
       /*is_default=*/true};
 }
 

@@ -87,6 +87,11 @@ std::int64_t config_id_in(SQLite::Database& db, const std::string& family,
                           const std::string& label, const std::string& params_json,
                           bool replace_params);
 
+// Removes the pending row of (device, problem), inside the caller's transaction; returns the
+// rows removed (pending.cpp).
+int clear_pending_in(SQLite::Database& db, const std::string& device_uuid,
+                     const ProblemRow& problem);
+
 }  // namespace histtune::db::detail
 
 namespace histtune::db {

@@ -86,6 +86,7 @@ void winner_in(SQLite::Database& db, const DeviceRow& device, const ProblemRow& 
   detail::bind_winner(put, device_id, problem_id, config_id, median_ms, template_hash,
                       histtune_version);
   put.exec();
+  detail::clear_pending_in(db, device.uuid, problem);  // it resolves `exact` from now on
 }
 
 // Replaces every per-distribution winner of (device, problem), inside the caller's transaction.

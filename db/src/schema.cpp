@@ -164,8 +164,33 @@ ALTER TABLE baselines ADD COLUMN cub_min_ms REAL CHECK (cub_min_ms IS NULL OR cu
 ALTER TABLE baselines ADD COLUMN cub_max_ms REAL CHECK (cub_max_ms IS NULL OR cub_max_ms >= 0);
 )sql";
 
+// Version 4 -> 5: the problems programs called that the runtime resolved below `exact`, with
+// their call counts, for `histtune tune --pending`. The problem's key is inlined, not a reference
+// to `problems`: a pending problem has no results, and prune keeps only problems results use.
+constexpr const char* kMigrateV4ToV5Sql = R"sql(
+CREATE TABLE pending (
+  device_uuid     TEXT    NOT NULL CHECK (length(device_uuid) > 0),
+  device_name     TEXT    NOT NULL,
+  family          TEXT    NOT NULL CHECK (length(family) > 0),
+  sample_type     TEXT    NOT NULL CHECK (length(sample_type) > 0),
+  binning         TEXT    NOT NULL CHECK (length(binning) > 0),
+  num_bins        INTEGER NOT NULL CHECK (num_bins >= 0),
+  n               INTEGER NOT NULL CHECK (n >= 0),
+  channels        INTEGER NOT NULL DEFAULT 1 CHECK (channels >= 1),
+  active_channels INTEGER NOT NULL DEFAULT 0 CHECK (active_channels >= 0),
+  lower           REAL,
+  upper           REAL,
+  level           TEXT    NOT NULL,
+  calls           INTEGER NOT NULL CHECK (calls >= 0),
+  first_seen      TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  last_seen       TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (device_uuid, family, sample_type, binning, num_bins, n, channels, active_channels)
+);
+)sql";
+
 // kMigrations[i] takes schema version i + 1 to i + 2.
-constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql, kMigrateV2ToV3Sql, kMigrateV3ToV4Sql};
+constexpr const char* kMigrations[] = {kMigrateV1ToV2Sql, kMigrateV2ToV3Sql, kMigrateV3ToV4Sql,
+                                       kMigrateV4ToV5Sql};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == Database::kSchemaVersion - 1,
               "one migration per schema version step");
 

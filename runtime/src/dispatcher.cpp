@@ -9,6 +9,7 @@
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/db/database.hpp"
+#include "log.hpp"
 #include "lookup.hpp"
 #include "histtune/version.hpp"
 
@@ -30,8 +31,6 @@ Toolchain current_toolchain(const DeviceInfo& d, Family f) {
 
 // ---- logging ---------------------------------------------------------------------------------
 
-namespace {
-
 // $HISTTUNE_LOG: 0 (or "off") nothing; unset or 1: one line per NVRTC compile and per lookup that
 // skipped a stored row or used an unverified one; 2 (or "all"): also one line per first call of
 // each (device, problem). Read once.
@@ -46,8 +45,10 @@ int log_level() {
   return level;
 }
 
-bool strict_from_env() {
-  const char* v = std::getenv("HISTTUNE_STRICT");
+namespace {
+
+bool env_on(const char* name) {
+  const char* v = std::getenv(name);
   return v && (!std::strcmp(v, "1") || !std::strcmp(v, "on") || !std::strcmp(v, "true"));
 }
 
@@ -59,13 +60,23 @@ Dispatcher::Dispatcher(std::optional<std::string> db_path)
     : Dispatcher(DispatcherOptions{std::move(db_path), std::nullopt}) {}
 
 Dispatcher::Dispatcher(const DispatcherOptions& options) {
-  strict_ = options.strict ? *options.strict : strict_from_env();
+  strict_ = options.strict ? *options.strict : env_on("HISTTUNE_STRICT");
+  tune_online_ = !options.read_only && (options.tune ? *options.tune : env_on("HISTTUNE_TUNE"));
+  tune_budget_ = options.tune_budget;
   // $HISTTUNE_DB first, then the default location.
   db_path_ = options.db_path ? *options.db_path : db::Database::default_path();
+  open_database(options.read_only);
+  const bool record = options.record ? *options.record : record_from_env();
+  if (record && !options.read_only && db_path_ != ":memory:")
+    recorder_ = std::make_unique<CallRecorder>(db_.get(), db::pending_file_path(db_path_));
+}
+
+// A missing file is no database, unless online tuning is on: that stores its winners.
+void Dispatcher::open_database(bool read_only) {
   std::error_code ec;
-  if (db_path_ == ":memory:" || !std::filesystem::exists(db_path_, ec)) return;  // no database
+  if (db_path_ == ":memory:" || (!std::filesystem::exists(db_path_, ec) && !tune_online_)) return;
   try {
-    if (options.read_only) {
+    if (read_only) {
       db_ = std::make_unique<db::Database>(db_path_, db::Database::OpenMode::kReadOnly);
       return;
     }
@@ -77,7 +88,30 @@ Dispatcher::Dispatcher(const DispatcherOptions& options) {
   }
 }
 
-Dispatcher::~Dispatcher() = default;
+Dispatcher::~Dispatcher() = default;  // recorder_ goes first and flushes into db_
+
+void Dispatcher::flush_records() {
+  if (recorder_) recorder_->flush();
+}
+
+std::string Dispatcher::records_to() const { return recorder_ ? recorder_->destination() : ""; }
+
+Dispatcher::FirstCall Dispatcher::first_call(const DeviceInfo& d, const Problem& p) {
+  FirstCall out{lookup(d, p)};
+  if (out.choice.level != LookupLevel::exact && tune_online_)
+    out.choice = tune_online(d, p, std::move(out.choice));
+  // A problem no configuration of its family can run (resolve() refuses it) is not worth tuning.
+  const bool runs = out.choice.family->check(out.choice.config, p, d).holds();
+  if (out.choice.level != LookupLevel::exact && recorder_ && runs)
+    out.calls = recorder_->first_call(d, p, out.choice.level);
+  else if (recorder_)
+    recorder_->flush();  // what earlier shapes counted since the last first call
+  return out;
+}
+
+FamilyChoice Dispatcher::first_call_choice(const DeviceInfo& d, const Problem& p) {
+  return first_call(d, p).choice;
+}
 
 FamilyChoice Dispatcher::lookup(const DeviceInfo& d, const Problem& p) const {
   return graded_lookup(LookupSource{db_.get(), &db_mutex_, strict_, db_path_, db_error_}, d, p);
@@ -129,7 +163,9 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
     d = it->second;
   }
   auto fresh = std::make_unique<Resolved>();
-  fresh->choice = lookup(d, p);
+  FirstCall first = first_call(d, p);
+  fresh->choice = std::move(first.choice);
+  fresh->calls = first.calls;
   const KernelFamily& f = *fresh->choice.family;
   const ParamValues& c = fresh->choice.config;
   // A stored configuration passed the restrictions in the lookup; the default is checked here,
@@ -166,7 +202,9 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d
       auto it = resolved_.find(key);
       if (it != resolved_.end()) res = it->second.get();
     }
-    if (!res) {
+    if (res && res->calls) {
+      res->calls->fetch_add(1, std::memory_order_relaxed);  // a pending shape: counted
+    } else if (!res) {
       if (capturing)
         return Status(StatusCode::invalid_argument,
                       "histtune: " + p.describe() + ": first call on GPU " +

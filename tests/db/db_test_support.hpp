@@ -190,4 +190,15 @@ class DatabaseV4File : public TempDir {
   }
 };
 
+class DatabaseV5File : public TempDir {
+ protected:
+  // A version-4 file: the version-3 rows, then the spread columns of version 4.
+  fs::path make_v4_file() {
+    const fs::path path = dir_ / "v4.db";
+    build_from_fixtures(path, {"schema_v1.sql", "migrate_v1_to_v2.sql", "migrate_v2_to_v3.sql",
+                               "data_v3.sql", "migrate_v3_to_v4.sql"});
+    return path;
+  }
+};
+
 }  // namespace histtune::db::test

@@ -172,7 +172,7 @@ TEST_F(DatabaseV4File, DatabaseMigrationV3FileBecomesV4KeepingBaselinesWithoutSp
   const ProblemRow px = problem(256, 1048576, 4, 3);
   {
     Database db(path.string());
-    EXPECT_EQ(db.schema_version(), 4);
+    EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
     const auto b = db.baseline("GPU-v3", p);
     ASSERT_TRUE(b);
     EXPECT_DOUBLE_EQ(*b->default_ms, 0.8);
@@ -196,7 +196,7 @@ TEST_F(DatabaseV4File, DatabaseMigrationV3FileBecomesV4KeepingBaselinesWithoutSp
     spread.default_min_ms = -1;
     EXPECT_THROW(db.set_baseline(make_device("GPU-v3"), p, spread), histtune::db::DbError);
   }
-  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 4);
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), Database::kSchemaVersion);
   EXPECT_EQ(scalar(path, "SELECT count(*) FROM baselines"), 2);
   EXPECT_EQ(scalar(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
   Database again(path.string());  // no second migration
@@ -207,8 +207,45 @@ TEST_F(DatabaseV4File, DatabaseMigrationReadOnlyOpenOfV3LeavesFileAtV3) {
   const fs::path path = make_v3_file();
   {
     const Database ro(path.string(), Database::OpenMode::kReadOnly);
-    EXPECT_EQ(ro.schema_version(), 4);
+    EXPECT_EQ(ro.schema_version(), Database::kSchemaVersion);
     EXPECT_FALSE(ro.baseline("GPU-v3", problem(256, 1048576))->cub_min_ms);
   }
   EXPECT_EQ(scalar(path, "PRAGMA user_version"), 3);
+}
+
+// --- v4 to v5 ------------------------------------------------------------------------------------
+
+TEST_F(DatabaseV5File, DatabaseMigrationV4FileGetsAnEmptyPendingTableKeepingEveryRow) {
+  const fs::path path = make_v4_file();
+  ASSERT_EQ(scalar(path, "PRAGMA user_version"), 4);
+  const ProblemRow p = problem(256, 1048576);
+  {
+    Database db(path.string());
+    EXPECT_EQ(db.schema_version(), 5);
+    EXPECT_TRUE(db.pending().empty());
+    EXPECT_EQ(db.winner("GPU-v3", p)->config_label, "tpb256");
+    EXPECT_DOUBLE_EQ(*db.baseline("GPU-v3", p)->cub_ms, 0.3);
+    histtune::db::PendingRow r;
+    r.device_uuid = "GPU-v3";
+    r.device_name = "H100";
+    r.problem = problem(64, 4096);
+    r.level = "nearest_shape";
+    r.calls = 3;
+    db.add_pending({r});
+    EXPECT_EQ(db.pending().at(0).calls, 3u);
+  }
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 5);
+  EXPECT_EQ(scalar(path, "SELECT count(*) FROM pending"), 1);
+  EXPECT_EQ(scalar(path, "SELECT count(*) FROM winners"), 2);
+  EXPECT_EQ(scalar(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+}
+
+TEST_F(DatabaseV5File, DatabaseMigrationReadOnlyOpenOfV4LeavesFileAtV4) {
+  const fs::path path = make_v4_file();
+  {
+    const Database ro(path.string(), Database::OpenMode::kReadOnly);
+    EXPECT_EQ(ro.schema_version(), 5);
+    EXPECT_TRUE(ro.pending().empty());
+  }
+  EXPECT_EQ(scalar(path, "PRAGMA user_version"), 4);
 }

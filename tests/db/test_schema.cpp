@@ -52,7 +52,7 @@ TEST(DatabaseSchema, MemoryDatabaseHasCurrentSchemaVersion) {
   Database db(":memory:");
   EXPECT_EQ(db.path(), ":memory:");
   EXPECT_EQ(db.schema_version(), Database::kSchemaVersion);
-  EXPECT_EQ(Database::kSchemaVersion, 4);
+  EXPECT_EQ(Database::kSchemaVersion, 5);
 }
 
 TEST_F(TempDirTest, FileDatabaseHasMetaApplicationTablesVersionAndWal) {
@@ -63,7 +63,7 @@ TEST_F(TempDirTest, FileDatabaseHasMetaApplicationTablesVersionAndWal) {
             "histtune");
   EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), Database::kSchemaVersion);
   for (const char* table : {"meta", "devices", "problems", "configurations", "measurements",
-                            "winners"}) {
+                            "winners", "pending"}) {
     EXPECT_TRUE(raw.tableExists(table)) << table;
   }
   // The journal mode is stored in the file, so another connection sees it.

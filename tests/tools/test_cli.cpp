@@ -34,7 +34,7 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
     std::vector<const char*> has, lacks;
   } commands[] = {
       {"tune", {"--gpu", "--db", "--json", "--quiet", "--verbose", "--problem", "--strategy",
-                "--budget", "--time-limit", "--decision", "TYPE:BINNING:BINS:N"}, {}},
+                "--budget", "--time-limit", "--decision", "--pending", "TYPE:BINNING:BINS:N"}, {}},
       {"compare", {"--gpu", "--db", "--json", "--quiet", "--verbose", "--problem", "within 2%"},
        {"--strategy", "--decision"}},
       {"info", {"--gpu", "--db", "--json"}, {"--quiet", "--problem"}},
@@ -42,7 +42,7 @@ TEST(Cli, EveryCommandsHelpListsItsOptionsAndExitCodes) {
        {"--verbose"}},
       {"stability", {"--gpu", "--json [FILE]", "--rounds", "--quiet", "A.db", "B.db"},
        {"--db", "--verbose"}},
-      {"show", {"--db", "--json", "--problem", "--top"}, {"--gpu"}},
+      {"show", {"--db", "--json", "--problem", "--top", "--pending"}, {"--gpu"}},
       {"report", {"--db", "--json", "--html", "--quiet", "inline SVG"}, {"--gpu"}},
       {"export", {"--db", "--out", "--device", "--json"}, {"--gpu"}},
       {"import", {"--db", "--json", "file", "changes nothing"}, {"--gpu"}},

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <limits>
 
+#include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/family.hpp"
 #include "histtune/half.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/weighted.hpp"
@@ -437,6 +439,35 @@ const std::vector<Distribution>& benchmark_distributions() {
   static const std::vector<Distribution> all = {Distribution::uniform, Distribution::skewed,
                                                 Distribution::constant, Distribution::runs};
   return all;
+}
+
+Problem problem_of_key(const db::ProblemRow& key, std::optional<double> lower,
+                       std::optional<double> upper) {
+  Problem p;
+  const std::optional<Family> fam = parse_family(key.family);
+  if (!fam)
+    throw Error(StatusCode::invalid_argument, "unknown kernel family '" + key.family +
+                                                  "' in the database (this histtune has " +
+                                                  family_names() + ")");
+  p.family = *fam;
+  if (auto t = parse_sample_type(key.sample_type)) p.sample_type = *t;
+  if (auto b = parse_binning(key.binning)) p.binning = *b;
+  p.num_bins = key.num_bins;
+  p.n = key.n;
+  if (family_of(p).has_channels()) {
+    p.channels = key.channels;
+    p.active_channels = key.active_channels;
+  }
+  if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
+  if (family_of(p).has_weights()) p.weight_type = static_cast<WeightType>(key.channels);  // too
+  if (p.binning == Binning::even) {
+    p.lower = lower.value_or(0);
+    p.upper = upper.value_or(p.num_bins);
+    bounds_from_doubles(p);
+  } else if (p.binning == Binning::range) {
+    set_default_level_span(p);
+  }
+  return p;
 }
 
 }  // namespace histtune::tuner

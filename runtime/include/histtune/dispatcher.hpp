@@ -4,7 +4,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include <tuple>
 
 #include "histtune/batched.hpp"
+#include "histtune/call_recorder.hpp"
 #include "histtune/device.hpp"
 #include "histtune/family.hpp"
 #include "histtune/family_model.hpp"
@@ -118,9 +121,31 @@ struct DispatcherOptions {
   // using them unverified. Unset: $HISTTUNE_STRICT=1 turns it on.
   std::optional<bool> strict;
   // Open the database read-only: never written, nor created, migrated or given compiled kernels
-  // (for tools that only look up, as `histtune explain`).
+  // (for tools that only look up, as `histtune explain`). Nothing is recorded nor tuned then.
   bool read_only = false;
+  // Record each shape whose first call resolved below `exact`, with its call count, as a pending
+  // problem for `histtune tune --pending`: in the database when it takes writes, else in the
+  // side file db::pending_file_path(db_path) (see CallRecorder). Unset: on, unless
+  // $HISTTUNE_RECORD is 0, off or false.
+  std::optional<bool> record{};
+  // Online tuning: the first call of a shape below `exact` tunes it before it runs (a small
+  // search on uniform data, `tune_budget` configurations), stores the winner, says so on stderr
+  // and runs it. Needs the tuner registered (tuner::enable_online_tuning(): the runtime does not
+  // link the tuner) and a database, which is created where missing. Unset: $HISTTUNE_TUNE=1.
+  std::optional<bool> tune{};
+  std::size_t tune_budget = 24;
 };
+
+// What tunes one problem online (DispatcherOptions::tune): stores the winner of p on d in
+// `database` and returns a line for the log ("winner LABEL MS ms, N measured"); throws where it
+// finds none. The tuner registers one (tuner::enable_online_tuning()); the runtime sits below
+// the tuner and cannot call it itself.
+using OnlineTuner = std::function<std::string(const DeviceInfo& d, const Problem& p,
+                                              db::Database& database, KernelCache& cache,
+                                              std::size_t budget)>;
+// Registers the online tuner of every dispatcher (empty: none). Thread-safe.
+void set_online_tuner(OnlineTuner tuner);
+bool has_online_tuner();
 
 class Dispatcher {
  public:
@@ -161,8 +186,9 @@ class Dispatcher {
   // check_arguments).
   //
   // The first call for a (device, problem shape) resolves it: lookup, compile or load,
-  // shared-memory limit. Later calls are a map lookup and the launch, with no allocation,
-  // synchronisation or attribute change, so they may be captured into a CUDA graph. A first call
+  // shared-memory limit (see first_call_choice). Later calls are a map lookup and the launch
+  // (plus, for a shape recorded as pending, one relaxed atomic increment of its call count), with
+  // no allocation, synchronisation or attribute change, so they may be captured into a CUDA graph. A first call
   // on a capturing stream is refused (invalid_argument): make one call outside the capture first.
   // Thread-safe; one dispatcher may serve many threads and streams.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
@@ -170,6 +196,20 @@ class Dispatcher {
   // The same, with the choice of a 1D problem as the 1D family's.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
              Choice* used);
+
+  // What the first call of p on d chooses, before it compiles: lookup(), then, below `exact`,
+  // an online tuning where it is on, and the record of a pending problem where it still is
+  // below. run() calls it once per (device, problem shape); it needs a GPU only to tune.
+  // Never fails because recording or tuning did (they are logged on stderr instead).
+  FamilyChoice first_call_choice(const DeviceInfo& d, const Problem& p);
+  // Writes the pending calls counted since the last write. Done at each first call of a shape
+  // and when the dispatcher is destroyed (at exit for the library's own): a program that runs
+  // for days may call it now and then; a crash loses at most the calls since the last write.
+  void flush_records();
+  // Where pending problems go: "database", the side file's path, or "" (recording off or
+  // impossible).
+  std::string records_to() const;
+  bool tunes_online() const { return tune_online_; }
 
   const std::string& db_path() const { return db_path_; }
   bool has_database() const { return db_ != nullptr; }
@@ -180,7 +220,15 @@ class Dispatcher {
   struct Resolved {
     FamilyChoice choice;
     std::unique_ptr<PreparedLaunch> launch;
+    std::atomic<std::uint64_t>* calls = nullptr;  // the recorder's, when this shape is pending
   };
+  struct FirstCall {
+    FamilyChoice choice;
+    std::atomic<std::uint64_t>* calls = nullptr;
+  };
+  void open_database(bool read_only);
+  FirstCall first_call(const DeviceInfo& d, const Problem& p);
+  FamilyChoice tune_online(const DeviceInfo& d, const Problem& p, FamilyChoice untuned);
   const Resolved& resolve(int ordinal, const Problem& p);
   Kernel load_kernel(const KernelFamily& f, const CompileRequest& req, const Problem& p);
 
@@ -189,6 +237,11 @@ class Dispatcher {
   bool strict_ = false;
   std::unique_ptr<db::Database> db_;
   mutable std::mutex db_mutex_;  // one SQLite connection: one lookup at a time
+  std::unique_ptr<CallRecorder> recorder_;  // after db_: flushes into it when destroyed
+  bool tune_online_ = false;
+  std::size_t tune_budget_ = 0;
+  std::mutex tune_mutex_;  // one online tuning at a time: the GPU is timed
+  std::atomic<bool> said_no_tuner_{false};
   // The warm path: a call whose (device, problem shape) was seen before takes the shared lock,
   // finds the prepared launch and launches it: no database query, no string, no restriction
   // check.

@@ -104,6 +104,20 @@ struct BaselineRow {
   std::string measured_at;  // set by the database
 };
 
+// A problem a program called that the runtime resolved below `exact` on one device (schema v5),
+// with how often it was called: what `histtune tune --pending` tunes, most-called first.
+struct PendingRow {
+  std::string device_uuid;
+  std::string device_name;
+  ProblemRow problem;
+  // Even binning's bounds, of the first call recorded (the key does not hold them); unset for the
+  // other binnings.
+  std::optional<double> lower{}, upper{};
+  std::string level;  // the lookup level of the latest record: nearest_shape, same_arch, default
+  std::uint64_t calls = 0;
+  std::string first_seen{}, last_seen{};  // UTC; set by the database or the side file's writer
+};
+
 // Which winner stays where an imported one names another configuration than the stored one.
 enum class WinnerRule {
   faster,    // the lower recorded median
@@ -150,7 +164,7 @@ struct PruneOptions {
 
 class Database {
  public:
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   enum class OpenMode { kReadWrite, kReadOnly };
 
@@ -225,6 +239,20 @@ class Database {
   std::vector<MeasurementRow> measurements(const std::string& device_uuid,
                                            const ProblemRow& problem) const;
 
+  // Pending problems (schema v5). add_pending adds each row's calls to the stored row of its
+  // (device, problem), inserting it where new (the bounds of the first row stay, the level is the
+  // latest), in one transaction. A robust winner stored for (device, problem) by set_winner or
+  // set_winners removes its pending row in the same transaction: it resolves `exact` from then on.
+  void add_pending(const std::vector<PendingRow>& rows);
+  // Every pending row (of one device when given), most-called first, then the latest seen.
+  std::vector<PendingRow> pending(const std::optional<std::string>& device_uuid = std::nullopt) const;
+  // Removes the pending row of (device, problem); returns whether there was one.
+  bool clear_pending(const std::string& device_uuid, const ProblemRow& problem);
+  // Moves the rows of a pending side file (see append_pending_file) into the table and removes
+  // the file: renamed first, so that a program recording meanwhile starts a new one. Returns the
+  // rows moved; a missing file moves none.
+  std::size_t take_pending_file(const std::string& side_path);
+
   // Compiled kernels, kept across processes. The key is the caller's (it should cover arch, NVRTC
   // version, template hash and configuration); put replaces, in one transaction.
   void put_cubin(const std::string& cache_key, int arch, const std::string& nvrtc_version,
@@ -265,5 +293,19 @@ class Database {
   // thread stores measurements): a transaction must not interleave with another thread's calls.
   mutable std::recursive_mutex mutex_;
 };
+
+// The side file of pending problems, for a database that cannot take them (read-only, missing,
+// unusable): `<database path>.pending`, text, one line per record, appended (docs/
+// database-format.md). A crash can leave a partial last line, which readers skip.
+std::string pending_file_path(const std::string& database_path);
+// Appends the rows (their calls since the last append) in one write; throws DbError naming the
+// file and the system's error when it cannot.
+void append_pending_file(const std::string& side_path, const std::vector<PendingRow>& rows);
+// The rows of a side file, as sum_pending sums them; a missing file has none. Lines it cannot
+// read are skipped.
+std::vector<PendingRow> read_pending_file(const std::string& side_path);
+// One row per (device, problem): the calls summed, the earliest first_seen, the latest last_seen
+// with its level and device name, the first row's bounds; ordered like Database::pending().
+std::vector<PendingRow> sum_pending(const std::vector<PendingRow>& rows);
 
 }  // namespace histtune::db

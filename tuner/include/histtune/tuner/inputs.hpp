@@ -42,6 +42,13 @@ std::string level_span_problem(const Problem& p);
 // than bins (i32 beyond 2^31 - 1 bins).
 void set_default_level_span(Problem& p);
 
+// The problem a stored key names, as `histtune tune` times it: even binning over [lower, upper)
+// where given (a recorded call's bounds), else [0, bins), which the key does not keep; range
+// binning's levels over the tuner's default span. Throws Error(invalid_argument) for a family
+// this build does not know.
+Problem problem_of_key(const db::ProblemRow& key, std::optional<double> lower = std::nullopt,
+                       std::optional<double> upper = std::nullopt);
+
 // The offsets the tuner cuts a segmented problem's n samples with: p.rows + 1 ascending offsets
 // from 0 to n, the rows - 1 inner ones uniform random cuts (deterministic in `seed`), so segment
 // lengths are random around their mean n / rows, some of them empty.

@@ -194,8 +194,6 @@ BatchedLaunch::BatchedLaunch(KernelCache& cache, const Kernel& k, const BatchedC
 
 BatchedArgs BatchedLaunch::args(const Problem& p, const void* d_samples,
                                 std::uint32_t* d_counts) const {
-  // The binning's scalars as the other families compute them (kernel_args.cpp).
-  const KernelArgs k = KernelArgs::of(p, d_samples, d_counts, 0);
   BatchedArgs a;
   a.samples = d_samples;
   a.n = p.n;
@@ -204,12 +202,7 @@ BatchedArgs BatchedLaunch::args(const Problem& p, const void* d_samples,
   a.offsets = p.d_offsets;
   a.blocks_per_row = blocks_per_row_;
   a.num_bins = p.num_bins;
-  a.lower_i = k.lower_i;
-  a.range_i = k.range_i;
-  a.recip_i = k.recip_i;
-  a.lower_f = k.lower_f;
-  a.upper_f = k.upper_f;
-  a.scale_f = k.scale_f;
+  a.binning = BinningArgs::of(p);  // as the other families compute them
   a.counts = d_counts;
   a.levels = p.d_levels;
   return a;

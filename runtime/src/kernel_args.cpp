@@ -15,7 +15,7 @@ long long bits_of(double v) {
 // i64 and u64: lower's bits, the range (exact, up to 2^64 - 1), and the reciprocal of
 // even_narrow's multiply-high or else the double num_bins / range (the estimate that 128-bit
 // products correct); f64: the doubles lower, upper and num_bins / (upper - lower), as bits.
-void wide_bounds(const Problem& p, KernelArgs& a) {
+void wide_bounds(const Problem& p, BinningArgs& a) {
   if (p.sample_type == SampleType::f64) {
     a.lower_i = bits_of(p.lower);
     a.range_i = static_cast<unsigned long long>(bits_of(p.upper));
@@ -34,6 +34,23 @@ void wide_bounds(const Problem& p, KernelArgs& a) {
 
 }  // namespace
 
+BinningArgs BinningArgs::of(const Problem& p) {
+  BinningArgs a;
+  if (sample_bytes(p.sample_type) == 8) {
+    wide_bounds(p, a);
+    return a;
+  }
+  a.lower_i = static_cast<long long>(p.lower);
+  a.range_i = static_cast<unsigned long long>(p.upper - p.lower);
+  // The kernel divides by range_i through this reciprocal (see ht_bin_of).
+  a.recip_i = a.range_i ? ~0ull / a.range_i : 0;
+  a.lower_f = static_cast<float>(p.lower);
+  a.upper_f = static_cast<float>(p.upper);
+  // The host reference computes the same float scale the same way.
+  a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
+  return a;
+}
+
 KernelArgs KernelArgs::of(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                           unsigned int row_stride) {
   KernelArgs a;
@@ -41,18 +58,7 @@ KernelArgs KernelArgs::of(const Problem& p, const void* d_samples, std::uint32_t
   a.n = p.n;
   a.num_bins = p.num_bins;
   a.row_stride = row_stride;
-  if (sample_bytes(p.sample_type) == 8) {
-    wide_bounds(p, a);
-  } else {
-    a.lower_i = static_cast<long long>(p.lower);
-    a.range_i = static_cast<unsigned long long>(p.upper - p.lower);
-    // The kernel divides by range_i through this reciprocal (see ht_bin_of).
-    a.recip_i = a.range_i ? ~0ull / a.range_i : 0;
-    a.lower_f = static_cast<float>(p.lower);
-    a.upper_f = static_cast<float>(p.upper);
-    // The host reference computes the same float scale the same way.
-    a.scale_f = static_cast<float>(p.num_bins) / (a.upper_f - a.lower_f);
-  }
+  a.binning = BinningArgs::of(p);
   a.counts = d_counts;
   a.levels = p.d_levels;
   if (p.pitched()) {  // validate(): the pitch is a whole number of samples

@@ -162,17 +162,15 @@ void WeightedLaunch::launch_hist(const Problem& p, const void* d_samples, void* 
                                  const unsigned long long* d_max, unsigned int* d_marks,
                                  cudaStream_t stream) const {
   // The binning's scalars as the other families compute them (kernel_args.cpp).
-  const KernelArgs k = KernelArgs::of(p, d_samples, nullptr, 0);
+  BinningArgs b = BinningArgs::of(p);
   const void* weights = p.d_weights;
   unsigned long long n = p.n;
   unsigned int num_bins = p.num_bins;
-  long long lower_i = k.lower_i;
-  unsigned long long range_i = k.range_i, recip_i = k.recip_i;
-  float lower_f = k.lower_f, upper_f = k.upper_f, scale_f = k.scale_f;
   const void* levels = p.d_levels;
   double bound = p.weight_bound;
-  void* args[] = {&d_samples, &weights, &n,       &num_bins, &lower_i, &range_i, &recip_i, &lower_f,
-                  &upper_f,   &scale_f, &d_acc,   &levels,   &bound,   &d_max,   &d_marks};
+  void* args[] = {&d_samples, &weights,   &n,       &num_bins,  &b.lower_i, &b.range_i,
+                  &b.recip_i, &b.lower_f, &b.upper_f, &b.scale_f, &d_acc,   &levels,
+                  &bound,     &d_max,     &d_marks};
   HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(geometry_.grid), dim3(geometry_.block), args,
                            geometry_.smem_bytes, stream));
 }

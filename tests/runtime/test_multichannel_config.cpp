@@ -252,12 +252,12 @@ TEST(MultiChannelLaunch, PreparedOnceThenEachCallBringsItsBoundsAndLevels) {
   EXPECT_EQ(a.n, 100003u);  // rows
   EXPECT_EQ(a.num_bins, 100u);
   EXPECT_EQ(a.row_stride, g.row_stride);
-  EXPECT_EQ(a.lower_i, -5);
-  EXPECT_EQ(a.range_i, 5005u);
-  EXPECT_EQ(a.recip_i, ~0ull / 5005u);
-  EXPECT_EQ(a.lower_f, -5.0f);
-  EXPECT_EQ(a.upper_f, 5000.0f);
-  EXPECT_EQ(a.scale_f, 100.0f / (5000.0f - -5.0f));
+  EXPECT_EQ(a.binning.lower_i, -5);
+  EXPECT_EQ(a.binning.range_i, 5005u);
+  EXPECT_EQ(a.binning.recip_i, ~0ull / 5005u);
+  EXPECT_EQ(a.binning.lower_f, -5.0f);
+  EXPECT_EQ(a.binning.upper_f, 5000.0f);
+  EXPECT_EQ(a.binning.scale_f, 100.0f / (5000.0f - -5.0f));
 }
 
 TEST(MultiChannelRangeApiArguments, RefusedBeforeAnythingRuns) {

@@ -145,19 +145,19 @@ TEST(SampleTypes64, DefinesArithmeticAndLevelMemory) {
 TEST(SampleTypes64, KernelArgumentsCarryTheWideBounds) {
   const KernelArgs narrow =
       KernelArgs::of(problem(SampleType::i64, Binning::even, 256, 10, -1000, 1000), nullptr, nullptr, 0);
-  EXPECT_EQ(narrow.lower_i, -1000);
-  EXPECT_EQ(narrow.range_i, 2000u);
-  EXPECT_EQ(narrow.recip_i, ~0ull / 2000);
+  EXPECT_EQ(narrow.binning.lower_i, -1000);
+  EXPECT_EQ(narrow.binning.range_i, 2000u);
+  EXPECT_EQ(narrow.binning.recip_i, ~0ull / 2000);
   const KernelArgs wide = KernelArgs::of(
       even64<std::uint64_t>(SampleType::u64, 3, 10, 7, kU64Max), nullptr, nullptr, 0);
-  EXPECT_EQ(static_cast<std::uint64_t>(wide.lower_i), 7u);
-  EXPECT_EQ(wide.range_i, kU64Max - 7);
-  EXPECT_EQ(from_bits(static_cast<long long>(wide.recip_i)), 3.0 / static_cast<double>(kU64Max - 7));
+  EXPECT_EQ(static_cast<std::uint64_t>(wide.binning.lower_i), 7u);
+  EXPECT_EQ(wide.binning.range_i, kU64Max - 7);
+  EXPECT_EQ(from_bits(static_cast<long long>(wide.binning.recip_i)), 3.0 / static_cast<double>(kU64Max - 7));
   const KernelArgs f64 =
       KernelArgs::of(problem(SampleType::f64, Binning::even, 10, 10, -2.5, 7.5), nullptr, nullptr, 0);
-  EXPECT_EQ(from_bits(f64.lower_i), -2.5);
-  EXPECT_EQ(from_bits(static_cast<long long>(f64.range_i)), 7.5);
-  EXPECT_EQ(from_bits(static_cast<long long>(f64.recip_i)), 1.0);
+  EXPECT_EQ(from_bits(f64.binning.lower_i), -2.5);
+  EXPECT_EQ(from_bits(static_cast<long long>(f64.binning.range_i)), 7.5);
+  EXPECT_EQ(from_bits(static_cast<long long>(f64.binning.recip_i)), 1.0);
 }
 
 TEST(SampleTypes64, VectorsHoldWholeSamples) {

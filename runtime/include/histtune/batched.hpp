@@ -16,6 +16,7 @@
 #include "histtune/device.hpp"
 #include "histtune/family.hpp"
 #include "histtune/jit.hpp"
+#include "histtune/kernel_args.hpp"
 #include "histtune/params.hpp"
 #include "histtune/problem.hpp"
 
@@ -106,15 +107,14 @@ struct BatchedArgs {
   const void* offsets = nullptr;      // segmented rows only
   unsigned int blocks_per_row = 1;
   unsigned int num_bins = 0;
-  long long lower_i = 0;
-  unsigned long long range_i = 0;
-  unsigned long long recip_i = 0;
-  float lower_f = 0, upper_f = 0, scale_f = 0;
+  BinningArgs binning;
   unsigned int* counts = nullptr;
   const void* levels = nullptr;
   std::array<void*, 15> pointers() {
-    return {&samples, &n,       &rows,    &row_stride, &offsets, &blocks_per_row, &num_bins, &lower_i,
-            &range_i, &recip_i, &lower_f, &upper_f,    &scale_f, &counts,         &levels};
+    BinningArgs& b = binning;
+    return {&samples,   &n,         &rows,      &row_stride, &offsets,   &blocks_per_row,
+            &num_bins,  &b.lower_i, &b.range_i, &b.recip_i,  &b.lower_f, &b.upper_f,
+            &b.scale_f, &counts,    &levels};
   }
 };
 

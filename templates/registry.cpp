@@ -16,6 +16,7 @@ void link_multichannel_cuh();
 void link_batched_cuh();
 void link_read_floor_cuh();
 void link_reduce_cuh();
+void link_counts64_cuh();
 
 namespace {
 
@@ -48,6 +49,7 @@ void ensure_linked() {
     link_batched_cuh();
     link_read_floor_cuh();
     link_reduce_cuh();
+    link_counts64_cuh();
     std::string shared;
     for (const auto& [k, v] : table())
       if (is_header(k)) shared += std::string(v.source);

@@ -45,6 +45,25 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
   return {};
 }
 
+std::string check_arguments(const Problem& p, const void* d_samples,
+                            const std::uint64_t* d_counts) {
+  if (p.family != Family::hist1d)
+    return std::string("64-bit counts are taken by the 1D calls, not the ") + to_string(p.family) +
+           " family's";
+  if (p.n > kMaxSamples64)
+    return "n = " + std::to_string(p.n) + " exceeds 2^60, the most samples a call with 64-bit " +
+           "counts takes";
+  // Validated as the first chunk: what the kernels run (no chunk passes 2^32 - 1 samples).
+  Problem first = p;
+  first.n = count64_chunk(p.n, 0).n;
+  if (std::string why = validate(first); !why.empty()) return why;
+  if (d_counts == nullptr) return "d_counts is null";
+  if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
+  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint64_t) != 0)
+    return "d_counts = " + address(d_counts) + " is not aligned to its 8-byte counters";
+  return check_arguments(first, d_samples, static_cast<const void*>(d_counts));
+}
+
 namespace {
 
 // Whether `ptr`, an array a kernel reads (`name`, of `what`), is memory the current device can read.

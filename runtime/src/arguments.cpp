@@ -45,8 +45,8 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
   return {};
 }
 
-std::string check_arguments(const Problem& p, const void* d_samples,
-                            const std::uint64_t* d_counts) {
+std::string check_arguments64(const Problem& p, const void* d_samples,
+                              const std::uint64_t* d_counts) {
   if (p.family != Family::hist1d)
     return std::string("64-bit counts are taken by the 1D calls, not the ") + to_string(p.family) +
            " family's";
@@ -61,7 +61,7 @@ std::string check_arguments(const Problem& p, const void* d_samples,
   if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
   if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint64_t) != 0)
     return "d_counts = " + address(d_counts) + " is not aligned to its 8-byte counters";
-  return check_arguments(first, d_samples, static_cast<const void*>(d_counts));
+  return check_arguments(first, d_samples, d_counts);
 }
 
 namespace {

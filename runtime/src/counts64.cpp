@@ -60,7 +60,7 @@ Kernel Dispatcher::counts64_kernel(int ordinal, bool capturing) {
 Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint64_t* d_counts,
                        cudaStream_t stream, const FamilyChoice** used) {
   try {
-    if (std::string why = check_arguments(p, d_samples, d_counts); !why.empty())
+    if (std::string why = check_arguments64(p, d_samples, d_counts); !why.empty())
       throw refused(p, why);
     bool capturing = false;
     const int ordinal = checked_device(p, stream, capturing);

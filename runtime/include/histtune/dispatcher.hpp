@@ -230,8 +230,8 @@ Error refused(const Problem& p, const std::string& why);
 // The same for 64-bit counts: 1D problems only, n at most kMaxSamples64, d_counts aligned to
 // 8 bytes; the problem is validated as its first chunk (kCount64Chunk samples at most), so the
 // 32-bit counts' limit on n does not apply.
-std::string check_arguments(const Problem& p, const void* d_samples,
-                            const std::uint64_t* d_counts);
+std::string check_arguments64(const Problem& p, const void* d_samples,
+                              const std::uint64_t* d_counts);
 
 // Range binning with n > 0: whether p.d_levels is memory the current device `current_device` can
 // read (device or managed memory of any device it may address, or mapped pinned host memory), by

@@ -163,3 +163,11 @@ TEST(Counts64CApi, RefusesWithTheSameMessages) {
                 reinterpret_cast<const std::uint64_t*>(0x1000), 10, 16, 5, 5, kCounts64, nullptr),
             HISTTUNE_INVALID_ARGUMENT);
 }
+
+// The add kernel compiles with NVRTC (no GPU needed) for the architectures the kernels target.
+TEST(Counts64Kernel, CompilesForSm80AndSm90) {
+  for (const int arch : {80, 90}) {
+    const CompiledKernel k = compile(counts64::request(arch));
+    EXPECT_FALSE(k.cubin.empty()) << "sm_" << arch << ": " << k.log;
+  }
+}

@@ -14,19 +14,18 @@ std::string address(const void* ptr) {
   return buf;
 }
 
-}  // namespace
-
-std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
-  // The problem's own checks, the even bounds among them (validate() in problem.hpp).
-  if (std::string why = validate(p); !why.empty()) return why;
+// The pointer checks of both count widths, after the problem's: counts of `count_bytes` each.
+std::string check_pointers(const Problem& p, const void* d_samples, const void* d_counts,
+                           std::size_t count_bytes) {
   if (d_counts == nullptr) return "d_counts is null";
   if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
   const std::size_t bytes = sample_bytes(p.sample_type);
   if (reinterpret_cast<std::uintptr_t>(d_samples) % bytes != 0)
     return "d_samples = " + address(d_samples) + " is not aligned to its " + std::to_string(bytes) +
            "-byte " + to_string(p.sample_type) + " samples";
-  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint32_t) != 0)
-    return "d_counts = " + address(d_counts) + " is not aligned to its 4-byte counters";
+  if (reinterpret_cast<std::uintptr_t>(d_counts) % count_bytes != 0)
+    return "d_counts = " + address(d_counts) + " is not aligned to its " +
+           std::to_string(count_bytes) + "-byte counters";
   if (p.binning == Binning::range && p.n > 0) {
     if (p.d_levels == nullptr)
       return "d_levels is null with n = " + std::to_string(p.n) + " (range binning reads " +
@@ -45,6 +44,14 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
   return {};
 }
 
+}  // namespace
+
+std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
+  // The problem's own checks, the even bounds among them (validate() in problem.hpp).
+  if (std::string why = validate(p); !why.empty()) return why;
+  return check_pointers(p, d_samples, d_counts, sizeof(std::uint32_t));
+}
+
 std::string check_arguments64(const Problem& p, const void* d_samples,
                               const std::uint64_t* d_counts) {
   if (p.family != Family::hist1d)
@@ -53,15 +60,12 @@ std::string check_arguments64(const Problem& p, const void* d_samples,
   if (p.n > kMaxSamples64)
     return "n = " + std::to_string(p.n) + " exceeds 2^60, the most samples a call with 64-bit " +
            "counts takes";
-  // Validated as the first chunk: what the kernels run (no chunk passes 2^32 - 1 samples).
+  // Validated as its first chunk, what the kernels run (no chunk passes 2^32 - 1 samples); the
+  // pointers with the whole n.
   Problem first = p;
   first.n = count64_chunk(p.n, 0).n;
   if (std::string why = validate(first); !why.empty()) return why;
-  if (d_counts == nullptr) return "d_counts is null";
-  if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
-  if (reinterpret_cast<std::uintptr_t>(d_counts) % sizeof(std::uint64_t) != 0)
-    return "d_counts = " + address(d_counts) + " is not aligned to its 8-byte counters";
-  return check_arguments(first, d_samples, d_counts);
+  return check_pointers(p, d_samples, d_counts, sizeof(std::uint64_t));
 }
 
 namespace {

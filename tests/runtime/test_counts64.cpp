@@ -101,7 +101,7 @@ TEST(Counts64Arguments, NullAndMisalignedSamplesAndLevels) {
                  "d_samples = 0x1002 is not aligned to its 4-byte u32 samples");
   expect_invalid(histogram_range(kSamplesF, k2To32 + 3, 16, static_cast<const float*>(nullptr),
                                  kCounts64),
-                 "d_levels is null");
+                 "d_levels is null with n = 4294967299");
 }
 
 TEST(Counts64Arguments, TheProblemIsCheckedAsItsChunks) {

@@ -1,9 +1,10 @@
 // On the GPU: 64-bit counts. Small n over several types and binnings against the host reference
 // (n = 0 included, from a misaligned start, guard words after the counts, a refused call leaving
-// them untouched); u8 256 bins over 2^32 + 3 samples in one call (and from one byte in), and
-// 8-byte samples past 2^34 bytes, both against counts of their periodic data worked out on the
-// host; and the timing of the u8 call (issue 25's row, printed: median of 15, floor = bytes /
-// 3063 GB/s). Skips, with the reason, without a GPU (or, for the 17 GB test, without the memory).
+// them untouched); a call captured in a CUDA graph; u8 256 bins over 2^32 + 3 samples in one
+// call (and from one byte in), and 8-byte samples past 2^34 bytes, both against counts of their
+// periodic data worked out on the host; and the timing of the u8 call (issue 25's row, printed:
+// median of 15, floor = bytes / 3063 GB/s). Skips, with the reason, without a GPU (or, for the
+// large inputs, without the memory).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -206,6 +207,47 @@ TEST(GpuCounts64, PublicCallsAndARefusedOne) {
   HT_CUDA(cudaDeviceSynchronize());
   bool guards_ok = false;
   EXPECT_EQ(untouched.read(guards_ok), std::vector<std::uint64_t>(64, kGuardValue));
+}
+
+// After one call outside it, a call with 64-bit counts may be captured (its temporary buffer is
+// a stream-ordered allocation the graph records) and replayed; a capture of a shape never called
+// is refused and leaves the capture valid.
+TEST(GpuCounts64, CapturedInAGraphAfterOneCall) {
+  HT_REQUIRE_GPU();
+  const Problem p = flat_problem(SampleType::u16, Binning::direct, 1024, 100003);
+  const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::skewed);
+  DeviceBytes d(host.size());
+  HT_CUDA(cudaMemcpy(d.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
+  const auto* samples = static_cast<const std::uint16_t*>(d.ptr);
+  const auto expected = widened(reference_histogram(p, host.data()));
+  cudaStream_t stream = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  GuardedCounts64 counts(1024);
+  ASSERT_TRUE(histogram_direct(samples, p.n, 1024, counts.get(), stream).ok());
+  HT_CUDA(cudaStreamSynchronize(stream));
+  HT_CUDA(cudaMemset(counts.get(), 0xAB, 1024 * 8));
+
+  cudaGraph_t graph = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const Status st = histogram_direct(samples, p.n, 1024, counts.get(), stream);
+  EXPECT_TRUE(st.ok()) << st.message();
+  const Status fresh = histogram_direct(samples, p.n - 1, 1024, counts.get(), stream);
+  EXPECT_EQ(fresh.code(), StatusCode::invalid_argument) << fresh.message();
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(end, cudaSuccess) << cudaGetErrorName(end);
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    HT_CUDA(cudaMemsetAsync(counts.get(), 0xAB, 1024 * 8, stream));
+    HT_CUDA(cudaGraphLaunch(exec, stream));
+    HT_CUDA(cudaStreamSynchronize(stream));
+    bool guards_ok = false;
+    EXPECT_EQ(counts.read(guards_ok), expected) << "replay " << replay;
+    EXPECT_TRUE(guards_ok);
+  }
+  HT_CUDA(cudaGraphExecDestroy(exec));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(stream));
 }
 
 // Issue 25: u8 256 bins over 2^32 + 3 samples in one call, whole and from one byte in; u8 even

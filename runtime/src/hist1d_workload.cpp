@@ -171,15 +171,6 @@ std::vector<BenchRow> bench_rows() {
       r.min_cub_speedup = 1.2;
       m.push_back(r);
     }
-  // 64-bit counts past 2^32 samples (issue 25): such a call is chunks of the kernels above, and
-  // the bench times one configuration's kernel at a time, so the GPU test times the whole call.
-  auto wide = row(SampleType::u8, 256, (1ull << 32) + 3, D::uniform, ">= 90% of floor");
-  wide.id = "u8-256-2^32+3-counts64";
-  wide.min_floor_pct = 90;
-  wide.unsupported =
-      "64-bit counts are timed by the GPU test GpuCounts64.U8PastTwoTo32Timing (a call of "
-      "chunks; the bench times one kernel configuration)";
-  m.push_back(wide);
   return m;
 }
 

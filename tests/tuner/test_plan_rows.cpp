@@ -135,7 +135,6 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "u8-even-10-2^26-uniform | hist1d u8 even bins=10 n=2^26 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
       "u8-even-64-2^24-uniform | hist1d u8 even bins=64 n=2^24 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
       "u8-even-64-2^26-uniform | hist1d u8 even bins=64 n=2^26 [0, 256) | uniform | >= 1.2x CUB | - - 1.2 |  | ",
-      "u8-256-2^32+3-counts64 | hist1d u8 direct bins=256 n=4294967299 | uniform | >= 90% of floor | 90 - - | 64-bit counts are timed by the GPU test GpuCounts64.U8PastTwoTo32Timing (a call of chunks; the bench times one kernel configuration) | ",
       "rgba-u8-7680x4320-3of4 | multichannel u8 direct bins=256 n=33177600 channels=3/4 | uniform | >= 85% of floor | 85 - - |  | ",
       "multichannel-1048576x512-u8-256 | multichannel u8 direct bins=256 n=2^20 channels=512/512 | uniform | <= 0.190 ms | - 190 - |  | ",
       "multichannel-u16-1048576x17-4096 | multichannel u16 direct bins=4096 n=2^20 channels=17/17 | uniform | runs, exact | - - - |  | ",

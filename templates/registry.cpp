@@ -17,6 +17,7 @@ void link_batched_cuh();
 void link_read_floor_cuh();
 void link_reduce_cuh();
 void link_weighted_cuh();
+void link_counts64_cuh();
 
 namespace {
 
@@ -50,6 +51,7 @@ void ensure_linked() {
     link_read_floor_cuh();
     link_reduce_cuh();
     link_weighted_cuh();
+    link_counts64_cuh();
     std::string shared;
     for (const auto& [k, v] : table())
       if (is_header(k)) shared += std::string(v.source);

@@ -23,6 +23,7 @@ _CHANNEL_TYPES = {"uint8": 0, "uint16": 1}  # the multi-channel family's sample 
 # The batched and segmented families' sample types: at most 4 bytes.
 _ROW_TYPES = {k: v for k, v in SAMPLE_TYPES.items() if k not in ("int64", "uint64", "float64")}
 _MAX_BINS = 2**32 - 1
+_WIDE_COUNTS = ("uint64", "int64")  # 64-bit counts (histogram, bincount): n may pass 2^32 - 1
 _INT64 = 2**63
 
 
@@ -209,31 +210,75 @@ def _stream(a: Array, stream: Optional[int]) -> int:
 
 
 def _output(a: Array, out: Any, shape: tuple, dtype: str = "uint32") -> Tuple[Any, int]:
-    """The result array and its device pointer: a new one in x's framework, or `out`."""
+    """The result array and its device pointer: a new one in x's framework, or `out`: uint32 (or
+    int32) counts, or a weighted call's bins of `dtype`."""
+    if dtype == "uint32":
+        result, ptr, _ = _out(a, out, shape, _arrays.COUNT_TYPES)
+    else:
+        result, ptr, _ = _out(a, out, shape, (dtype,), dtype,
+                              what=f"{dtype} bins (those of the weights)")
+    return result, ptr
+
+
+def _out(a: Array, out: Any, shape: tuple, dtypes: tuple, dtype: Optional[str] = None,
+         what: Optional[str] = None) -> Tuple[Any, int, str]:
+    """(result, pointer, dtype name): a new array of `dtype` (default uint32) in x's framework,
+    or `out`, which must hold one of `dtypes` (`what` names them in the error; counts if None)."""
     if out is None:
-        # Counts keep the one-argument call (adapters of tests and plugins take no dtype).
-        result = (a.adapter.empty(a, shape) if dtype == "uint32"
-                  else a.adapter.empty(a, shape, dtype))
-        return result, _pointer(result)
+        result = a.adapter.empty(a, shape) if dtype is None else a.adapter.empty(a, shape, dtype)
+        return result, _pointer(result), dtype or "uint32"
     if a.adapter.name == "jax":
         raise TypeError("histtune: out= is not supported for JAX arrays (they are immutable)")
     fast = getattr(a.adapter, "out_pointer", None)
-    if fast is not None and type(out) is type(a.obj) and dtype == "uint32":
+    if fast is not None and type(out) is type(a.obj) and _arrays.COUNT_TYPES[0] in dtypes:
         ptr = fast(out, shape, a)
         if ptr is not None:
-            return out, ptr
+            return out, ptr, "uint32"  # the fast check takes 32-bit counts only
     o = _arrays.read(out, "out")
-    if dtype != "uint32" and o.dtype != dtype:
-        raise TypeError(f"histtune: out must hold {dtype} bins (those of the weights), "
-                        f"got {o.dtype}")
-    if dtype == "uint32" and o.dtype not in _arrays.COUNT_TYPES:
-        raise TypeError(f"histtune: out must hold uint32 (or int32) counts, got {o.dtype}")
+    if o.dtype not in dtypes and what is not None:
+        raise TypeError(f"histtune: out must hold {what}, got {o.dtype}")
+    if o.dtype not in dtypes:
+        wide = " (or uint64, int64 for 64-bit counts)" if _WIDE_COUNTS[0] in dtypes else ""
+        raise TypeError(f"histtune: out must hold uint32 (or int32) counts{wide}, got {o.dtype}")
     if tuple(o.shape) != shape:
         raise ValueError(f"histtune: out must have shape {shape}, got {tuple(o.shape)}")
     _contiguous(o, "out")
     if -1 not in (o.device, a.device) and o.device != a.device:
         raise ValueError(f"histtune: out is on GPU {o.device}, the samples on GPU {a.device}")
-    return out, o.ptr
+    return out, o.ptr, o.dtype
+
+
+def _counts_dtype(counts_dtype: Any) -> Optional[str]:
+    """counts_dtype as a dtype name: uint32, int32, uint64 or int64 (a name, a NumPy, CuPy or
+    torch dtype, or a NumPy scalar type), or None."""
+    if counts_dtype is None:
+        return None
+    name = getattr(counts_dtype, "name", None)  # NumPy and CuPy dtypes
+    if not isinstance(name, str) and isinstance(counts_dtype, type):
+        name = counts_dtype.__name__  # numpy.uint64
+    if not isinstance(name, str):
+        name = str(counts_dtype).replace("torch.", "")
+    if name not in _arrays.COUNT_TYPES + _WIDE_COUNTS:
+        raise TypeError(f"histtune: counts_dtype must be uint32, int32, uint64 or int64, got "
+                        f"{counts_dtype!r}")
+    return name
+
+
+def _counts_out(a: Array, out: Any, shape: tuple, counts_dtype: Any) -> Tuple[Any, int, bool]:
+    """(result, pointer, 64-bit) of histogram and bincount, which also count in uint64 (or
+    int64): where out= holds them, or counts_dtype asks for them (with out=, it must agree)."""
+    want = _counts_dtype(counts_dtype)
+    result, ptr, dtype = _out(a, out, shape, _arrays.COUNT_TYPES + _WIDE_COUNTS,
+                              want if out is None else None)
+    wide = dtype in _WIDE_COUNTS
+    if want is not None and (want in _WIDE_COUNTS) != wide:
+        raise TypeError(f"histtune: counts_dtype={want} but out holds {dtype} counts")
+    return result, ptr, wide
+
+
+def _wide(wide: bool) -> dict:
+    """The _core keyword of 64-bit counts (none for 32-bit ones)."""
+    return {"counts64": True} if wide else {}
 
 
 def _pointer(result: Any) -> int:
@@ -257,14 +302,17 @@ def _read_samples(x: Any, stream: Any, call: str, types: dict = SAMPLE_TYPES):
 
 
 def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool = False,
-             max_abs_weight: float = 0.0, out: Any = None, stream: Any = None) -> Any:
+             max_abs_weight: float = 0.0, out: Any = None, stream: Any = None,
+             counts_dtype: Any = None) -> Any:
     """Counts of each value: value v counts in bin v, for v in [0, minlength).
 
     Exactly ``minlength`` bins: values >= minlength (and negative values) are not counted.
     Unlike ``torch.bincount`` it never reads the data's maximum, so it never synchronises with
     the host and can be captured in a CUDA graph. Integer samples (uint8, uint16, uint32,
     int32, int8, int16, int64, uint64), any shape, contiguous. Returns uint32 counts in x's framework on x's device
-    (or ``out``), computed on the caller's current stream (or ``stream``).
+    (or ``out``), computed on the caller's current stream (or ``stream``). 64-bit counts,
+    for more than 2^32 - 1 samples: ``counts_dtype`` uint64 or int64 (a name or a dtype), or
+    an ``out`` of that dtype (see ``histogram``).
 
     >>> x = torch.randint(0, 256, (1 << 20,), dtype=torch.uint8, device="cuda")
     >>> counts = histtune.bincount(x, 256)       # torch.uint32, shape (256,)
@@ -272,9 +320,16 @@ def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool
     ``weights=`` as in ``histogram`` (``torch.bincount(weights=)``): each value adds its weight.
     """
     if weights is not None:
+        if counts_dtype is not None:
+            raise ValueError("histtune.bincount: counts_dtype= counts; weights= sums into bins of "
+                             "the weights' type")
         return _weighted.call(x, minlength, None, weights, deterministic, max_abs_weight, out,
                               stream, direct=True)
-    if type(x) is _Tensor:
+    if deterministic or max_abs_weight:
+        raise ValueError("histtune.bincount: deterministic= and max_abs_weight= go with weights=")
+    if counts_dtype is not None and _torch_compiling(x):
+        raise ValueError("histtune: counts_dtype= is not supported under torch.compile")
+    if type(x) is _Tensor and counts_dtype is None:
         if _is_compiling():
             return _compiled("bincount", out, stream, x, minlength)
         code, device = _codes["bincount"].get(x.dtype), x.get_device()
@@ -294,14 +349,14 @@ def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool
                         "histogram(x, bins, range=(lo, hi))")
     _contiguous(a, "x")
     bins = _count(minlength, "minlength")
-    result, counts = _output(a, out, (bins,))
-    _core.direct(code, a.ptr, a.size, bins, counts, s, a.device)
+    result, counts, wide = _counts_out(a, out, (bins,), counts_dtype)
+    _core.direct(code, a.ptr, a.size, bins, counts, s, a.device, **_wide(wide))
     return _finish(a, result, s)
 
 
 def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
               deterministic: bool = False, max_abs_weight: float = 0.0, out: Any = None,
-              stream: Any = None) -> Any:
+              stream: Any = None, counts_dtype: Any = None) -> Any:
     """Histogram of x: ``bins`` equal bins over ``range=(lo, hi)``, or between given edges.
 
     - ``histogram(x, bins, range=(lo, hi))``: even bins over [lo, hi). Integer samples are
@@ -320,6 +375,11 @@ def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
     range binning the caller's own. Samples: uint8, uint16, uint32, int32, float32, int8,
     int16, float16, bfloat16 (torch), int64, uint64, float64, any shape, contiguous. Runs on the caller's current stream (or ``stream``), without synchronising.
 
+    64-bit counts: ``counts_dtype="uint64"`` (or ``"int64"``, or a framework's dtype:
+    ``torch.int64``, ``numpy.uint64``) returns counts of that dtype, and so does an ``out`` of
+    that dtype; then x may hold more than 2^32 - 1 samples (uint32 counts refuse that). The
+    same bins, through the C++ calls with ``uint64_t*`` counts. Not for JAX arrays.
+
     ``weights=w`` (an array of x's size, float32, float64, int32 or int64, on x's device): each
     sample adds its weight instead of 1 (NumPy's weights=), into float32, float64 or int64 bins
     (int32 and int64 weights). Float sums are added in whatever order the GPU's atomics land,
@@ -332,13 +392,19 @@ def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
     >>> counts = histtune.histogram(x, 256, range=(0.0, 1.0))
     >>> edges = torch.tensor([0.0, 0.1, 0.5, 1.0], device="cuda")
     >>> counts = histtune.histogram(x, edges)     # 3 bins
+    >>> big = histtune.histogram(x, 256, range=(0.0, 1.0), counts_dtype=torch.int64)
     >>> sums = histtune.histogram(x, 256, range=(0.0, 1.0), weights=torch.rand_like(x))
     """
     if weights is not None:
+        if counts_dtype is not None:
+            raise ValueError("histtune.histogram: counts_dtype= counts; weights= sums into bins of "
+                             "the weights' type")
         return _weighted.call(x, bins, range, weights, deterministic, max_abs_weight, out, stream)
     if deterministic or max_abs_weight:
         raise ValueError("histtune.histogram: deterministic= and max_abs_weight= go with weights=")
-    if type(x) is _Tensor and type(bins) is int and not _is_compiling():
+    if counts_dtype is not None and _torch_compiling(x):
+        raise ValueError("histtune: counts_dtype= is not supported under torch.compile")
+    if type(x) is _Tensor and type(bins) is int and counts_dtype is None and not _is_compiling():
         code, device = _codes["histogram"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():
             nbins = bins if 0 < bins <= _MAX_BINS else _count(bins, "bins")
@@ -358,27 +424,28 @@ def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
     if _is_count(bins):
         nbins = _count(bins, "bins")
         lo, hi = _bounds(range, a.dtype)
-        result, counts = _output(a, out, (nbins,))
-        _even(code, a.ptr, a.size, nbins, lo, hi, counts, s, a.device)
+        result, counts, wide = _counts_out(a, out, (nbins,), counts_dtype)
+        _even(code, a.ptr, a.size, nbins, lo, hi, counts, s, a.device, wide)
         return _finish(a, result, s)
     if range is not None:
         raise ValueError("histtune.histogram: give either bin edges or a bin count with "
                          "range=(lo, hi), not both")
     e = _edges(bins, a, s)
-    result, counts = _output(a, out, (e.size - 1,))
-    _core.range(code, a.ptr, a.size, e.size - 1, e.ptr, counts, s, a.device)
+    result, counts, wide = _counts_out(a, out, (e.size - 1,), counts_dtype)
+    _core.range(code, a.ptr, a.size, e.size - 1, e.ptr, counts, s, a.device, **_wide(wide))
     return _finish(a, result, s)
 
 
-def _even(code, ptr, size, nbins, lo, hi, counts, stream, device) -> None:
+def _even(code, ptr, size, nbins, lo, hi, counts, stream, device, wide=False) -> None:
+    w = _wide(wide)
     if code == _FLOAT32:
-        _core.even_f32(ptr, size, nbins, lo, hi, counts, stream, device)
+        _core.even_f32(ptr, size, nbins, lo, hi, counts, stream, device, **w)
     elif code in _FLOAT_CODES:  # float16, bfloat16 (float bounds) and float64 (double)
-        _core.even_float(code, ptr, size, nbins, lo, hi, counts, stream, device)
+        _core.even_float(code, ptr, size, nbins, lo, hi, counts, stream, device, **w)
     elif code == _UINT64:  # bounds up to 2^64 - 1
-        _core.even_u64(ptr, size, nbins, lo, hi, counts, stream, device)
+        _core.even_u64(ptr, size, nbins, lo, hi, counts, stream, device, **w)
     else:
-        _core.even_int(code, ptr, size, nbins, lo, hi, counts, stream, device)
+        _core.even_int(code, ptr, size, nbins, lo, hi, counts, stream, device, **w)
 
 
 def _edges(edges: Any, a: Array, stream: int) -> Array:

@@ -131,9 +131,11 @@ class _Torch:
             return self._raw_stream(a.device)
         return self.torch.cuda.current_stream(a.device).cuda_stream
 
-    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
-        kind = self.count_dtype if dtype == "uint32" else getattr(self.torch, dtype)
-        return self.torch.empty(shape, dtype=kind, device=a.device)
+    def empty(self, a: Array, shape: tuple, dtype: Optional[str] = None):
+        t = self.count_dtype if dtype in (None, "uint32") else getattr(self.torch, dtype, None)
+        if t is None:
+            raise TypeError(f"histtune: this torch has no {dtype}: use counts_dtype=torch.int64")
+        return self.torch.empty(shape, dtype=t, device=a.device)
 
 
 class _CuPy:
@@ -159,9 +161,9 @@ class _CuPy:
         with self._on(a.device):
             return self.cupy.cuda.get_current_stream().ptr
 
-    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
+    def empty(self, a: Array, shape: tuple, dtype: Optional[str] = None):
         with self._on(a.device):
-            return self.cupy.empty(shape, dtype=dtype)
+            return self.cupy.empty(shape, dtype=dtype or self.cupy.uint32)
 
 
 def _typestr_name(typestr: str) -> str:
@@ -199,14 +201,14 @@ class _CudaArrayInterface:
         s = a.obj.__cuda_array_interface__.get("stream")
         return s if s else 0
 
-    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
+    def empty(self, a: Array, shape: tuple, dtype: Optional[str] = None):
         if not self.name.startswith("numba"):  # numba, numba_cuda
             raise ValueError(f"histtune: cannot make a {self.name} array for the counts: pass "
                              f"out=, a {dtype} CUDA array of the result's shape")
         import numpy
         from numba import cuda
 
-        return cuda.device_array(shape, dtype=numpy.dtype(dtype))
+        return cuda.device_array(shape, dtype=numpy.dtype(dtype or "uint32"))
 
 
 class _DLPack:
@@ -249,10 +251,11 @@ class _DLPack:
     def stream(self, a: Array) -> int:
         return a.stream
 
-    def empty(self, a: Array, shape: tuple, dtype: str = "uint32"):
-        if dtype != "uint32":
-            raise ValueError(f"histtune: {self.name} arrays take no weights= yet (histtune makes "
-                             "only uint32 buffers for JAX); use torch, CuPy or Numba arrays")
+    def empty(self, a: Array, shape: tuple, dtype: Optional[str] = None):
+        if dtype not in (None, "uint32"):
+            raise TypeError(f"histtune: {self.name} arrays get uint32 counts only (histtune makes "
+                            f"JAX's results as uint32): no weights= and no {dtype} counts; use "
+                            "torch, CuPy or Numba arrays")
         if self.name != "jax":
             raise ValueError(f"histtune: cannot make a {self.name} array for the counts: pass "
                              "out=, a uint32 CUDA array of the result's shape")

@@ -69,6 +69,13 @@ const T* as(std::uintptr_t p) {
   return reinterpret_cast<const T*>(p);
 }
 std::uint32_t* counts_at(std::uintptr_t p) { return reinterpret_cast<std::uint32_t*>(p); }
+// f(the counts pointer): uint64 counts when `counts64` (the 1D calls' 64-bit overloads, whose n
+// may pass 2^32 - 1), else uint32.
+template <class F>
+Status with_counts(std::uintptr_t p, bool counts64, F&& f) {
+  if (counts64) return f(reinterpret_cast<std::uint64_t*>(p));
+  return f(counts_at(p));
+}
 cudaStream_t stream_at(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
 // Which sample types a call takes (by_type's `take`): a bit per SampleType value.
@@ -111,23 +118,27 @@ void finish(const Status& s, Family f) {
 
 void even_int(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
               std::int64_t lower, std::int64_t upper, std::uintptr_t counts, std::uintptr_t stream,
-              int device) {
+              int device, bool counts64) {
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
            // Integers but u64, whose bounds may pass 2^63 (even_u64).
            if constexpr (!std::is_integral_v<T> || std::is_same_v<T, std::uint64_t>) return Status();
-           else return histogram_even(as<T>(samples), n, bins, lower, upper, counts_at(counts),
-                                      stream_at(stream));
+           else return with_counts(counts, counts64, [&](auto* c) {
+             return histogram_even(as<T>(samples), n, bins, lower, upper, c, stream_at(stream));
+           });
          }, kIntegerTypes & ~bit(SampleType::u64)),
          Family::hist1d);
 }
 
 void even_u64(std::uintptr_t samples, std::uint64_t n, std::uint32_t bins, std::uint64_t lower,
-              std::uint64_t upper, std::uintptr_t counts, std::uintptr_t stream, int device) {
+              std::uint64_t upper, std::uintptr_t counts, std::uintptr_t stream, int device,
+              bool counts64) {
   DeviceScope scope(device);
-  finish(histogram_even(as<std::uint64_t>(samples), n, bins, lower, upper, counts_at(counts),
-                        stream_at(stream)),
+  finish(with_counts(counts, counts64, [&](auto* c) {
+           return histogram_even(as<std::uint64_t>(samples), n, bins, lower, upper, c,
+                                 stream_at(stream));
+         }),
          Family::hist1d);
 }
 
@@ -135,48 +146,54 @@ void even_u64(std::uintptr_t samples, std::uint64_t n, std::uint32_t bins, std::
 // (double bounds); f32 too.
 void even_float(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
                 double lower, double upper, std::uintptr_t counts, std::uintptr_t stream,
-                int device) {
+                int device, bool counts64) {
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           if constexpr (std::is_integral_v<T>) return Status();  // not reached: floats only
-           else if constexpr (std::is_same_v<T, double>)
-             return histogram_even(as<T>(samples), n, bins, lower, upper, counts_at(counts),
-                                   stream_at(stream));
-           else
-             return histogram_even(as<T>(samples), n, bins, static_cast<float>(lower),
-                                   static_cast<float>(upper), counts_at(counts), stream_at(stream));
+           return with_counts(counts, counts64, [&](auto* c) {
+             if constexpr (std::is_integral_v<T>) return Status();  // not reached: floats only
+             else if constexpr (std::is_same_v<T, double>)
+               return histogram_even(as<T>(samples), n, bins, lower, upper, c, stream_at(stream));
+             else
+               return histogram_even(as<T>(samples), n, bins, static_cast<float>(lower),
+                                     static_cast<float>(upper), c, stream_at(stream));
+           });
          }, kFloatTypes),
          Family::hist1d);
 }
 
 void even_f32(std::uintptr_t samples, std::uint64_t n, std::uint32_t bins, float lower,
-              float upper, std::uintptr_t counts, std::uintptr_t stream, int device) {
+              float upper, std::uintptr_t counts, std::uintptr_t stream, int device,
+              bool counts64) {
   DeviceScope scope(device);
-  finish(histogram_even(as<float>(samples), n, bins, lower, upper, counts_at(counts),
-                        stream_at(stream)),
+  finish(with_counts(counts, counts64, [&](auto* c) {
+           return histogram_even(as<float>(samples), n, bins, lower, upper, c, stream_at(stream));
+         }),
          Family::hist1d);
 }
 
 void direct(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
-            std::uintptr_t counts, std::uintptr_t stream, int device) {
+            std::uintptr_t counts, std::uintptr_t stream, int device, bool counts64) {
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
            if constexpr (!std::is_integral_v<T>) return Status();  // not reached: integers only
-           else return histogram_direct(as<T>(samples), n, bins, counts_at(counts),
-                                        stream_at(stream));
+           else return with_counts(counts, counts64, [&](auto* c) {
+             return histogram_direct(as<T>(samples), n, bins, c, stream_at(stream));
+           });
          }, kIntegerTypes),
          Family::hist1d);
 }
 
 void range(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins,
-           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device,
+           bool counts64) {
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           return histogram_range(as<T>(samples), n, bins, as<T>(levels), counts_at(counts),
-                                  stream_at(stream));
+           return with_counts(counts, counts64, [&](auto* c) {
+             return histogram_range(as<T>(samples), n, bins, as<T>(levels), c, stream_at(stream));
+           });
          }),
          Family::hist1d);
 }
@@ -432,17 +449,17 @@ NB_MODULE(_core, m) {
   m.doc() = "histtune's C++ API by device pointer (use the histtune package, not this module)";
   m.attr("__version__") = version();
   m.def("even_int", &even_int, "type"_a, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a,
-        "counts"_a, "stream"_a, "device"_a);
+        "counts"_a, "stream"_a, "device"_a, "counts64"_a = false);
   m.def("even_f32", &even_f32, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "counts"_a,
-        "stream"_a, "device"_a);
+        "stream"_a, "device"_a, "counts64"_a = false);
   m.def("even_u64", &even_u64, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "counts"_a,
-        "stream"_a, "device"_a);
+        "stream"_a, "device"_a, "counts64"_a = false);
   m.def("even_float", &even_float, "type"_a, "samples"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a,
-        "counts"_a, "stream"_a, "device"_a);
+        "counts"_a, "stream"_a, "device"_a, "counts64"_a = false);
   m.def("direct", &direct, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a, "stream"_a,
-        "device"_a);
+        "device"_a, "counts64"_a = false);
   m.def("range", &range, "type"_a, "samples"_a, "n"_a, "bins"_a, "levels"_a, "counts"_a,
-        "stream"_a, "device"_a);
+        "stream"_a, "device"_a, "counts64"_a = false);
   m.def("channels",
         [](int type, int binning, std::uintptr_t samples, std::uint64_t row_pixels,
            std::uint64_t num_rows, std::uint64_t row_pitch_bytes, std::uint32_t channels,

@@ -65,7 +65,8 @@ class _Core:
         self.calls = []
 
     def __getattr__(self, name):
-        return lambda *args: self.calls.append((name, args))
+        # A keyword (counts64=True: 64-bit counts) is recorded after the arguments.
+        return lambda *args, **kw: self.calls.append((name, args, kw) if kw else (name, args))
 
 
 @pytest.fixture

@@ -28,8 +28,11 @@ def test_every_function_has_a_docstring_with_an_example(name):
 def test_signatures_follow_numpy_and_torch():
     params = lambda f: list(inspect.signature(f).parameters)  # noqa: E731
     weighted = ["weights", "deterministic", "max_abs_weight"]  # issue 26, keyword-only
-    assert params(histtune.histogram) == ["x", "bins", "range", *weighted, "out", "stream"]
-    assert params(histtune.bincount) == ["x", "minlength", *weighted, "out", "stream"]
+    # counts_dtype: 64-bit counts (issue 25), keyword-only after numpy's and torch's arguments.
+    assert params(histtune.histogram) == ["x", "bins", "range", *weighted, "out", "stream",
+                                          "counts_dtype"]
+    assert params(histtune.bincount) == ["x", "minlength", *weighted, "out", "stream",
+                                         "counts_dtype"]
     assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", "out",
                                                    "stream"]
     assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream"]
@@ -39,6 +42,9 @@ def test_signatures_follow_numpy_and_torch():
         sig = inspect.signature(f)
         assert sig.parameters["out"].kind == inspect.Parameter.KEYWORD_ONLY
         assert sig.parameters["stream"].kind == inspect.Parameter.KEYWORD_ONLY
+    for f in (histtune.histogram, histtune.bincount):
+        kind = inspect.signature(f).parameters["counts_dtype"].kind
+        assert kind == inspect.Parameter.KEYWORD_ONLY
 
 
 @pytest.mark.parametrize("x", [np.zeros(16, np.uint8), np.zeros((4, 3), np.uint16)])

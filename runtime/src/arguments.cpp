@@ -14,21 +14,22 @@ std::string address(const void* ptr) {
   return buf;
 }
 
-}  // namespace
-
-std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
-  // The problem's own checks, the even bounds among them (validate() in problem.hpp).
-  if (std::string why = validate(p); !why.empty()) return why;
+// The pointer checks of both count widths, after the problem's: counts of `count_bytes` each.
+std::string check_pointers(const Problem& p, const void* d_samples, const void* d_counts,
+                           std::size_t count_bytes) {
   if (d_counts == nullptr) return "d_counts is null";
   if (d_samples == nullptr && p.n > 0) return "d_samples is null with n = " + std::to_string(p.n);
   const std::size_t bytes = sample_bytes(p.sample_type);
   if (reinterpret_cast<std::uintptr_t>(d_samples) % bytes != 0)
     return "d_samples = " + address(d_samples) + " is not aligned to its " + std::to_string(bytes) +
            "-byte " + to_string(p.sample_type) + " samples";
-  if (const std::size_t out = bin_bytes(p); reinterpret_cast<std::uintptr_t>(d_counts) % out != 0)
+  // Counters of `count_bytes`, or a weighted call's bins of their type.
+  const bool weighted = p.weight_type != WeightType::none;
+  if (const std::size_t out = weighted ? bin_bytes(p) : count_bytes;
+      reinterpret_cast<std::uintptr_t>(d_counts) % out != 0)
     return "d_counts = " + address(d_counts) + " is not aligned to its " + std::to_string(out) +
-           (p.weight_type == WeightType::none ? "-byte counters" : "-byte bins");
-  if (p.weight_type != WeightType::none && p.n > 0) {
+           (weighted ? "-byte bins" : "-byte counters");
+  if (weighted && p.n > 0) {
     // One n for both arrays: the weights are n elements of their type, aligned to it.
     const std::size_t wb = weight_bytes(p.weight_type);
     if (p.d_weights == nullptr)
@@ -53,6 +54,30 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
       return "d_offsets = " + address(p.d_offsets) + " is not aligned to its 8-byte offsets";
   }
   return {};
+}
+
+}  // namespace
+
+std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts) {
+  // The problem's own checks, the even bounds among them (validate() in problem.hpp).
+  if (std::string why = validate(p); !why.empty()) return why;
+  return check_pointers(p, d_samples, d_counts, sizeof(std::uint32_t));
+}
+
+std::string check_arguments64(const Problem& p, const void* d_samples,
+                              const std::uint64_t* d_counts) {
+  if (p.family != Family::hist1d)
+    return std::string("64-bit counts are taken by the 1D calls, not the ") + to_string(p.family) +
+           " family's";
+  if (p.n > kMaxSamples64)
+    return "n = " + std::to_string(p.n) + " exceeds 2^60, the most samples a call with 64-bit " +
+           "counts takes";
+  // Validated as its first chunk, what the kernels run (no chunk passes 2^32 - 1 samples); the
+  // pointers with the whole n.
+  Problem first = p;
+  first.n = count64_chunk(p.n, 0).n;
+  if (std::string why = validate(first); !why.empty()) return why;
+  return check_pointers(p, d_samples, d_counts, sizeof(std::uint64_t));
 }
 
 namespace {

@@ -82,37 +82,47 @@ auto with_last(F f) {
 extern "C" {
 
 // T is the C sample type, CPP the C++ one: C has no __half or __nv_bfloat16, so its f16 and bf16
-// calls take the samples' 16-bit patterns, the same bytes.
-#define HT_C_EVEN(SUFFIX, T, CPP, LEVEL)                                                           \
-  histtune_status histtune_histogram_even_##SUFFIX(const T* d_samples, uint64_t n,              \
-                                                   uint32_t num_bins, LEVEL lower, LEVEL upper, \
-                                                   uint32_t* d_counts, cudaStream_t stream) {   \
+// calls take the samples' 16-bit patterns, the same bytes. Each 1D call twice, from one body:
+// histtune_histogram_<binning>_<type> with uint32 counts, ..._counts64_<type> with uint64 ones.
+#define HT_C_EVEN_AS(NAME, T, CPP, LEVEL, COUNT)                                                   \
+  histtune_status NAME(const T* d_samples, uint64_t n, uint32_t num_bins, LEVEL lower,          \
+                       LEVEL upper, COUNT* d_counts, cudaStream_t stream) {                     \
     return finish(histtune::histogram_even(reinterpret_cast<const CPP*>(d_samples), n, num_bins, \
                                            lower, upper, d_counts, stream));                    \
   }
+#define HT_C_EVEN(SUFFIX, T, CPP, LEVEL)                                     \
+  HT_C_EVEN_AS(histtune_histogram_even_##SUFFIX, T, CPP, LEVEL, uint32_t) \
+  HT_C_EVEN_AS(histtune_histogram_even_counts64_##SUFFIX, T, CPP, LEVEL, uint64_t)
 HT_ALL_TYPES(HT_C_EVEN)
 #undef HT_C_EVEN
+#undef HT_C_EVEN_AS
 
-#define HT_C_DIRECT(SUFFIX, T, CPP, BOUND)                                                         \
-  histtune_status histtune_histogram_direct_##SUFFIX(const T* d_samples, uint64_t n,            \
-                                                     uint32_t num_bins, uint32_t* d_counts,     \
-                                                     cudaStream_t stream) {                     \
+#define HT_C_DIRECT_AS(NAME, T, COUNT)                                                             \
+  histtune_status NAME(const T* d_samples, uint64_t n, uint32_t num_bins, COUNT* d_counts,      \
+                       cudaStream_t stream) {                                                   \
     return finish(histtune::histogram_direct(d_samples, n, num_bins, d_counts, stream));        \
   }
+#define HT_C_DIRECT(SUFFIX, T, CPP, BOUND)                              \
+  HT_C_DIRECT_AS(histtune_histogram_direct_##SUFFIX, T, uint32_t) \
+  HT_C_DIRECT_AS(histtune_histogram_direct_counts64_##SUFFIX, T, uint64_t)
 HT_INTEGER_TYPES(HT_C_DIRECT)
 #undef HT_C_DIRECT
+#undef HT_C_DIRECT_AS
 
 // ---- range binning ----
-#define HT_C_RANGE(SUFFIX, T, CPP, BOUND)                                                          \
-  histtune_status histtune_histogram_range_##SUFFIX(const T* d_samples, uint64_t n,             \
-                                                    uint32_t num_bins, const T* d_levels,       \
-                                                    uint32_t* d_counts, cudaStream_t stream) {  \
+#define HT_C_RANGE_AS(NAME, T, CPP, COUNT)                                                         \
+  histtune_status NAME(const T* d_samples, uint64_t n, uint32_t num_bins, const T* d_levels,    \
+                       COUNT* d_counts, cudaStream_t stream) {                                  \
     return finish(histtune::histogram_range(reinterpret_cast<const CPP*>(d_samples), n,         \
                                             num_bins, reinterpret_cast<const CPP*>(d_levels),   \
                                             d_counts, stream));                                 \
   }
+#define HT_C_RANGE(SUFFIX, T, CPP, BOUND)                                \
+  HT_C_RANGE_AS(histtune_histogram_range_##SUFFIX, T, CPP, uint32_t) \
+  HT_C_RANGE_AS(histtune_histogram_range_counts64_##SUFFIX, T, CPP, uint64_t)
 HT_ALL_TYPES(HT_C_RANGE)
 #undef HT_C_RANGE
+#undef HT_C_RANGE_AS
 
 #define HT_C_MC_RANGE(SUFFIX, T)                                                                   \
   histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \

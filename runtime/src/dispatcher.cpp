@@ -184,39 +184,47 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   return *resolved_.emplace(std::make_pair(ordinal, shape_key(p)), std::move(fresh)).first->second;
 }
 
+Error refused(const Problem& p, const std::string& why) {
+  return Error(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
+}
+
+int Dispatcher::checked_device(const Problem& p, cudaStream_t stream, bool& capturing) const {
+  const int ordinal = current_device();
+  if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
+    throw refused(p, why);
+  if (std::string why = check_levels(p, ordinal); !why.empty()) throw refused(p, why);
+  return ordinal;
+}
+
+const Dispatcher::Resolved& Dispatcher::resolved(int ordinal, const Problem& p, bool capturing) {
+  {
+    std::shared_lock<std::shared_mutex> lock(memo_mutex_);
+    auto it = resolved_.find(std::make_pair(ordinal, shape_key(p)));
+    if (it != resolved_.end()) {  // entries are never erased
+      const Resolved& r = *it->second;
+      if (r.calls) r.calls->fetch_add(1, std::memory_order_relaxed);  // a pending shape: counted
+      return r;
+    }
+  }
+  if (capturing)
+    throw refused(p, "first call on GPU " + std::to_string(ordinal) +
+                         " made during stream capture; it loads a kernel and sets its shared "
+                         "memory limit, which capture does not allow: make one call outside the "
+                         "capture first");
+  return resolve(ordinal, p);
+}
+
 Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                        cudaStream_t stream, const FamilyChoice** used) {
   try {
     if (std::string why = check_arguments(p, d_samples, d_counts); !why.empty())
-      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-    const int ordinal = current_device();
+      throw refused(p, why);
     bool capturing = false;
-    if (std::string why = check_stream(stream, ordinal, capturing); !why.empty())
-      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-    if (std::string why = check_levels(p, ordinal); !why.empty())
-      return Status(StatusCode::invalid_argument, "histtune: " + p.describe() + ": " + why);
-    const auto key = std::make_pair(ordinal, shape_key(p));
-    const Resolved* res = nullptr;  // entries are never erased: safe to use after the lock
-    {
-      std::shared_lock<std::shared_mutex> lock(memo_mutex_);
-      auto it = resolved_.find(key);
-      if (it != resolved_.end()) res = it->second.get();
-    }
-    if (res && res->calls) {
-      res->calls->fetch_add(1, std::memory_order_relaxed);  // a pending shape: counted
-    } else if (!res) {
-      if (capturing)
-        return Status(StatusCode::invalid_argument,
-                      "histtune: " + p.describe() + ": first call on GPU " +
-                          std::to_string(ordinal) +
-                          " made during stream capture; it loads a kernel and sets its shared "
-                          "memory limit, which capture does not allow: make one call outside the "
-                          "capture first");
-      res = &resolve(ordinal, p);
-    }
+    const int ordinal = checked_device(p, stream, capturing);
+    const Resolved& res = resolved(ordinal, p, capturing);
     // The bounds, levels and pitch are passed here; the key holds what the kernel depends on.
-    (*res->launch)(p, d_samples, d_counts, stream);
-    if (used) *used = &res->choice;
+    (*res.launch)(p, d_samples, d_counts, stream);
+    if (used) *used = &res.choice;
     return Status();
   } catch (const Error& e) {
     return Status(e.code(), e.what());

@@ -8,6 +8,9 @@ namespace histtune {
 
 Status run_recorded(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                     cudaStream_t stream);
+// The same with 64-bit counts (1D problems; Dispatcher::run's chunked path).
+Status run_recorded(const Problem& p, const void* d_samples, std::uint64_t* d_counts,
+                    cudaStream_t stream);
 // Which family of rows (batched, segmented) made this thread's last successful call of rows.
 Family last_rows_family();
 // Which weighted family (weighted, weighted_det) made this thread's last successful weighted call.

@@ -42,9 +42,11 @@ Problem even_f32(float lower, float upper, std::uint32_t bins = 16) {
 TEST(ApiArguments, NullPointers) {
   expect_invalid(histogram_direct(static_cast<const std::uint8_t*>(nullptr), 100, 256, kCounts),
                  "d_samples is null with n = 100");
-  expect_invalid(histogram_direct(kSamples8, 100, 256, nullptr), "d_counts is null");
+  expect_invalid(histogram_direct(kSamples8, 100, 256, static_cast<std::uint32_t*>(nullptr)),
+                 "d_counts is null");
   // n = 0 reads no sample, but the counts are still written (zeroed).
-  expect_invalid(histogram_direct(static_cast<const std::uint8_t*>(nullptr), 0, 256, nullptr),
+  expect_invalid(histogram_direct(static_cast<const std::uint8_t*>(nullptr), 0, 256,
+                                  static_cast<std::uint32_t*>(nullptr)),
                  "d_counts is null");
 }
 
@@ -121,7 +123,8 @@ TEST(ApiArguments, RangeLevelsAreCheckedBeforeAnyLaunch) {
   expect_invalid(histogram_range(kSamples32, 10, 16, reinterpret_cast<const std::uint32_t*>(0x3002),
                                  kCounts),
                  "d_levels = 0x3002 is not aligned to its 4-byte u32 levels");
-  expect_invalid(histogram_range(kSamplesF, 10, 16, levelsF, nullptr), "d_counts is null");
+  expect_invalid(histogram_range(kSamplesF, 10, 16, levelsF, static_cast<std::uint32_t*>(nullptr)),
+                 "d_counts is null");
   expect_invalid(histogram_range(kSamplesF, kMaxSamples + 1, 16, levelsF, kCounts),
                  "exceeds 2^32 - 1");
   // n = 0 reads no level: null levels are fine there (the call only zeroes the counts).

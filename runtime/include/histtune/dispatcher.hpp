@@ -17,6 +17,7 @@
 
 #include "histtune/batched.hpp"
 #include "histtune/call_recorder.hpp"
+#include "histtune/counts64.hpp"
 #include "histtune/device.hpp"
 #include "histtune/family.hpp"
 #include "histtune/family_model.hpp"
@@ -196,6 +197,15 @@ class Dispatcher {
   // The same, with the choice of a 1D problem as the 1D family's.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
              Choice* used);
+  // 64-bit counts (1D problems): n up to kMaxSamples64, split into chunks of at most
+  // kCount64Chunk samples, each run as above (its configuration looked up for the chunk's n)
+  // into a temporary uint32 buffer from the workspace pool and added into d_counts
+  // (counts64.hpp; runtime/src/counts64.cpp). Every check and every chunk shape's resolve comes
+  // before the first launch, so a refused call leaves d_counts untouched. `used` receives the
+  // first chunk's choice. The first such call on a device also loads the add kernel: it too is
+  // refused during capture.
+  Status run(const Problem& p, const void* d_samples, std::uint64_t* d_counts, cudaStream_t stream,
+             const FamilyChoice** used = nullptr);
 
   // What the first call of p on d chooses, before it compiles: lookup(), then, below `exact`,
   // an online tuning where it is on, and the record of a pending problem where it still is
@@ -230,6 +240,13 @@ class Dispatcher {
   FirstCall first_call(const DeviceInfo& d, const Problem& p);
   FamilyChoice tune_online(const DeviceInfo& d, const Problem& p, FamilyChoice untuned);
   const Resolved& resolve(int ordinal, const Problem& p);
+  // The memo's entry for (ordinal, p), resolved on first use (refused while capturing).
+  const Resolved& resolved(int ordinal, const Problem& p, bool capturing);
+  // The current device, once the stream and the levels are checked for it; throws
+  // Error(invalid_argument) naming p. `capturing` receives whether the stream captures.
+  int checked_device(const Problem& p, cudaStream_t stream, bool& capturing) const;
+  // The 64-bit counts' add kernel on a device, loaded on first use (refused while capturing).
+  Kernel counts64_kernel(int ordinal, bool capturing);
   Kernel load_kernel(const KernelFamily& f, const CompileRequest& req, const Problem& p);
 
   std::string db_path_;
@@ -248,6 +265,7 @@ class Dispatcher {
   mutable std::shared_mutex memo_mutex_;
   std::map<int, DeviceInfo> devices_;
   std::map<std::pair<int, ShapeKey>, std::unique_ptr<Resolved>> resolved_;  // never erased
+  std::map<int, Kernel> counts64_kernels_;  // per device ordinal, under memo_mutex_
   KernelCache cache_;
 };
 
@@ -262,6 +280,13 @@ void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& su
 // n > 0, p.d_offsets for segmented problems with rows, p.d_weights for weighted problems with
 // n > 0; d_counts aligned to bin_bytes(p)). Empty when valid, else the reason.
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
+// How the dispatcher refuses a call: Error(invalid_argument, "histtune: <p.describe()>: why").
+Error refused(const Problem& p, const std::string& why);
+// The same for 64-bit counts: 1D problems only, n at most kMaxSamples64, d_counts aligned to
+// 8 bytes; the problem is validated as its first chunk (kCount64Chunk samples at most), so the
+// 32-bit counts' limit on n does not apply.
+std::string check_arguments64(const Problem& p, const void* d_samples,
+                              const std::uint64_t* d_counts);
 
 // Range binning with n > 0: whether p.d_levels is memory the current device `current_device` can
 // read (device or managed memory of any device it may address, or mapped pinned host memory), by

@@ -151,6 +151,110 @@ histtune_status histtune_histogram_multichannel_range_u16(const uint16_t* d_samp
                                                           uint32_t* d_counts, cudaStream_t stream);
 /* ---- end of range binning ------------------------------------------------------------------ */
 
+/* ---- 64-bit counts ----
+ * Every 1D call above as histtune_histogram_<binning>_counts64_<type>: d_counts holds num_bins
+ * uint64 (8-byte aligned), overwritten, and n may exceed 2^32 - 1 (up to 2^60). The same
+ * semantics, checks and errors as histtune::histogram_even / _direct / _range with
+ * std::uint64_t* d_counts (chunks of at most 2^31 samples, each run by its tuned configuration
+ * and added into d_counts). The getters below report the first chunk's configuration. */
+histtune_status histtune_histogram_even_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_f32(
+    const float* d_samples, uint64_t n, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_f16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_bf16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t lower, uint64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_even_counts64_f64(
+    const double* d_samples, uint64_t n, uint32_t num_bins, double lower, double upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_direct_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint32_t num_bins, const uint8_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint32_t num_bins, const uint32_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint32_t num_bins, const int32_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_f32(
+    const float* d_samples, uint64_t n, uint32_t num_bins, const float* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint32_t num_bins, const int8_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint32_t num_bins, const int16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_f16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_bf16(
+    const uint16_t* d_samples, uint64_t n, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint32_t num_bins, const int64_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint32_t num_bins, const uint64_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_range_counts64_f64(
+    const double* d_samples, uint64_t n, uint32_t num_bins, const double* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+/* ---- end 64-bit counts ---- */
+
 /* ---- multi-channel ----
  * `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA pixels are
  * [pixels, 4]); the first `active_channels` each get num_bins counters, one histogram after

@@ -5,10 +5,11 @@
 //   if (!s.ok()) std::cerr << s.message() << "\n";
 //
 // Every call is stream-ordered and does not synchronise. Results are exact: counts are uint32
-// and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The configuration
-// comes from the tuning database (see Dispatcher for where it is looked for); last_choice() says
-// which one ran, how it was found, and whether it is unverified (tuned under another driver,
-// NVRTC or histtune version; see Dispatcher::explain).
+// and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The 1D calls
+// also take std::uint64_t* d_counts (below, "64-bit counts"): then n may be up to 2^60. The
+// configuration comes from the tuning database (see Dispatcher for where it is looked for);
+// last_choice() says which one ran, how it was found, and whether it is unverified (tuned under
+// another driver, NVRTC or histtune version; see Dispatcher::explain).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -134,6 +135,100 @@ Status histogram_range(const std::uint64_t* d_samples, std::uint64_t n, std::uin
                        cudaStream_t stream = nullptr);
 Status histogram_range(const double* d_samples, std::uint64_t n, std::uint32_t num_bins,
                        const double* d_levels, std::uint32_t* d_counts,
+                       cudaStream_t stream = nullptr);
+
+// 64-bit counts: every 1D call above with std::uint64_t counters. The same binning, checks and
+// results, and n may exceed 2^32 - 1 (up to 2^60). The call is cut into chunks of at most 2^31
+// samples, each counted by the configuration tuned for the chunk's size into a temporary uint32
+// buffer (stream-ordered, from the workspace pool) and added into d_counts by a small kernel:
+// about the 32-bit call's time, plus a launch per chunk. d_counts (num_bins uint64, 8-byte
+// aligned) is overwritten; last_choice() reports the first chunk's configuration. The first
+// such call on a device loads the add kernel (like any first call, not during stream capture).
+Status histogram_even(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const float* d_samples, std::uint64_t n, std::uint32_t num_bins, float lower,
+                      float upper, std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_even(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const __half* d_samples, std::uint64_t n, std::uint32_t num_bins, float lower,
+                      float upper, std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_even(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      float lower, float upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::int64_t lower, std::int64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      std::uint64_t lower, std::uint64_t upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_even(const double* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                      double lower, double upper, std::uint64_t* d_counts,
+                      cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_direct(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                        std::uint64_t* d_counts, cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint8_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint16_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint32_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int32_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int32_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const float* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const float* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int8_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int8_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int16_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int16_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const __half* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const __half* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const __nv_bfloat16* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const __nv_bfloat16* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::int64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::int64_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const std::uint64_t* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const std::uint64_t* d_levels, std::uint64_t* d_counts,
+                       cudaStream_t stream = nullptr);
+Status histogram_range(const double* d_samples, std::uint64_t n, std::uint32_t num_bins,
+                       const double* d_levels, std::uint64_t* d_counts,
                        cudaStream_t stream = nullptr);
 
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA

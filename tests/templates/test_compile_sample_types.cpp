@@ -20,7 +20,7 @@ namespace {
 struct TypeCase {
   const char* name;
   Problem problem;
-  bool narrow;  // even_narrow(): integer even binning in 32-bit arithmetic
+  int narrow;  // even_narrow(): integer even binning in 32-bit arithmetic (its mode, 0 if not)
   int range_mode = -1;
 };
 
@@ -74,7 +74,8 @@ TEST(SampleTypeCompile, EveryNewTypeAndBinningCompilesForSm90) {
       {"i8_even_full_range_256", shape(SampleType::i8, Binning::even, 256, -128, 128), true},
       {"i8_range_table_255", shape(SampleType::i8, Binning::range, 255), false, 2},
       {"i16_direct_1024", shape(SampleType::i16, Binning::direct, 1024), false},
-      {"i16_even_64bit_100", shape(SampleType::i16, Binning::even, 100, -32768, 32767), false},
+      {"i16_even_reciprocal_100", shape(SampleType::i16, Binning::even, 100, -32768, 32767), 2},
+      {"i16_even_64bit_7", shape(SampleType::i16, Binning::even, 7, -2147483648.0, 2147483648.0), 0},
       {"i16_range_1000", shape(SampleType::i16, Binning::range, 1000), false, 1},
       {"f16_even_256", shape(SampleType::f16, Binning::even, 256, -1, 1), false},
       {"f16_range_staged_2048", shape(SampleType::f16, Binning::range, 2048), false, 1},

@@ -1,11 +1,12 @@
 // NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The space, after
 // the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 6,000-12,000
-// compile-time variants per (sample type, binning) (the two-phase flush doubled the shared-memory
-// storages' share); at ~0.1 s a compile CI compiles a documented sample: every 19th variant for
-// u8/direct on sm_90, and every 109th (strides coprime with the parameter counts, so every value
-// of every parameter is reached) of each other (type, binning) on both archs, plus every 307th
-// of u8 even binning in 64-bit arithmetic (the other integer even cases are 32-bit). The GPU tests
-// compile and run every 13th (HT_GPU_STRIDE=1: all).
+// compile-time variants per (sample type, binning) on sm_80 and about half again on sm_90, whose
+// single blocks may also be one cluster of 2-8 blocks (the two-phase flush doubled the
+// shared-memory storages' share); at ~0.1 s a compile CI compiles a documented sample: every 29th
+// variant for u8/direct on sm_90, every 163rd of each other (type, binning) on sm_90 and every
+// 109th on sm_80 (strides coprime with the parameter counts, so every value of every parameter is
+// reached), plus every 461st of u8 even binning in 64-bit arithmetic (the other integer even cases
+// are 32-bit). The GPU tests compile and run every 13th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -77,7 +78,7 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   p.upper = k.upper != 0 ? k.upper : k.bins;
   const auto variants = compile_variants(p, k.arch);
   ASSERT_GT(variants.size(), k.bins > 256 ? 50u : 500u);
-  ASSERT_LT(variants.size(), 14000u) << "the space grew: update the note above";
+  ASSERT_LT(variants.size(), 21000u) << "the space grew: update the note above";
   int compiled = 0;
   for (std::size_t i = 0; i < variants.size(); i += k.stride) {
     const auto& c = variants[i];
@@ -93,18 +94,18 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
 
 INSTANTIATE_TEST_SUITE_P(
     Hist1D, CompileSpace,
-    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 19},
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 29},
                       Case{SampleType::u8, Binning::direct, 80, 109},
-                      Case{SampleType::u8, Binning::even, 90, 109},
+                      Case{SampleType::u8, Binning::even, 90, 163},
                       Case{SampleType::u16, Binning::direct, 80, 109},
-                      Case{SampleType::u16, Binning::even, 90, 109},
-                      Case{SampleType::u32, Binning::direct, 90, 109},
+                      Case{SampleType::u16, Binning::even, 90, 163},
+                      Case{SampleType::u32, Binning::direct, 90, 163},
                       Case{SampleType::u32, Binning::even, 80, 109},
                       Case{SampleType::i32, Binning::direct, 80, 109},
-                      Case{SampleType::i32, Binning::even, 90, 109},
+                      Case{SampleType::i32, Binning::even, 90, 163},
                       // Integer even binning in 64 bits (the cases above are 32-bit: HT_EVEN_NARROW).
-                      Case{SampleType::u8, Binning::even, 90, 307, 64, 4294967296.0},
-                      Case{SampleType::f32, Binning::even, 90, 109},
+                      Case{SampleType::u8, Binning::even, 90, 461, 64, 4294967296.0},
+                      Case{SampleType::f32, Binning::even, 90, 163},
                       Case{SampleType::f32, Binning::even, 80, 109},
                       // Past shared memory: global (storage 2) and cluster (storage 3) kernels.
                       Case{SampleType::u32, Binning::direct, 90, 29, 65536},

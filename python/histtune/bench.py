@@ -1,6 +1,6 @@
 """python -m histtune.bench: histtune against torch and CuPy, in one process, on the same inputs.
 
-Prints issues 24, 25 and 27's rows with each column measured here: medians of CUDA-event
+Prints issues 24, 25, 26 and 27's rows with each column measured here: medians of CUDA-event
 timings of 5 calls back to back (100 for the launch-bound row, 2^16 samples) after a warm-up,
 inputs larger than the L2 cache except that row, every histtune result checked exactly (against torch.bincount
 for integers, against the float rule bin = (s - lo) * (bins / (hi - lo)) computed in float32 by
@@ -168,6 +168,34 @@ def _row_batched(torch, rows: int, n: int, samples: int, floats: bool):
              "torch offset bincount": t(offset_bincount)}, level, check)
 
 
+def _row_weighted(torch, n: int, samples: int, deterministic: bool):
+    """Weighted sums (issue 26): f32 samples and f32 weights into 256 even bins over [0, 100)
+    against torch.bincount(weights=) of the bins torch computes by the same rule. Checked against
+    the sums in float64 (relative 1e-4 of the bin's sum); deterministic: two calls bit-equal."""
+    x = torch.rand(n, device="cuda") * 100
+    w = torch.rand(n, device="cuda")
+
+    def torch_sums():
+        b, inside = _float_bins(torch, x, 256, 0.0, 100.0)
+        return torch.bincount(b, weights=w * inside, minlength=256)
+
+    kw = {"deterministic": True, "max_abs_weight": 1.0} if deterministic else {}
+    run = lambda: histtune.histogram(x, 256, range=(0.0, 100.0), weights=w, **kw)  # noqa: E731
+    b, inside = _float_bins(torch, x, 256, 0.0, 100.0)
+    want = torch.bincount(b, weights=w.double() * inside, minlength=256)
+    got = run()
+    if not bool(torch.allclose(got.double(), want, rtol=1e-4, atol=0)):
+        raise SystemExit("histtune.bench: weighted sums differ from the float64 reference")
+    check = "within 1e-4"
+    if deterministic:
+        if not bool((run() == got).all()):
+            raise SystemExit("histtune.bench: deterministic sums differ between two calls")
+        check += ", bit-equal twice"
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    return ({"histtune": t(run), "torch.bincount(weights=)": t(torch_sums)}, level, check)
+
+
 def _row_columns(torch, rows: int, cols: int, samples: int):
     x = torch.randint(0, 256, (rows, cols), dtype=torch.uint8, device="cuda")
     offsets = torch.arange(cols, device="cuda", dtype=torch.int64) * 256
@@ -262,7 +290,11 @@ def main(argv=None) -> int:
             ("batched [4096, 65536] u8, 256 bins per row",
              _row_batched(torch, 4096, 65536, s, floats=False)),
             ("batched [65536, 1024] f32, 64 even bins per row",
-             _row_batched(torch, 65536, 1024, s, floats=True))]
+             _row_batched(torch, 65536, 1024, s, floats=True)),
+            ("weighted f32 + f32 weights, 256 even bins, 2^26",
+             _row_weighted(torch, 1 << 26, s, deterministic=False)),
+            ("the same, deterministic (max_abs_weight=1)",
+             _row_weighted(torch, 1 << 26, s, deterministic=True))]
     print(f"histtune {histtune.__version__}, torch {torch.__version__}"
           + (f", cupy {cp.__version__}" if cp else "") + f", {torch.cuda.get_device_name()}")
     print("\n| workload | histtune | torch | cupy | vs best torch |\n|---|---|---|---|---|")

@@ -1,6 +1,6 @@
 // NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The space, after
 // the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 6,000-12,000
-// compile-time variants per (sample type, binning) on sm_80 and about half again on sm_90, whose
+// compile-time variants per (sample type, binning) on sm_80 and up to twice that on sm_90, whose
 // single blocks may also be one cluster of 2-8 blocks (the two-phase flush doubled the
 // shared-memory storages' share); at ~0.1 s a compile CI compiles a documented sample: every 29th
 // variant for u8/direct on sm_90, every 163rd of each other (type, binning) on sm_90 and every
@@ -78,7 +78,7 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   p.upper = k.upper != 0 ? k.upper : k.bins;
   const auto variants = compile_variants(p, k.arch);
   ASSERT_GT(variants.size(), k.bins > 256 ? 50u : 500u);
-  ASSERT_LT(variants.size(), 21000u) << "the space grew: update the note above";
+  ASSERT_LT(variants.size(), 24000u) << "the space grew: update the note above";
   int compiled = 0;
   for (std::size_t i = 0; i < variants.size(); i += k.stride) {
     const auto& c = variants[i];

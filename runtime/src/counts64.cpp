@@ -45,14 +45,7 @@ Kernel Dispatcher::counts64_kernel(int ordinal, bool capturing) {
                 "histtune: first call with 64-bit counts on GPU " + std::to_string(ordinal) +
                     " made during stream capture; it loads a kernel, which capture does not "
                     "allow: make one call outside the capture first");
-  int arch = 0;
-  {
-    std::unique_lock<std::shared_mutex> lock(memo_mutex_);
-    auto it = devices_.find(ordinal);
-    if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
-    arch = it->second.arch();
-  }
-  const Kernel k = cache_.get(counts64::request(arch), counts64::kKernel);
+  const Kernel k = cache_.get(counts64::request(device_info(ordinal).arch()), counts64::kKernel);
   std::unique_lock<std::shared_mutex> lock(memo_mutex_);
   return counts64_kernels_.emplace(ordinal, k).first->second;
 }

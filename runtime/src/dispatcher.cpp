@@ -154,14 +154,15 @@ Kernel Dispatcher::load_kernel(const KernelFamily& f, const CompileRequest& req,
   return cache_.load(req, image, f.kernel_name());
 }
 
+DeviceInfo Dispatcher::device_info(int ordinal) {
+  std::unique_lock<std::shared_mutex> lock(memo_mutex_);
+  auto it = devices_.find(ordinal);
+  if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
+  return it->second;
+}
+
 const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
-  DeviceInfo d;
-  {
-    std::unique_lock<std::shared_mutex> lock(memo_mutex_);
-    auto it = devices_.find(ordinal);
-    if (it == devices_.end()) it = devices_.emplace(ordinal, query_device(ordinal)).first;
-    d = it->second;
-  }
+  const DeviceInfo d = device_info(ordinal);
   auto fresh = std::make_unique<Resolved>();
   FirstCall first = first_call(d, p);
   fresh->choice = std::move(first.choice);

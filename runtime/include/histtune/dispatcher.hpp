@@ -240,6 +240,8 @@ class Dispatcher {
   FirstCall first_call(const DeviceInfo& d, const Problem& p);
   FamilyChoice tune_online(const DeviceInfo& d, const Problem& p, FamilyChoice untuned);
   const Resolved& resolve(int ordinal, const Problem& p);
+  // The device at `ordinal`, queried once per process (memo_mutex_).
+  DeviceInfo device_info(int ordinal);
   // The memo's entry for (ordinal, p), resolved on first use (refused while capturing).
   const Resolved& resolved(int ordinal, const Problem& p, bool capturing);
   // The current device, once the stream and the levels are checked for it; throws

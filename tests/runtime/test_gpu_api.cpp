@@ -42,7 +42,12 @@ class DeviceBuffer {
     HT_CUDA(cudaMemcpy(h.data(), ptr_, sizeof(T) * count_, cudaMemcpyDeviceToHost));
     return h;
   }
-  void fill_bytes(int byte) { HT_CUDA(cudaMemset(ptr_, byte, sizeof(T) * count_)); }
+  // Done on return: cudaMemset runs on the legacy stream, which a non-blocking stream's call
+  // does not wait for (without the synchronisation that call could run first).
+  void fill_bytes(int byte) {
+    HT_CUDA(cudaMemset(ptr_, byte, sizeof(T) * count_));
+    HT_CUDA(cudaDeviceSynchronize());
+  }
 
  private:
   T* ptr_ = nullptr;

@@ -25,9 +25,14 @@ struct TuneFlags {
   std::string decision = tuner::to_string(tuner::TuneOptions{}.decision);
   std::uint64_t seed = 1;
   bool fresh = false;  // measure again what the database already holds
+  int jobs = 0;        // problems tuned at once on the GPU; 0: kAutoJobs
   bool compare_strategies = false;
   int compare_seeds = 3;
 };
+
+// Problems tuned at once by default: enough that one is always ready to time while the others
+// compile, few enough that their inputs fit beside each other.
+constexpr int kAutoJobs = 4;
 
 // Tunes each problem of `plan` and stores what it measures and chooses; text goes to `text`.
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,

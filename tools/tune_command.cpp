@@ -58,6 +58,13 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
              "annealing then times a tenth of the valid space)")
       ->type_name("N")
       ->check(non_negative, "");
+  app->add_option("--jobs", flags.jobs,
+                  "problems tuned at once (0: " + std::to_string(kAutoJobs) +
+                      "): each compiles on its own threads while another is timed; every\n"
+                      "measurement still has the GPU to itself")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   app->add_option("--time-limit", flags.time_limit_s,
                   "stop searching a problem after this many seconds (0: no limit)")
       ->type_name("SECONDS")

@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "histtune/status.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -46,11 +49,11 @@ std::string winner_line(const tuner::TuneResult& r, std::size_t distributions, d
   if (r.valid) std::snprintf(pruned, sizeof pruned, "%zu pruned, ", r.pruned);
   char line[704];
   std::snprintf(line, sizeof line,
-                "  winner %s  %s ms%s  (%s: %s; %zu measured, %zu reused from the database, "
-                "%s%zu failed, %.1f s)",
+                "  winner %s  %s ms%s  (%s: %s; %zu measured (%zu raced out), %zu reused from the database, "
+                "%s%zu failed, %.1f s: %.1f s measuring on the GPU, %.1f s waiting for kernels)",
                 r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
-                worst, r.strategy.c_str(), searched, r.measurements.size(), r.reused, pruned,
-                r.failed, seconds);
+                worst, r.strategy.c_str(), searched, r.measurements.size(), r.raced_out, r.reused, pruned,
+                r.failed, seconds, r.spent.device_s, r.spent.compile_wait_s);
   return line;
 }
 
@@ -79,25 +82,31 @@ nlohmann::json finalists_json(const tuner::TuneResult& r) {
   return finalists;
 }
 
-// One run over the plan: what every problem's steps read, and what they add up.
+// One run over the plan: what every problem's steps read, and what they add up. With jobs() > 1
+// several problems are tuned at once (run_one on several threads): what they share is taken
+// under mutex_, and each problem's lines are printed together when it is done.
 class PlanRun {
  public:
   PlanRun(const Common& c, const TuneFlags& f, const std::vector<tuner::Distribution>& dists,
-          const DeviceInfo& d, db::Database& database, std::FILE* text);
-  void print_header(std::size_t problems) const;
-  void print_position(const std::vector<Problem>& plan, std::size_t i, double elapsed) const;
-  bool skip_if_tuned(const Problem& p);
-  void tune_problem(const Problem& p);
+          const DeviceInfo& d, db::Database& database, std::FILE* text, std::size_t problems);
+  int jobs() const { return jobs_; }
+  void print_header() const;
+  void run_one(const std::vector<Problem>& plan, std::size_t i,
+               std::chrono::steady_clock::time_point t_all);
   int finish(double seconds) const;
 
  private:
+  void print_position(const std::vector<Problem>& plan, std::size_t i, double elapsed) const;
+  bool skip_if_tuned(const Problem& p, std::size_t i, std::string& out);
+  void tune_problem(const Problem& p, std::size_t i, std::string& out);
   tuner::TuneOptions options_for(const Problem& p, ProgressLine& progress,
                                  std::chrono::steady_clock::time_point t0) const;
   std::optional<db::WinnerRow> resume(const Problem& p, tuner::TuneOptions& opt) const;
   void store(const Problem& p, const tuner::TuneResult& r);
-  void print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress) const;
+  void print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress,
+                    std::string& out) const;
   nlohmann::json compare_previous(const Problem& p, const std::optional<db::WinnerRow>& previous,
-                                  const tuner::TuneResult& r);
+                                  const tuner::TuneResult& r, std::string& out);
   nlohmann::json result_json(const Problem& p, const tuner::TuneResult& r,
                              const nlohmann::json& previous, double seconds) const;
   void print_stability(double most_apart) const;
@@ -109,41 +118,67 @@ class PlanRun {
   db::Database& database_;
   std::FILE* text_;
   std::size_t budget_;
+  int jobs_;
   KernelCache cache_;
+  mutable tuner::DeviceTurn turn_;  // the problems tuned at once take turns on the GPU
+  mutable std::mutex mutex_;  // what follows, the database's winners read back, the text
+  std::size_t done_ = 0;      // problems finished or skipped
+  double device_s_ = 0;       // seconds the benches held the GPU
   int status_ = kOk;
   std::vector<Stability> stability_;   // --fresh over stored winners
   std::vector<db::WinnerRow> chosen_;  // winners of this run (robust first), for later starts
   std::size_t compiled_ = 0;           // kernels this run needed that were not loaded yet
-  nlohmann::json results_ = nlohmann::json::array();
+  std::vector<nlohmann::json> results_;  // plan order
 };
 
 // The search budget: --budget when given (0: none), else the plan's for the guided search and
 // none for the listed strategies.
 PlanRun::PlanRun(const Common& c, const TuneFlags& f,
                  const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
-                 db::Database& database, std::FILE* text)
+                 db::Database& database, std::FILE* text, std::size_t problems)
     : c_(c), f_(f), dists_(dists), d_(d), database_(database), text_(text),
-      budget_(f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0)) {
+      budget_(f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0)),
+      jobs_(static_cast<int>(std::min<std::size_t>(f.jobs > 0 ? f.jobs : kAutoJobs,
+                                                   std::max<std::size_t>(problems, 1)))),
+      results_(problems) {
   cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
 }
 
-void PlanRun::print_header(std::size_t problems) const {
+void PlanRun::print_header() const {
   if (c_.quiet) return;
   std::fprintf(text_,
                "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n"
-               "  search: %s, %s per problem; data: %s; decision: %s%s\n",
-               problems, d_.ordinal, d_.name.c_str(), d_.arch(), d_.sm_count,
+               "  search: %s, %s per problem; data: %s; decision: %s%s; %d at once\n",
+               results_.size(), d_.ordinal, d_.name.c_str(), d_.arch(), d_.sm_count,
                database_.path().c_str(), f_.strategy.c_str(),
                budget_ ? (std::to_string(budget_) + " evaluations").c_str() : "no budget",
                distribution_list(dists_).c_str(), f_.decision.c_str(),
-               f_.fresh ? "; --fresh: stored measurements are not reused" : "");
+               f_.fresh ? "; --fresh: stored measurements are not reused" : "", jobs_);
+}
+
+// A problem of the plan: skipped when tuned, else tuned. One at a time, its position comes first
+// and the bar follows; several at once, its lines come together when it is done.
+void PlanRun::run_one(const std::vector<Problem>& plan, std::size_t i,
+                      std::chrono::steady_clock::time_point t_all) {
+  std::string out;  // the problem's lines after its position and bar
+  if (jobs_ == 1) print_position(plan, i, seconds_since(t_all));
+  if (!skip_if_tuned(plan[i], i, out)) tune_problem(plan[i], i, out);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++done_;
+  if (jobs_ > 1) print_position(plan, i, seconds_since(t_all));
+  std::fputs(out.c_str(), text_);
+  std::fflush(text_);
 }
 
 void PlanRun::print_position(const std::vector<Problem>& plan, std::size_t i,
                              double elapsed) const {
   if (c_.quiet) return;
   // The plan's ETA assumes the problems left take as long as the ones done on average.
-  if (i == 0)
+  if (jobs_ > 1)
+    std::fprintf(text_, "[%zu/%zu] %s  (%zu done, %.0f s elapsed, plan eta %.0f s)\n", i + 1,
+                 plan.size(), plan[i].describe().c_str(), done_, elapsed,
+                 elapsed / static_cast<double>(done_) * static_cast<double>(plan.size() - done_));
+  else if (i == 0)
     std::fprintf(text_, "[%zu/%zu] %s\n", i + 1, plan.size(), plan[i].describe().c_str());
   else
     std::fprintf(text_, "[%zu/%zu] %s  (%.0f s elapsed, plan eta %.0f s)\n", i + 1, plan.size(),
@@ -153,34 +188,36 @@ void PlanRun::print_position(const std::vector<Problem>& plan, std::size_t i,
 
 // A problem whose winner this kernel template already chose is done: running the command again
 // after an interruption goes on with the problems left (--fresh tunes it again).
-bool PlanRun::skip_if_tuned(const Problem& p) {
+bool PlanRun::skip_if_tuned(const Problem& p, std::size_t i, std::string& out) {
   if (f_.fresh) return false;
   const auto w = database_.winner(d_.uuid, p.key());
   if (!w || w->template_hash != tuner::template_hash_of(p)) return false;
   if (!(c_.quiet && c_.json))
-    std::fprintf(text_, "  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
-                 w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
-  results_.push_back({{"problem", problem_json(p.key())},
-                      {"winner", w->config_label},
-                      {"winner_ms", w->median_ms},
-                      {"skipped", true}});
+    out += printf_text("  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
+                       w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
+  std::lock_guard<std::mutex> lock(mutex_);
+  results_[i] = {{"problem", problem_json(p.key())},
+                 {"winner", w->config_label},
+                 {"winner_ms", w->median_ms},
+                 {"skipped", true}};
   return true;
 }
 
-void PlanRun::tune_problem(const Problem& p) {
-  // --verbose prints a line per measurement instead of the bar.
-  ProgressLine progress(c_.quiet || c_.verbose, text_);
+void PlanRun::tune_problem(const Problem& p, std::size_t i, std::string& out) {
+  // --verbose prints a line per measurement instead of the bar; so do problems tuned at once.
+  ProgressLine progress(c_.quiet || c_.verbose || jobs_ > 1, text_);
   const auto t0 = std::chrono::steady_clock::now();
   tuner::TuneOptions opt = options_for(p, progress, t0);
   const std::optional<db::WinnerRow> previous = resume(p, opt);
   const tuner::TuneResult r = tuner::tune(d_, p, cache_, opt);
-  store(p, r);
   const double seconds = seconds_since(t0);
-  print_result(r, seconds, progress);
-  const nlohmann::json previous_json = compare_previous(p, previous, r);
+  std::lock_guard<std::mutex> lock(mutex_);
+  store(p, r);
+  print_result(r, seconds, progress, out);
+  const nlohmann::json previous_json = compare_previous(p, previous, r, out);
   for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
   if (r.failed || r.winner.empty()) status_ = kFailure;
-  results_.push_back(result_json(p, r, previous_json, seconds));
+  results_[i] = result_json(p, r, previous_json, seconds);
 }
 
 tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress,
@@ -192,13 +229,19 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   opt.distributions = dists_;
   opt.finalists = f_.finalists;
   opt.decision = tuner::robust_rule_of(f_.decision);
+  opt.turn = &turn_;
+  // The hardware's threads, shared by the problems tuned at once.
+  opt.compile_threads =
+      std::max(2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / jobs_);
   opt.on_progress = [&progress, t0](const tuner::Progress& pr) {
     progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
   };
   // Starts: the winners of similar problems; with --fresh only this run's, as in a first run.
-  if (f_.strategy == "annealing")
+  if (f_.strategy == "annealing") {
+    std::lock_guard<std::mutex> lock(mutex_);
     opt.starts = f_.fresh ? tuner::tuning_starts(chosen_, d_, p)
                           : tuner::tuning_starts(database_, d_, p);
+  }
   opt.on_measurement = [this](const db::MeasurementRow& m) {
     if (c_.verbose && !c_.quiet)
       std::fprintf(text_, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
@@ -239,37 +282,38 @@ void PlanRun::store(const Problem& p, const tuner::TuneResult& r) {
     }
   }
   compiled_ += r.compiled;
+  device_s_ += r.spent.device_s;
 }
 
-void PlanRun::print_result(const tuner::TuneResult& r, double seconds,
-                           ProgressLine& progress) const {
+void PlanRun::print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress,
+                           std::string& out) const {
   const std::string line = winner_line(r, dists_.size(), seconds);
-  if (!c_.quiet && !c_.verbose)
+  if (!c_.quiet && !c_.verbose && jobs_ == 1)
     progress.finish(line);  // replaces the bar
   else if (!(c_.quiet && c_.json))
-    std::fprintf(text_, "%s\n", line.c_str());
+    out += line + "\n";
   if (c_.verbose && !c_.quiet)
     for (const auto& w : r.by_distribution)
-      std::fprintf(text_, "  best on %-8s %s  %s ms\n", w.distribution.c_str(), w.label.c_str(),
-                   fmt_ms(w.median_ms).c_str());
+      out += printf_text("  best on %-8s %s  %s ms\n", w.distribution.c_str(), w.label.c_str(),
+                         fmt_ms(w.median_ms).c_str());
 }
 
 // --fresh: the earlier run's winner against this run's, both timed now; its JSON (null when
 // there is none).
 nlohmann::json PlanRun::compare_previous(const Problem& p,
                                          const std::optional<db::WinnerRow>& previous,
-                                         const tuner::TuneResult& r) {
+                                         const tuner::TuneResult& r, std::string& out) {
   if (!previous || r.references.empty() || r.winner.empty()) return nlohmann::json();
   const double then_ms = previous->median_ms;
   const double now_ms = r.references[0].median_ms.empty() ? -1 : r.references[0].median_ms[0];
   const double apart =
       now_ms > 0 ? std::fabs(now_ms - r.winner_ms) / std::min(now_ms, r.winner_ms) : -1;
   if (!(c_.quiet && c_.json))
-    std::fprintf(text_, "  previous winner %s: %s ms when chosen, %s ms now; %s\n",
-                 previous->config_label.c_str(), fmt_ms(then_ms).c_str(), fmt_ms(now_ms).c_str(),
-                 apart < 0 ? "failed now"
-                           : (std::to_string(apart * 100).substr(0, 4) + "% from this winner")
-                                 .c_str());
+    out += printf_text(
+        "  previous winner %s: %s ms when chosen, %s ms now; %s\n",
+        previous->config_label.c_str(), fmt_ms(then_ms).c_str(), fmt_ms(now_ms).c_str(),
+        apart < 0 ? "failed now"
+                  : (std::to_string(apart * 100).substr(0, 4) + "% from this winner").c_str());
   stability_.push_back(
       {p.describe(), previous->config_label, then_ms, now_ms, r.winner, r.winner_ms, apart});
   return {{"winner", previous->config_label},
@@ -298,6 +342,7 @@ nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r
                                 : nlohmann::json{{"distribution", r.second_search},
                                                  {"searched", r.second_search_evaluations}}},
           {"measured", r.measurements.size()},
+          {"raced_out", r.raced_out},
           {"reused", r.reused},
           {"pruned", r.valid ? nlohmann::json(r.pruned) : nlohmann::json()},
           {"failed", r.failed},
@@ -328,16 +373,18 @@ int PlanRun::finish(double seconds) const {
   if (!stability_.empty() && !c_.quiet) print_stability(most_apart);
   if (!c_.quiet)
     std::fprintf(text_,
-                 "histtune: done in %.1f s; %zu kernels needed, %zu compiled by NVRTC, %zu from "
-                 "the database's CUBIN store; results in %s\n",
-                 seconds, compiled_, cache_.compiles(), cache_.store_hits(),
+                 "histtune: done in %.1f s (the GPU measuring for %.1f s); %zu kernels needed, "
+                 "%zu compiled by NVRTC, %zu from the database's CUBIN store; results in %s\n",
+                 seconds, device_s_, compiled_, cache_.compiles(), cache_.store_hits(),
                  database_.path().c_str());
   if (c_.json)
     print_json({{"histtune", version()},
                 {"command", "tune"},
                 {"device", device_json(d_)},
                 {"database", database_.path()},
-                {"results", results_},
+                {"results", nlohmann::json(results_)},
+                {"jobs", jobs_},
+                {"device_seconds", device_s_},
                 {"kernels_needed", compiled_},
                 {"compiled_by_nvrtc", cache_.compiles()},
                 {"loaded_from_database", cache_.store_hits()},
@@ -353,13 +400,33 @@ int PlanRun::finish(double seconds) const {
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text) {
-  PlanRun run(c, f, dists, d, database, text);
-  run.print_header(plan.size());
+  PlanRun run(c, f, dists, d, database, text, plan.size());
+  run.print_header();
   const auto t_all = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    run.print_position(plan, i, seconds_since(t_all));
-    if (!run.skip_if_tuned(plan[i])) run.tune_problem(plan[i]);
-  }
+  std::mutex mutex;  // next and failure
+  std::size_t next = 0;
+  std::exception_ptr failure;  // the first error that stops the run (a device left unusable)
+  const auto work = [&] {
+    while (true) {
+      std::size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (failure || next == plan.size()) return;
+        i = next++;
+      }
+      try {
+        run.run_one(plan, i, t_all);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int j = 1; j < run.jobs(); ++j) workers.emplace_back(work);
+  work();
+  for (auto& w : workers) w.join();
+  if (failure) std::rethrow_exception(failure);
   return run.finish(seconds_since(t_all));
 }
 

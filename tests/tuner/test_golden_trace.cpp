@@ -43,9 +43,9 @@ class TracingBench : public FakeBench {
  public:
   TracingBench(Cost cost, std::ostringstream& trace) : FakeBench(std::move(cost)), trace_(trace) {}
 
-  Measured measure(const Point& p, Distribution dist) override {
+  Measured measure(const Point& p, Distribution dist, double give_up) override {
     trace_ << "M " << to_string(dist) << ' ' << label(p) << '\n';
-    return FakeBench::measure(p, dist);
+    return FakeBench::measure(p, dist, give_up);
   }
   void prefetch(const std::vector<Point>& pts) override {
     trace_ << "P";

@@ -103,6 +103,20 @@ TEST(TimingStopRule, SlowCallsStopAtTheTimeCapWithAtLeastThreeSamples) {
   EXPECT_EQ(tuner::sampling_state({400, 450, 420}, 1270, o), tuner::SamplingState::time_cap);
 }
 
+TEST(TimingStopRule, ARacedConfigurationStopsAfterThreeSamplesAboveTheBound) {
+  tuner::TimingOptions o;
+  o.give_up_above_ms = 0.010;
+  // Plainly slower than the bound: three samples say so.
+  EXPECT_EQ(tuner::sampling_state({0.013, 0.012}, 0.025, o), tuner::SamplingState::more);
+  EXPECT_EQ(tuner::sampling_state({0.013, 0.012, 0.0125}, 0.0375, o),
+            tuner::SamplingState::given_up);
+  // One slow sample of three is not enough: the median is under the bound.
+  EXPECT_EQ(tuner::sampling_state({0.009, 0.030, 0.0095}, 0.05, o), tuner::SamplingState::more);
+  // Without a bound the same samples go on to the precision asked.
+  EXPECT_EQ(tuner::sampling_state({0.013, 0.012, 0.0125}, 0.0375, tuner::TimingOptions{}),
+            tuner::SamplingState::more);
+}
+
 TEST(TimingStopRule, SpreadBelowTheEventResolutionCountsAsStable) {
   // 5 us calls quantised to 0.5 us steps: 10% apart, but no finer than the timer can tell.
   std::vector<double> ms;

@@ -2,9 +2,12 @@
 // each distribution drawn on other threads, each configuration timed on the device and verified
 // against the host reference; tune() is tune_with over the bench of the problem's family.
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include "histtune/detail/cuda_check.hpp"
@@ -19,6 +22,8 @@ namespace {
 
 // The bench of p's family: configurations cross it as points of the family's grid.
 class GpuBench : public Bench {
+  using Clock = std::chrono::steady_clock;
+
  public:
   GpuBench(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt)
       : f_(family_of(p)),
@@ -26,6 +31,7 @@ class GpuBench : public Bench {
         p_(p),
         cache_(cache),
         timing_(opt.timing),
+        turn_(opt.turn),
         hash_(f_.template_hash()),
         pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
     // Range problems: the levels every distribution is drawn in and verified with.
@@ -47,9 +53,13 @@ class GpuBench : public Bench {
                          return h;
                        }));
     }
+    const auto turn = take_turn();
     HT_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
   ~GpuBench() override {
+    // Freeing device memory waits for the whole device: not while another tuning times a call.
+    const auto turn = take_turn();
+    data_.clear();
     if (stream_) cudaStreamDestroy(stream_);
   }
   GpuBench(const GpuBench&) = delete;
@@ -61,6 +71,7 @@ class GpuBench : public Bench {
   }
   std::string template_hash() const override { return hash_; }
   std::size_t kernels_loaded() const override { return loaded_.size(); }
+  Spent spent() const override { return spent_; }
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
@@ -71,25 +82,34 @@ class GpuBench : public Bench {
     }
   }
 
-  Measured measure(const Point& pt, Distribution dist) override {
+  Measured measure(const Point& pt, Distribution dist, double give_up_above_ms) override {
     const ParamValues c = values_of(f_, pt);
     Measured out;
     try {
+      // Drawing the host inputs takes seconds on large problems: not while holding the turn.
+      if (const auto it = pending_.find(dist); it != pending_.end() && !data_.count(dist))
+        it->second.wait();
+      std::unique_lock<std::mutex> turn;
+      const Kernel k = kernel(c, turn);
+      const auto t1 = Clock::now();
       Data& in = data(dist);
       Problem q = p_;
       q.d_levels = in.inputs->levels();    // range binning; null otherwise
       q.d_offsets = in.inputs->offsets();  // segmented rows; null otherwise
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
-      const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, kernel(c), c, q, d_);
+      const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, k, c, q, d_);
+      TimingOptions timing = timing_;
+      timing.give_up_above_ms = give_up_above_ms;
       out.timing = time_calls(
           [&](cudaStream_t s, int) {
             const void* copy = in.inputs->next();
             q.d_weights = weights_in(q, copy);  // weighted problems: the copy's weights
             (*launch)(q, copy, in.inputs->counts(), s);
           },
-          stream_, timing_);
+          stream_, timing);
       HT_CUDA(cudaStreamSynchronize(stream_));
       out.verified = in.inputs->read_counts(f_.counters(p_)) == in.expect;
+      spent_.device_s += seconds(t1, Clock::now());
       if (!out.verified)
         out.error = std::string("output differs from the host reference (") + to_string(dist) +
                     " data)";
@@ -129,14 +149,29 @@ class GpuBench : public Bench {
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
 
-  Kernel kernel(const ParamValues& c) {
+  // c's kernel: its CUBIN built (the pool's, the store's or NVRTC's on this thread) before the
+  // turn is taken, so other tunings time meanwhile; loaded inside it.
+  Kernel kernel(const ParamValues& c, std::unique_lock<std::mutex>& turn) {
     const CompileRequest req = f_.request(c, p_, d_.arch());
-    if (cache_.contains(req)) return cache_.get(req, f_.kernel_name());
-    const std::string key = cache_key(req);
-    loaded_.insert(key);
-    if (auto it = queued_.find(key); it != queued_.end())
-      return cache_.load(req, pool_.get(it->second), f_.kernel_name());
-    return cache_.get(req, f_.kernel_name());  // the store, else NVRTC, on this thread
+    const auto t0 = Clock::now();
+    std::optional<CompiledKernel> built;
+    if (!cache_.contains(req)) {
+      const std::string key = cache_key(req);
+      loaded_.insert(key);
+      const auto it = queued_.find(key);
+      built = it != queued_.end() ? pool_.get(it->second) : cache_.compiled(req);
+    }
+    spent_.compile_wait_s += seconds(t0, Clock::now());
+    turn = take_turn();
+    return built ? cache_.load(req, *built, f_.kernel_name()) : cache_.get(req, f_.kernel_name());
+  }
+
+  std::unique_lock<std::mutex> take_turn() {
+    return turn_ ? turn_->take() : std::unique_lock<std::mutex>();
+  }
+
+  static double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
   }
 
   const KernelFamily& f_;
@@ -144,6 +179,8 @@ class GpuBench : public Bench {
   Problem p_;
   KernelCache& cache_;
   TimingOptions timing_;
+  DeviceTurn* turn_;
+  Spent spent_;
   std::string hash_;
   std::vector<std::uint8_t> levels_;    // range problems: make_levels(p_)
   std::vector<std::int64_t> offsets_;  // segmented problems: make_offsets(p_)

@@ -41,6 +41,8 @@ SamplingState sampling_state(const std::vector<double>& ms, double spent_ms,
   const int max_samples = std::max(opt.max_samples, 1);
   if (n >= max_samples) return SamplingState::max_samples;
   if (n >= std::min(3, max_samples) && spent_ms >= opt.max_total_ms) return SamplingState::time_cap;
+  if (n >= std::min(3, max_samples) && summarize(ms).median_ms > opt.give_up_above_ms)
+    return SamplingState::given_up;
   if (n < std::min(std::max(opt.min_samples, 2), max_samples)) return SamplingState::more;
   const Timing t = summarize(ms);
   return t.ci_half_width_ms <= allowed_half_width(t.median_ms, opt, calls_per_sample)
@@ -132,7 +134,9 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
 
   while (sampling_state(ms, spent, opt, per_sample) == SamplingState::more) {
     const int n = static_cast<int>(ms.size());
-    int want = std::min(n < first ? first - n : batch, max_samples - n);
+    // Racing: the first 3 samples alone, then the rest if it is still in the race.
+    const bool racing = std::isfinite(opt.give_up_above_ms) && n < 3;
+    int want = std::min(n < first ? (racing ? 3 - n : first - n) : batch, max_samples - n);
     // Near the time cap, queue only what fits (but enough for 3 samples).
     const double per_sample_ms = spent / timed_calls * per_sample;
     if (per_sample_ms > 0) {

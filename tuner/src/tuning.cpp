@@ -79,7 +79,11 @@ std::optional<double> Tuning::evaluate(std::size_t di, const Point& pt) {
 
 std::optional<double> Tuning::measure(std::size_t di, const Point& pt, const std::string& label,
                                       const std::string& shown) {
-  const Bench::Measured m = bench_.measure(pt, dists_[di]);
+  const double best = best_on(di);
+  const double give_up = opt_.race_ratio > 0 && best < kFailed ? best * opt_.race_ratio
+                                                                : Bench::kNever;
+  const Bench::Measured m = bench_.measure(pt, dists_[di], give_up);
+  if (m.verified && m.timing.median_ms > give_up) ++r_.raced_out;
   if (m.timing.samples > 0) {  // timed (a compile failure is not a measurement)
     db::MeasurementRow row;
     row.config_label = label;
@@ -292,6 +296,7 @@ TuneResult Tuning::decide() {
                     opt_.decision);
   report(all, eligible, cost, choice);
   r_.compiled = bench_.kernels_loaded();
+  r_.spent = bench_.spent();
   return std::move(r_);
 }
 

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace histtune::tuner {
@@ -47,9 +48,13 @@ struct TimingOptions {
   // once, so the events time the GPU running them back to back, not the host queuing them.
   bool hold = true;
   double hold_timeout_ms = 100;
+  // Racing: a configuration whose median over its first 3 samples is above this is plainly
+  // slower than the best one so far, and stops there: a search needs its rank, not its third
+  // digit. Infinity: every configuration is timed to the precision above.
+  double give_up_above_ms = std::numeric_limits<double>::infinity();
 };
 
-enum class SamplingState { more, stable, max_samples, time_cap };
+enum class SamplingState { more, stable, max_samples, time_cap, given_up };
 
 // Half-width of the distribution-free 95% confidence interval of the median of `ms`: order
 // statistics j = round(n/2 - 0.98 sqrt(n)) and k = round(1 + n/2 + 0.98 sqrt(n)) (1-based,

@@ -20,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,8 +45,20 @@ struct Progress {
 // (distribution name, configuration label): the key of a measurement within one problem.
 using MeasurementKey = std::pair<std::string, std::string>;
 
+// Tunings that run at once on one GPU take turns on it: each measurement (inputs uploaded, kernel
+// loaded, timed, verified) holds the turn, so no timed call shares the GPU with another tuning's
+// work; compiling does not hold it.
+class DeviceTurn {
+ public:
+  std::unique_lock<std::mutex> take() { return std::unique_lock<std::mutex>(mutex_); }
+
+ private:
+  std::mutex mutex_;
+};
+
 struct TuneOptions {
   TimingOptions timing;
+  DeviceTurn* turn = nullptr;  // shared by the tunings running at once on this GPU; null: alone
   std::uint64_t seed = 1;
   // The input distributions measured; the first is searched, the others refine and judge.
   std::vector<Distribution> distributions = {Distribution::uniform, Distribution::skewed,
@@ -104,6 +117,10 @@ struct TuneOptions {
   // move most between runs (H100: 2-4% at 5-20 us) and whose rounds cost least.
   int remeasure_rounds = 5;
   double short_problem_ms = 0.02;
+  // The search's measurements race: one whose first samples are more than race_ratio times the
+  // best on its distribution so far stops there (TimingOptions::give_up_above_ms). The decision
+  // re-times its candidates in full. 0: no racing.
+  double race_ratio = 1.25;
   std::function<void(const Progress&)> on_progress;
   // Measurements of this problem already in the database (same device and template hash), by
   // (distribution, label): the phases reuse them instead of timing again, so an interrupted run
@@ -128,12 +145,21 @@ class Bench {
   virtual std::string params_json(const Point& p) const = 0;
   virtual std::string template_hash() const = 0;
   // Times p on `dist` and verifies the result. Failures of the configuration are returned (not
-  // verified, with the error); an error that leaves the device unusable is thrown.
-  virtual Measured measure(const Point& p, Distribution dist) = 0;
+  // verified, with the error); an error that leaves the device unusable is thrown. A finite
+  // `give_up_above_ms` races p: see TimingOptions::give_up_above_ms.
+  virtual Measured measure(const Point& p, Distribution dist,
+                           double give_up_above_ms = kNever) = 0;
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
   // These points will be measured soon, in this order: compile them ahead.
   virtual void prefetch(const std::vector<Point>&) {}
   // Distinct kernels this bench had to load (compiled by NVRTC or taken from the CUBIN store).
   virtual std::size_t kernels_loaded() const { return 0; }
+  // Where measure() spent its time: on the GPU (holding the turn), waiting for a compile.
+  struct Spent {
+    double device_s = 0;
+    double compile_wait_s = 0;
+  };
+  virtual Spent spent() const { return {}; }
 };
 
 // One distribution's winner.
@@ -159,6 +185,8 @@ struct TuneResult {
   std::size_t reused = 0;                        // taken from TuneOptions::known instead
   std::size_t pruned = 0;                        // points the restrictions skipped (0 when not counted)
   std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
+  Bench::Spent spent;                            // the bench's GPU time and compile waits
+  std::size_t raced_out = 0;                     // measurements stopped early by the race
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
   std::size_t polish_evaluations = 0;            // new points the polish climb timed

@@ -25,14 +25,16 @@ struct TuneFlags {
   std::string decision = tuner::to_string(tuner::TuneOptions{}.decision);
   std::uint64_t seed = 1;
   bool fresh = false;  // measure again what the database already holds
-  int jobs = 0;        // problems tuned at once on the GPU; 0: kAutoJobs
+  int jobs = 0;        // problems tuned at once on the GPU; 0: auto_jobs
   bool compare_strategies = false;
   int compare_seeds = 3;
 };
 
-// Problems tuned at once by default: enough that one is always ready to time while the others
-// compile, few enough that their inputs fit beside each other.
-constexpr int kAutoJobs = 4;
+// Problems tuned at once by default (--jobs 0): enough that one is always ready to time while
+// the others compile, few enough that their inputs (up to about 5 GiB a problem in the default
+// plan) fit beside each other in the GPU's memory: one per 6 GiB, 1 to 8 (more were slower on
+// an H100: docs/tuning.md, "A cold plan").
+int auto_jobs(const DeviceInfo& d);
 
 // Tunes each problem of `plan` and stores what it measures and chooses; text goes to `text`.
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,

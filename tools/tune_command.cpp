@@ -59,9 +59,9 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
       ->type_name("N")
       ->check(non_negative, "");
   app->add_option("--jobs", flags.jobs,
-                  "problems tuned at once (0: " + std::to_string(kAutoJobs) +
-                      "): each compiles on its own threads while another is timed; every\n"
-                      "measurement still has the GPU to itself")
+                  "problems tuned at once (0: one per 6 GiB of GPU memory, 1 to 8): each\n"
+                  "compiles on its own threads while another is timed; every measurement\n"
+                  "still has the GPU to itself")
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));

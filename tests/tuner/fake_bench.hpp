@@ -34,7 +34,8 @@ class FakeBench : public tuner::Bench {
   }
   std::string template_hash() const override { return "fake-template"; }
 
-  Measured measure(const tuner::Point& p, tuner::Distribution dist, double) override {
+  Measured measure(const tuner::Point& p, tuner::Distribution dist,
+                   const tuner::TimingOptions*) override {
     if (delay_.count()) std::this_thread::sleep_for(delay_);
     ++calls[dist];
     measured.push_back(p);

@@ -43,9 +43,9 @@ class TracingBench : public FakeBench {
  public:
   TracingBench(Cost cost, std::ostringstream& trace) : FakeBench(std::move(cost)), trace_(trace) {}
 
-  Measured measure(const Point& p, Distribution dist, double give_up) override {
+  Measured measure(const Point& p, Distribution dist, const tuner::TimingOptions* how) override {
     trace_ << "M " << to_string(dist) << ' ' << label(p) << '\n';
-    return FakeBench::measure(p, dist, give_up);
+    return FakeBench::measure(p, dist, how);
   }
   void prefetch(const std::vector<Point>& pts) override {
     trace_ << "P";

@@ -82,7 +82,7 @@ class GpuBench : public Bench {
     }
   }
 
-  Measured measure(const Point& pt, Distribution dist, double give_up_above_ms) override {
+  Measured measure(const Point& pt, Distribution dist, const TimingOptions* how) override {
     const ParamValues c = values_of(f_, pt);
     Measured out;
     try {
@@ -98,17 +98,15 @@ class GpuBench : public Bench {
       q.d_offsets = in.inputs->offsets();  // segmented rows; null otherwise
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
       const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, k, c, q, d_);
-      TimingOptions timing = timing_;
-      timing.give_up_above_ms = give_up_above_ms;
       out.timing = time_calls(
           [&](cudaStream_t s, int) {
             const void* copy = in.inputs->next();
             q.d_weights = weights_in(q, copy);  // weighted problems: the copy's weights
             (*launch)(q, copy, in.inputs->counts(), s);
           },
-          stream_, timing);
+          stream_, how ? *how : timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
-      out.verified = in.inputs->read_counts(f_.counters(p_)) == in.expect;
+      out.verified = in.inputs->counts_equal(in.expect);
       spent_.device_s += seconds(t1, Clock::now());
       if (!out.verified)
         out.error = std::string("output differs from the host reference (") + to_string(dist) +

@@ -50,6 +50,7 @@ StreamHold::~StreamHold() {
 
 void StreamHold::reset() {
   for (std::size_t i = 0; i < 2 * slots_; ++i) flags_[i] = 0;
+  held_ = false;
 }
 
 void StreamHold::hold(cudaStream_t stream, std::size_t slot) {

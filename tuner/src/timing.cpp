@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include "histtune/detail/cuda_check.hpp"
@@ -66,11 +68,16 @@ Timing summarize(std::vector<double> ms) {
 
 namespace {
 
-// Events are created once per time_calls and destroyed on every exit.
+// A thread's events, kept from one time_calls to the next, grown as needed.
 class Events {
  public:
-  explicit Events(std::size_t n) : ev_(n, nullptr) {
-    for (auto& e : ev_) HT_CUDA(cudaEventCreate(&e));
+  Events() = default;
+  void reserve(std::size_t n) {
+    while (ev_.size() < n) {
+      cudaEvent_t e = nullptr;
+      HT_CUDA(cudaEventCreate(&e));
+      ev_.push_back(e);
+    }
   }
   ~Events() {
     for (auto& e : ev_)
@@ -94,9 +101,22 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   const int first = std::clamp(opt.min_samples, 1, max_samples);
   const int batch = std::max(opt.batch, 1);
   const std::size_t slots = static_cast<std::size_t>(std::max(first, batch));
-  Events ev(2 * slots);
-  std::optional<StreamHold> hold;
-  if (opt.hold) hold.emplace(slots, opt.hold_timeout_ms);
+  // Kept per thread and device: a fresh hold's pinned memory cost a millisecond or more a
+  // measurement, its free a wait for the whole device.
+  thread_local std::map<int, Events> events;
+  thread_local std::map<int, std::unique_ptr<StreamHold>> holds;
+  int device = 0;
+  HT_CUDA(cudaGetDevice(&device));
+  Events& ev = events[device];
+  ev.reserve(2 * slots);
+  StreamHold* hold = nullptr;
+  if (opt.hold) {
+    auto& kept = holds[device];
+    if (!kept || kept->slots() < slots || kept->timeout_ms() != opt.hold_timeout_ms)
+      kept = std::make_unique<StreamHold>(slots, opt.hold_timeout_ms);
+    hold = kept.get();
+    hold->reset();
+  }
   int hold_timeouts = 0;
   // Sample s of a batch: its hold, its events around its calls, its release.
   const auto queue_sample = [&](std::size_t s, int calls) {
@@ -119,6 +139,7 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
   std::vector<double> ms;
   double spent = 0;  // ms the timed calls took
   int timed_calls = 1;
+  bool far_over = false;
   {
     queue_sample(0, 1);
     synchronize();
@@ -130,9 +151,12 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
       per_sample = std::clamp(per_sample, 1, std::max(opt.max_calls_per_sample, 1));
     }
     if (per_sample == 1) ms.push_back(t);  // a sample like any other
+    // Racing: one call this far over the bound says enough.
+    far_over = t > 1.5 * opt.give_up_above_ms;
+    if (far_over) ms = {static_cast<double>(t)};
   }
 
-  while (sampling_state(ms, spent, opt, per_sample) == SamplingState::more) {
+  while (!far_over && sampling_state(ms, spent, opt, per_sample) == SamplingState::more) {
     const int n = static_cast<int>(ms.size());
     // Racing: the first 3 samples alone, then the rest if it is still in the race.
     const bool racing = std::isfinite(opt.give_up_above_ms) && n < 3;

@@ -80,10 +80,10 @@ std::optional<double> Tuning::evaluate(std::size_t di, const Point& pt) {
 std::optional<double> Tuning::measure(std::size_t di, const Point& pt, const std::string& label,
                                       const std::string& shown) {
   const double best = best_on(di);
-  const double give_up = opt_.race_ratio > 0 && best < kFailed ? best * opt_.race_ratio
-                                                                : Bench::kNever;
-  const Bench::Measured m = bench_.measure(pt, dists_[di], give_up);
-  if (m.verified && m.timing.median_ms > give_up) ++r_.raced_out;
+  TimingOptions how = opt_.timing;
+  if (opt_.race_ratio > 0 && best < kFailed) how.give_up_above_ms = best * opt_.race_ratio;
+  const Bench::Measured m = bench_.measure(pt, dists_[di], &how);
+  if (m.verified && m.timing.median_ms > how.give_up_above_ms) ++r_.raced_out;
   if (m.timing.samples > 0) {  // timed (a compile failure is not a measurement)
     db::MeasurementRow row;
     row.config_label = label;

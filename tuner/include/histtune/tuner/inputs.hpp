@@ -100,12 +100,18 @@ class DeviceInputs {
   const std::int64_t* offsets() const { return d_offsets_; }  // null without offsets
   int copies() const { return copies_; }
   std::vector<std::uint32_t> read_counts(std::uint32_t num_bins) const;
+  // Whether the counters equal `expect` (as many words), compared on the device; `expect` is
+  // copied there on the first call.
+  bool counts_equal(const std::vector<std::uint32_t>& expect);
 
  private:
   std::uint8_t* d_pool_ = nullptr;
   std::uint32_t* d_counts_ = nullptr;
   std::uint8_t* d_levels_ = nullptr;
   std::int64_t* d_offsets_ = nullptr;
+  std::uint32_t* d_expect_ = nullptr;       // counts_equal's expectation
+  unsigned long long* d_differ_ = nullptr;  // and its result
+  std::size_t expect_words_ = 0;
   std::size_t stride_ = 0;
   int copies_ = 1;
   int cursor_ = 0;

@@ -22,7 +22,8 @@ class StreamHold {
   StreamHold(const StreamHold&) = delete;
   StreamHold& operator=(const StreamHold&) = delete;
 
-  // Clears every slot. Only while no hold is queued (the stream is idle).
+  // Clears every slot. Only while no hold is queued (the stream is idle); after it nothing is
+  // held, so the stream of the last hold may be destroyed.
   void reset();
   // Queues on `stream` a kernel that waits until release(slot). Holds go on one stream.
   void hold(cudaStream_t stream, std::size_t slot);
@@ -30,6 +31,8 @@ class StreamHold {
   // Holds that ended by the timeout since reset(): the samples behind them may include host time.
   // Read only once the stream is idle.
   int timeouts() const;
+  std::size_t slots() const { return slots_; }
+  double timeout_ms() const { return static_cast<double>(timeout_ns_) / 1e6; }
 
  private:
   std::size_t slots_;

@@ -48,9 +48,10 @@ struct TimingOptions {
   // once, so the events time the GPU running them back to back, not the host queuing them.
   bool hold = true;
   double hold_timeout_ms = 100;
-  // Racing: a configuration whose median over its first 3 samples is above this is plainly
-  // slower than the best one so far, and stops there: a search needs its rank, not its third
-  // digit. Infinity: every configuration is timed to the precision above.
+  // Racing: a configuration whose median over its first 3 samples is above this (or whose first
+  // timed call is above 1.5 times this) is plainly slower than the best one so far, and stops
+  // there: a search needs its rank, not its third digit. Infinity: every configuration is timed
+  // to the precision above.
   double give_up_above_ms = std::numeric_limits<double>::infinity();
 };
 

@@ -118,8 +118,9 @@ struct TuneOptions {
   int remeasure_rounds = 5;
   double short_problem_ms = 0.02;
   // The search's measurements race: one whose first samples are more than race_ratio times the
-  // best on its distribution so far stops there (TimingOptions::give_up_above_ms). The decision
-  // re-times its candidates in full. 0: no racing.
+  // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.
+  // The rest of the search is timed in full: coarser timings left winners behind (docs/tuning.md,
+  // "A cold plan").
   double race_ratio = 1.25;
   std::function<void(const Progress&)> on_progress;
   // Measurements of this problem already in the database (same device and template hash), by
@@ -145,11 +146,10 @@ class Bench {
   virtual std::string params_json(const Point& p) const = 0;
   virtual std::string template_hash() const = 0;
   // Times p on `dist` and verifies the result. Failures of the configuration are returned (not
-  // verified, with the error); an error that leaves the device unusable is thrown. A finite
-  // `give_up_above_ms` races p: see TimingOptions::give_up_above_ms.
+  // verified, with the error); an error that leaves the device unusable is thrown. `how`: the
+  // timing to use (the search's, coarser and racing); null: the bench's own.
   virtual Measured measure(const Point& p, Distribution dist,
-                           double give_up_above_ms = kNever) = 0;
-  static constexpr double kNever = std::numeric_limits<double>::infinity();
+                           const TimingOptions* how = nullptr) = 0;
   // These points will be measured soon, in this order: compile them ahead.
   virtual void prefetch(const std::vector<Point>&) {}
   // Distinct kernels this bench had to load (compiled by NVRTC or taken from the CUBIN store).

@@ -36,7 +36,7 @@ ncclUniqueId from_hex(const std::string& hex) {
 }
 
 // This rank's check of one combine; false (and a line on stderr) on a difference.
-bool check_rank(ncclComm_t comm, int rank, nccl::Combine how) {
+bool rank_matches(ncclComm_t comm, int rank, nccl::Combine how) {
   const Problem p = flat_problem(SampleType::u8, Binning::direct, 255, 0);
   std::vector<std::vector<std::uint8_t>> host;
   for (int r = 0; r < kRanks; ++r) host.push_back(shard_samples(p, kShard, r));
@@ -116,8 +116,8 @@ int run_nccl_worker() {
       std::cerr << "rank " << rank << ": ncclCommInitRank: " << ncclGetErrorString(r) << "\n";
       return 2;
     }
-    const bool ok = check_rank(comm, rank, nccl::Combine::all_reduce) &&
-                    check_rank(comm, rank, nccl::Combine::reduce_scatter);
+    const bool ok = rank_matches(comm, rank, nccl::Combine::all_reduce) &&
+                    rank_matches(comm, rank, nccl::Combine::reduce_scatter);
     ncclCommDestroy(comm);
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

@@ -79,6 +79,17 @@ std::vector<detail::RankInfo> checked_ranks(const std::vector<Shard>& shards) {
   return infos;
 }
 
+// Range levels the shard's GPU can read (the dispatcher checks that too, but at its launch:
+// after the shards before it have launched).
+void check_levels_of(const Problem& p, const std::vector<Shard>& shards,
+                     const std::vector<detail::RankInfo>& infos) {
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const Problem q = shard_problem(p, shards[i]);
+    if (std::string why = check_levels(q, infos[i].device); !why.empty())
+      throw invalid(shard_name(i, shards.size()) + " (" + infos[i].describe() + "): " + why);
+  }
+}
+
 // Enqueues every shard's collective in one group, on its GPU.
 void combine_all(const Problem& p, const std::vector<Shard>& shards,
                  const std::vector<detail::RankInfo>& infos, Combine how,
@@ -131,6 +142,7 @@ Status histogram(const Problem& p, const std::vector<Shard>& shards, Combine how
   try {
     check_shards(p, shards, how);
     const std::vector<detail::RankInfo> infos = checked_ranks(shards);
+    check_levels_of(p, shards, infos);
     detail::CurrentDevice current;
     for (std::size_t i = 0; i < shards.size(); ++i) {
       const Shard& s = shards[i];

@@ -146,6 +146,15 @@ TEST_F(NcclTwoGpus, RefusalsThatAskTheComms) {
                                           reinterpret_cast<ncclComm_t>(comms_[1])}}),
           "has the comm of shard 1");
   HT_CUDA(cudaStreamDestroy(s1));
+  // Shard 1's levels in pageable host memory: refused before shard 0 launches.
+  const Problem range = flat_problem(SampleType::u8, Binning::range, 4, 0);
+  DeviceBytes levels0(0, 5), samples1(1, 4096);
+  const std::uint8_t host_levels[5] = {0, 10, 20, 30, 40};
+  refused(nccl::histogram(range, {nccl::Shard{x, 4096, counts0.get<std::uint64_t>(), comms_[0],
+                                              nullptr, levels0.get()},
+                                  nccl::Shard{samples1.get(), 4096, counts1.get<std::uint64_t>(),
+                                              comms_[1], nullptr, host_levels}}),
+          "shard 1 of 2");
   // Nothing ran: the output still holds its fill.
   for (std::uint64_t c : download(0, counts0.get<std::uint64_t>(), 256))
     ASSERT_EQ(c, ~std::uint64_t{0});

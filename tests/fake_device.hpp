@@ -34,4 +34,11 @@ inline DeviceInfo fixture_gpu(const std::string& uuid, int major = 9, int minor 
   return d;
 }
 
+// A board of `d`'s architecture but of another model (more memory, as an H100 NVL beside an SXM
+// part): rows stored for `d`'s model reach it at `same_arch`, never at `same_model`.
+inline DeviceInfo another_model(DeviceInfo d) {
+  d.memory_bytes += 94LL << 30;
+  return d;
+}
+
 }  // namespace histtune::test

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "histtune/detail/cuda_check.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -33,8 +35,14 @@ DeviceInfo select_device(const Common& c) {
   if (index < 0)
     throw Error(StatusCode::invalid_argument,
                 "--gpu must be 'auto' or a device index (0, 1, ...), not '" + c.gpu + "'");
-  return query_device(index);  // throws "no CUDA device N: this machine has ..." for a bad index
+  DeviceInfo d = query_device(index);  // throws "no CUDA device N: this machine has ..."
+  // Without it every allocation and launch would go to device 0 while the results were stored
+  // under device N's UUID.
+  if (current_device() != d.ordinal) make_current(d);
+  return d;
 }
+
+void make_current(const DeviceInfo& d) { HT_CUDA(cudaSetDevice(d.ordinal)); }
 
 std::string resolve_db_path(const Common& c) {
   return c.db_path.empty() ? db::Database::default_path() : c.db_path;
@@ -304,8 +312,11 @@ std::string distribution_list(const std::vector<tuner::Distribution>& ds,
 
 std::FILE* text_stream(const Common& c) { return c.json ? stderr : stdout; }
 
-ProgressLine::ProgressLine(bool quiet, std::FILE* out)
-    : quiet_(quiet), out_(out), tty_(isatty(fileno(out)) != 0) {}
+ProgressLine::ProgressLine(bool quiet, std::FILE* out, std::string prefix)
+    : quiet_(quiet),
+      out_(out),
+      prefix_(std::move(prefix)),
+      tty_(prefix_.empty() && isatty(fileno(out)) != 0) {}
 
 void ProgressLine::update(const std::string& what, std::size_t done, std::size_t total,
                           double elapsed_s) {
@@ -321,8 +332,8 @@ void ProgressLine::update(const std::string& what, std::size_t done, std::size_t
     const std::size_t decile = done * 10 / total;
     if (decile != last_decile_ || done == total) {
       last_decile_ = decile;
-      std::fprintf(out_, "  %zu/%zu configurations (%.0f%%), %.1fs elapsed, eta %.0fs\n", done,
-                   total, frac * 100, elapsed_s, eta);
+      std::fprintf(out_, "%s  %zu/%zu configurations (%.0f%%), %.1fs elapsed, eta %.0fs\n",
+                   prefix_.c_str(), done, total, frac * 100, elapsed_s, eta);
       std::fflush(out_);
     }
   }
@@ -331,7 +342,7 @@ void ProgressLine::update(const std::string& what, std::size_t done, std::size_t
 void ProgressLine::finish(const std::string& line) {
   if (quiet_) return;
   if (tty_) std::fprintf(out_, "\r%-100s\r", "");
-  std::fprintf(out_, "%s\n", line.c_str());
+  std::fprintf(out_, "%s%s\n", prefix_.c_str(), line.c_str());
   std::fflush(out_);
 }
 

@@ -22,18 +22,23 @@ enum Exit : int {
   kUsage = 2,      // bad command line or bad input (a malformed --problem, an import file)
   kNoDevice = 3,   // no CUDA device or driver, or no such device index
   kDatabase = 4,   // the database could not be opened, read or written (left untouched)
+  kGpuFailed = 5,  // --gpu all: a GPU failed (said on stderr); the others finished their share
 };
 
 struct Common {
-  std::string gpu = "auto";  // "auto" or an index
+  std::string gpu = "auto";  // "auto" or an index; "all" (every GPU) where kGpuAll offers it
   std::string db_path;       // empty: $HISTTUNE_DB, else the default path
   bool quiet = false;
   bool verbose = false;
   bool json = false;  // one JSON document on stdout; progress and notes go to stderr
 };
 
-// Resolves --gpu: "auto" is device 0 (the first device); N must exist. Throws histtune::Error.
+// Resolves --gpu: "auto" is device 0 (the first device); N must exist, and becomes the calling
+// thread's current device (what the tuner's allocations and launches use). Throws histtune::Error
+// (for "all" too: a command that takes it reads every device itself).
 DeviceInfo select_device(const Common& c);
+// Makes d the calling thread's current CUDA device. Throws histtune::Error.
+void make_current(const DeviceInfo& d);
 std::string resolve_db_path(const Common& c);
 // Opens the database for writing, creating it on first use unless `must_exist` (then a missing
 // file is an error naming the path).
@@ -68,16 +73,18 @@ std::string distribution_list(const std::vector<tuner::Distribution>& ds,
 std::FILE* text_stream(const Common& c);
 
 // A progress line: a redrawn bar when `out` is a terminal, plain lines (at most one per 10%)
-// otherwise.
+// otherwise. With a `prefix` ("[GPU 1] ", under --gpu all) always plain lines, each starting with
+// it: the bars of several GPUs would overwrite each other.
 class ProgressLine {
  public:
-  explicit ProgressLine(bool quiet, std::FILE* out = stdout);
+  explicit ProgressLine(bool quiet, std::FILE* out = stdout, std::string prefix = "");
   void update(const std::string& what, std::size_t done, std::size_t total, double elapsed_s);
   void finish(const std::string& line);
 
  private:
   bool quiet_;
   std::FILE* out_;
+  std::string prefix_;
   bool tty_;
   std::size_t last_decile_ = 0;
 };

@@ -23,6 +23,8 @@ struct ExplainValues {
 const char* level_meaning(LookupLevel level) {
   switch (level) {
     case LookupLevel::exact: return "tuned on this device for exactly this problem";
+    case LookupLevel::same_model:
+      return "tuned for exactly this problem on another board of this model";
     case LookupLevel::nearest_shape:
       return "tuned on this device for the nearest bins and n (same type and binning)";
     case LookupLevel::same_arch: return "tuned on another device of the same architecture";
@@ -168,11 +170,12 @@ void declare(CLI::App* app, Common& common, ExplainValues& v) {
 Command explain_command() {
   return {"explain", "which configuration a call would run, and why (needs no GPU)",
           "Runs the dispatcher's lookup on the database, read-only: the configuration, the\n"
-          "level it was found at (exact, nearest_shape, same_arch, default), what was matched,\n"
-          "and every stored row skipped on the way (stale: another kernel template; unverified\n"
-          "with --strict: another driver, NVRTC or histtune) and why. The device: --device UUID\n"
-          "(one stored in the database), --arch sm_XY (any of that architecture: its limits and\n"
-          "its stored devices), else this machine's GPU, else the database's only device.",
+          "level it was found at (exact, same_model, nearest_shape, same_arch, default), what\n"
+          "was matched, and every stored row skipped on the way (stale: another kernel\n"
+          "template; unverified with --strict: another driver, NVRTC or histtune) and why. The\n"
+          "device: --device UUID (one stored in the database), --arch sm_XY (any of that\n"
+          "architecture: its limits and its stored devices), else this machine's GPU, else the\n"
+          "database's only device.",
           bind_values<ExplainValues>(declare, run_explain)};
 }
 

@@ -9,11 +9,6 @@
 namespace histtune::cli {
 namespace {
 
-std::string gpu_index(const std::string& s) {
-  if (s == "auto" || (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos))
-    return {};
-  return "must be 'auto' or a device index (0, 1, ...), not '" + s + "'";
-}
 
 const char* const kExitCodes =
     "Exit codes:\n"
@@ -24,9 +19,20 @@ const char* const kExitCodes =
     "     malformed import file (nothing is imported), an output file that cannot be written\n"
     "  3  no CUDA device or driver, or no such --gpu index\n"
     "  4  the database could not be opened, read or written: missing (where one must exist),\n"
-    "     locked, corrupt, foreign or unreadable; it is left untouched";
+    "     locked, corrupt, foreign or unreadable; it is left untouched\n"
+    "  5  tune --gpu all: a GPU failed (its error is on stderr); the other GPUs tuned the rest\n"
+    "     of the plan (run the same command again to tune what it left)";
 
 }  // namespace
+
+std::string check_gpu(const std::string& s, bool all) {
+  if (s == "auto" || (all && s == "all") ||
+      (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos))
+    return {};
+  if (s == "all") return "'all' is for `histtune tune` only: give 'auto' or a device index here";
+  return std::string("must be 'auto' or a device index (0, 1, ...)") + (all ? ", or 'all'" : "") +
+         ", not '" + s + "'";
+}
 
 std::string non_negative(const std::string& s) {
   try {
@@ -39,11 +45,16 @@ std::string non_negative(const std::string& s) {
 }
 
 void add_common(CLI::App* app, Common& c, unsigned uses, const Help& help) {
+  const bool all = (uses & kGpuAll) != 0;
   if (uses & kGpu)
-    app->add_option("--gpu", c.gpu, "the GPU: 'auto' (device 0) or a device index")
-        ->type_name("auto|N")
+    app->add_option("--gpu", c.gpu,
+                    all ? "the GPU: 'auto' (device 0), a device index, or 'all': every GPU of\n"
+                          "the machine at once, the boards of one model sharing the plan\n"
+                          "(README.md, \"Every GPU of a machine\")"
+                        : "the GPU: 'auto' (device 0) or a device index")
+        ->type_name(all ? "auto|N|all" : "auto|N")
         ->capture_default_str()
-        ->check(gpu_index, "");
+        ->check([all](const std::string& s) { return check_gpu(s, all); }, "");
   if (uses & kDb)
     app->add_option("--db", c.db_path,
                     "the tuning database (default: $HISTTUNE_DB, else\n"

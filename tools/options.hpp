@@ -14,8 +14,12 @@ namespace histtune::cli {
 // A number >= 0 (CLI::NonNegativeNumber's message would print the largest double).
 std::string non_negative(const std::string& s);
 
-// Which of the shared options a command reads; it offers only those.
-enum Uses : unsigned { kGpu = 1, kDb = 2, kJson = 4, kQuiet = 8, kVerbose = 16 };
+// Which of the shared options a command reads; it offers only those. kGpuAll: --gpu also takes
+// 'all' (every GPU of the machine at once; `histtune tune` only).
+enum Uses : unsigned { kGpu = 1, kDb = 2, kJson = 4, kQuiet = 8, kVerbose = 16, kGpuAll = 32 };
+
+// What --gpu accepts: "" when `s` is 'auto', a device index, or (with `all`) 'all'; else why not.
+std::string check_gpu(const std::string& s, bool all);
 
 // What --json, --quiet and --verbose do for a command (a null quiet or verbose: not offered).
 struct Help {

@@ -1,9 +1,11 @@
 // `--pending` of show and tune: see pending.hpp.
 #include "pending.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
+#include "gpu_models.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -70,12 +72,47 @@ int show_pending(const Common& c) {
   return kOk;
 }
 
-std::vector<Problem> pending_plan(db::Database& database, const DeviceInfo& d, std::FILE* text,
-                                  bool quiet) {
+namespace {
+
+// The pending rows of the boards of one model, one per problem: their calls summed, the first
+// row's bounds kept; most-called first (stable: the database's order among equals).
+std::vector<db::PendingRow> model_pending(const db::Database& database,
+                                          const std::vector<DeviceInfo>& model,
+                                          std::size_t& rows_read) {
+  std::vector<db::PendingRow> rows;
+  rows_read = 0;
+  for (const DeviceInfo& d : model)
+    for (db::PendingRow& r : database.pending(d.uuid)) {
+      ++rows_read;
+      auto same = std::find_if(rows.begin(), rows.end(),
+                               [&](const db::PendingRow& o) { return o.problem == r.problem; });
+      if (same == rows.end())
+        rows.push_back(std::move(r));
+      else
+        same->calls += r.calls;
+    }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const db::PendingRow& a, const db::PendingRow& b) { return a.calls > b.calls; });
+  return rows;
+}
+
+// "GPU 0", or "GPUs 0, 1".
+std::string gpus_text(const std::vector<DeviceInfo>& model) {
+  std::string s = model.size() == 1 ? "GPU " : "GPUs ";
+  for (std::size_t i = 0; i < model.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(model[i].ordinal);
+  return s;
+}
+
+}  // namespace
+
+std::vector<Problem> pending_plan(db::Database& database, const std::vector<DeviceInfo>& model,
+                                  std::FILE* text, bool quiet) {
   const std::string side = db::pending_file_path(database.path());
   const std::size_t moved = database.take_pending_file(side);
-  const std::vector<db::PendingRow> rows = database.pending(d.uuid);
-  const std::size_t elsewhere = database.pending().size() - rows.size();
+  std::size_t rows_read = 0;
+  const std::vector<db::PendingRow> rows = model_pending(database, model, rows_read);
+  const std::size_t elsewhere = database.pending().size() - rows_read;
   std::vector<Problem> plan;
   std::uint64_t calls = 0;
   for (const auto& r : rows) {
@@ -97,20 +134,20 @@ std::vector<Problem> pending_plan(db::Database& database, const DeviceInfo& d, s
   if (moved)
     std::fprintf(text, "histtune: moved %zu pending rows from %s into the database\n", moved,
                  side.c_str());
-  std::fprintf(text, "histtune: %zu pending problems on GPU %d (%llu calls recorded), "
+  std::fprintf(text, "histtune: %zu pending problems on %s (%llu calls recorded), "
                "most-called first%s\n",
-               plan.size(), d.ordinal, static_cast<unsigned long long>(calls),
+               plan.size(), gpus_text(model).c_str(), static_cast<unsigned long long>(calls),
                elsewhere ? (", " + std::to_string(elsewhere) +
                             " more recorded on other GPUs (--gpu tunes those)").c_str()
                          : "");
   return plan;
 }
 
-void clear_tuned(db::Database& database, const DeviceInfo& d, const std::vector<Problem>& plan) {
-  for (const Problem& p : plan) {
-    const auto w = database.winner(d.uuid, p.key());
-    if (w && w->template_hash == tuner::template_hash_of(p)) database.clear_pending(d.uuid, p.key());
-  }
+void clear_tuned(db::Database& database, const std::vector<DeviceInfo>& model,
+                 const std::vector<Problem>& plan) {
+  for (const Problem& p : plan)
+    if (!model.empty() && model_winner(database, model.front(), p))
+      for (const DeviceInfo& d : model) database.clear_pending(d.uuid, p.key());
 }
 
 }  // namespace histtune::cli

@@ -179,6 +179,8 @@ std::string coverage_svg(const ReportDevice& d) {
   const double cell_w = 16, cell_h = 10, pad_l = 24, pad_t = 22, pad_b = 18, gap = 12;
   std::vector<svg::LegendItem> items = {
       {"<rect class=\"key lvl-exact\" x=\"-6\" y=\"-5\" width=\"12\" height=\"10\"/>", "exact"},
+      {"<rect class=\"key lvl-same_model\" x=\"-6\" y=\"-5\" width=\"12\" height=\"10\"/>",
+       "this problem, another GPU of this model"},
       {"<rect class=\"key lvl-nearest_shape\" x=\"-6\" y=\"-5\" width=\"12\" height=\"10\"/>",
        "nearest tuned shape"},
       {"<rect class=\"key lvl-same_arch\" x=\"-6\" y=\"-5\" width=\"12\" height=\"10\"/>",

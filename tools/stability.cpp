@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "common.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -121,6 +122,32 @@ DeviceMatch match_device(const std::vector<db::DeviceRow>& tuned, const db::Devi
     for (const auto& d : alike) m.why_not += " " + d.uuid;
   }
   return m;
+}
+
+std::vector<db::WinnerRow> model_winners(const db::Database& database,
+                                         const db::DeviceRow& device) {
+  std::vector<db::WinnerRow> out = database.winners(device.uuid);
+  std::vector<db::DeviceRow> others;
+  for (const db::DeviceRow& d : database.devices())
+    if (d.uuid != device.uuid && db::same_model(d, device)) others.push_back(d);
+  std::sort(others.begin(), others.end(),
+            [](const db::DeviceRow& a, const db::DeviceRow& b) { return a.uuid < b.uuid; });
+  const std::size_t own = out.size();
+  for (const db::DeviceRow& d : others)
+    for (db::WinnerRow& w : database.winners(d.uuid))
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const db::WinnerRow& o) { return o.problem == w.problem; }))
+        out.push_back(std::move(w));
+  // In the order of winners(): by problem key.
+  const auto key = [](const db::WinnerRow& w) {
+    const db::ProblemRow& p = w.problem;
+    return std::tie(p.family, p.sample_type, p.binning, p.num_bins, p.n, p.channels,
+                    p.active_channels);
+  };
+  if (out.size() > own)
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const db::WinnerRow& a, const db::WinnerRow& b) { return key(a) < key(b); });
+  return out;
 }
 
 Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db::WinnerRow>& b) {

@@ -45,6 +45,12 @@ struct StabilityPair {
 std::vector<std::string> timed_on(const std::vector<db::MeasurementRow>& measurements,
                                   const std::string& label);
 
+// The winners a database holds for `device`'s model: the device's own, then, for the problems it
+// has none of, those of the other boards of its model (db::same_model; the first by UUID), since
+// `histtune tune --gpu all` stores each problem under the board that tuned it. Each row keeps the
+// device it was tuned on (whose measurements timed_on reads).
+std::vector<db::WinnerRow> model_winners(const db::Database& database, const db::DeviceRow& device);
+
 struct Matched {
   std::vector<StabilityPair> pairs;  // problems with a winner in both, in A's order
   std::vector<db::ProblemRow> only_a, only_b;

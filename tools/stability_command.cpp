@@ -64,13 +64,14 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     if (!m->device)
       return nothing_to_compare(s->path + ": " + m->why_not + " (GPU " +
                                 std::to_string(d.ordinal) + ", " + d.name + ")");
-  Matched matched =
-      match_winners(a.db->winners(match_a.device->uuid), b.db->winners(match_b.device->uuid));
+  // A --gpu all database holds each problem under the board of the model that tuned it.
+  Matched matched = match_winners(model_winners(*a.db, *match_a.device),
+                                  model_winners(*b.db, *match_b.device));
   for (auto& pair : matched.pairs) {
-    pair.a_timed_b = timed_on(a.db->measurements(match_a.device->uuid, pair.problem),
-                              pair.b.config_label);
-    pair.b_timed_a = timed_on(b.db->measurements(match_b.device->uuid, pair.problem),
-                              pair.a.config_label);
+    pair.a_timed_b =
+        timed_on(a.db->measurements(pair.a.device.uuid, pair.problem), pair.b.config_label);
+    pair.b_timed_a =
+        timed_on(b.db->measurements(pair.b.device.uuid, pair.problem), pair.a.config_label);
   }
   if (matched.pairs.empty())
     return nothing_to_compare("no problem is tuned for GPU " + std::to_string(d.ordinal) + " (" +

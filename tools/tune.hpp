@@ -1,5 +1,6 @@
-// `histtune tune`, in three files: tune_command.cpp (its options and the plan), tune_plan.cpp
-// (tuning the plan problem by problem) and compare_strategies.cpp (--compare-strategies).
+// `histtune tune`, in four files: tune_command.cpp (its options and the plan), tune_plan.cpp
+// (tuning the plan problem by problem), tune_all.cpp (--gpu all: every GPU at once) and
+// compare_strategies.cpp (--compare-strategies).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "gpu_models.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 namespace histtune::cli {
@@ -40,6 +42,42 @@ int auto_jobs(const DeviceInfo& d);
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text);
+
+// One GPU's share of a --gpu all run: its exit status (kGpuFailed when it stopped on an error),
+// the error, and its part of the JSON document (device, results, kernels, seconds, ok, error).
+struct ShareOutcome {
+  int status = kOk;
+  std::string error;
+  nlohmann::json json;
+};
+
+// Tunes the problems of `plan` that `queue` (shared with the other boards of d's model) hands
+// this GPU, each line on `text` starting with `prefix`, until none is left or the GPU fails (an
+// error does not escape: it stops this GPU only). `gpus`: how many tune at once (they share the
+// CPU's threads). `d` must be the calling thread's current device;
+// `database` this thread's own connection. t0: when the run started (the ETA's clock).
+ShareOutcome tune_share(const Common& c, const std::vector<Problem>& plan, PlanQueue& queue,
+                        const std::string& prefix, int gpus, const TuneFlags& f,
+                        const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
+                        db::Database& database, std::FILE* text,
+                        std::chrono::steady_clock::time_point t0);
+
+// --gpu all: every GPU of the machine at once (tune_all.cpp). `plan` is each model's plan, or
+// with `pending` empty: each model's pending problems.
+int tune_all(const Common& c, const std::vector<Problem>& plan, bool pending, const TuneFlags& f,
+             const std::vector<tuner::Distribution>& dists);
+
+// The search budget: --budget when given (0: none), else the plan's for annealing and none for
+// the listed strategies.
+std::size_t plan_budget(const TuneFlags& f);
+// Problems tuned at once on d: --jobs (0: auto_jobs(d)), at most the plan's.
+int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems);
+// The order problems of `plan` start in: those whose bins are beyond shared memory compile the
+// slowest (their searches span the partitioned and sliced kernels), so they start first and the
+// plan does not wait for them at its end; the rest keep the plan's order.
+std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
+// "  search: annealing, 160 evaluations per problem; data: ...; decision: ..." (no newline).
+std::string search_line(const TuneFlags& f, const std::vector<tuner::Distribution>& dists);
 
 // --compare-strategies: exhaustive vs annealing on each problem of `plan`.
 int run_compare_strategies(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,

@@ -33,7 +33,13 @@ const char* const kDetails =
     "measurement is stored as it is taken, so running the same command again after an\n"
     "interruption measures only the rest; the robust winner and each distribution's\n"
     "winner are stored. --pending tunes what programs called instead (docs/tuning.md,\n"
-    "\"Record, then tune\").\n\n";
+    "\"Record, then tune\").\n"
+    "--gpu all tunes every GPU of the machine at once, a thread per GPU, into one database:\n"
+    "the boards of one model (same name, compute capability, SMs and memory) share the plan,\n"
+    "each taking the next problem when it is free, and a winner tuned on one serves them all\n"
+    "(lookup level same_model); boards of different models each tune the whole plan. Each line\n"
+    "starts with its GPU ([GPU 1]); a GPU that fails is said on stderr and the others go on\n"
+    "(exit code 5).\n\n";
 
 struct TuneValues {
   std::vector<std::string> problems;
@@ -94,7 +100,7 @@ void declare_decision(CLI::App* app, TuneFlags& flags) {
 }
 
 void declare(CLI::App* app, Common& common, TuneValues& v) {
-  add_common(app, common, kGpu | kDb | kJson | kQuiet | kVerbose,
+  add_common(app, common, kGpu | kGpuAll | kDb | kJson | kQuiet | kVerbose,
              {"one JSON document on stdout at the end; progress goes to stderr",
               "print only each problem's winner line and errors (with --json: none)",
               "print each configuration as it is measured instead of a progress bar"});
@@ -138,13 +144,19 @@ int run_tune(const Common& c, const TuneValues& v) {
                 "--pending tunes what programs called: not with --problem");
   std::vector<Problem> plan = v.pending ? std::vector<Problem>() : select_plan(v.problems);
   const std::vector<tuner::Distribution> dists = parse_distributions(f.distributions);
+  if (c.gpu == "all") {
+    if (f.compare_strategies)
+      throw Error(StatusCode::invalid_argument,
+                  "--compare-strategies runs on one GPU: give --gpu auto or an index");
+    return tune_all(c, plan, v.pending, f, dists);
+  }
   const DeviceInfo d = select_device(c);
   auto database = open_db(c);
   std::FILE* text = text_stream(c);  // stderr under --json: stdout carries the document
-  if (v.pending) plan = pending_plan(*database, d, text, c.quiet);
+  if (v.pending) plan = pending_plan(*database, {d}, text, c.quiet);
   if (f.compare_strategies) return run_compare_strategies(c, plan, f, d, *database, text);
   const int status = tune_plan(c, plan, f, dists, d, *database, text);
-  if (v.pending) clear_tuned(*database, d, plan);
+  if (v.pending) clear_tuned(*database, {d}, plan);
   return status;
 }
 

@@ -1,7 +1,8 @@
-// Tuning a plan, problem by problem: a problem this kernel template already has a winner for is
-// skipped (so an interrupted run resumes); each other one is searched, decided and stored, with
-// one line; the run ends with a summary and, with --fresh, how far the earlier run's winners are
-// from this run's.
+// Tuning a plan, problem by problem: a problem this kernel template already has a winner for on
+// this GPU's model is skipped (so an interrupted run resumes); each other one is searched, decided
+// and stored, with one line; the run ends with a summary and, with --fresh, how far the earlier
+// run's winners are from this run's. Under --gpu all each GPU runs its own PlanRun on the problems
+// a queue shared with the other boards of its model hands it (tune_all.cpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 #include <optional>
 #include <thread>
 
+#include "gpu_models.hpp"
+#include "histtune/detail/cuda_check.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
@@ -86,16 +89,25 @@ nlohmann::json finalists_json(const tuner::TuneResult& r) {
 
 // One run over the plan: what every problem's steps read, and what they add up. With jobs() > 1
 // several problems are tuned at once (run_one on several threads): what they share is taken
-// under mutex_, and each problem's lines are printed together when it is done.
+// under mutex_, and each problem's lines are printed together when it is done. Under --gpu all
+// one PlanRun per GPU takes its problems from `queue`, shared with the other boards of its model.
 class PlanRun {
  public:
+  // `prefix` starts every line ("[GPU 1] " under --gpu all, "" alone); `gpus`: the GPUs tuning
+  // at once in this process, whose problems share the CPU's threads.
   PlanRun(const Common& c, const TuneFlags& f, const std::vector<tuner::Distribution>& dists,
-          const DeviceInfo& d, db::Database& database, std::FILE* text, std::size_t problems);
+          const DeviceInfo& d, db::Database& database, std::FILE* text, PlanQueue& queue,
+          std::string prefix = "", int gpus = 1);
   int jobs() const { return jobs_; }
   void print_header() const;
   void run_one(const std::vector<Problem>& plan, std::size_t i,
                std::chrono::steady_clock::time_point t_all);
-  int finish(double seconds) const;
+  // The stability table where --fresh met stored winners, and the closing line.
+  void print_summary(double seconds) const;
+  // The run as JSON: the device, each problem's result (null: not reached), the kernels, the time.
+  nlohmann::json summary_json(double seconds) const;
+  int status() const { return status_; }
+  const DeviceInfo& device() const { return d_; }
 
  private:
   void print_position(const std::vector<Problem>& plan, std::size_t i, double elapsed) const;
@@ -112,6 +124,9 @@ class PlanRun {
   nlohmann::json result_json(const Problem& p, const tuner::TuneResult& r,
                              const nlohmann::json& previous, double seconds) const;
   void print_stability(double most_apart) const;
+  // Writes `text` on text_, `prefix_` before each of its lines, in one call: the lines of
+  // several GPUs interleave whole.
+  void say(const std::string& text) const;
 
   const Common& c_;
   const TuneFlags& f_;
@@ -119,12 +134,14 @@ class PlanRun {
   const DeviceInfo& d_;
   db::Database& database_;
   std::FILE* text_;
+  PlanQueue& queue_;
+  std::string prefix_;
+  int gpus_;
   std::size_t budget_;
   int jobs_;
   KernelCache cache_;
   mutable tuner::DeviceTurn turn_;  // the problems tuned at once take turns on the GPU
   mutable std::mutex mutex_;  // what follows, the database's winners read back, the text
-  std::size_t done_ = 0;      // problems finished or skipped
   double device_s_ = 0;       // seconds the benches held the GPU
   int status_ = kOk;
   std::vector<Stability> stability_;   // --fresh over stored winners
@@ -133,16 +150,14 @@ class PlanRun {
   std::vector<nlohmann::json> results_;  // plan order
 };
 
-// The search budget: --budget when given (0: none), else the plan's for the guided search and
-// none for the listed strategies.
 PlanRun::PlanRun(const Common& c, const TuneFlags& f,
                  const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
-                 db::Database& database, std::FILE* text, std::size_t problems)
-    : c_(c), f_(f), dists_(dists), d_(d), database_(database), text_(text),
-      budget_(f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0)),
-      jobs_(static_cast<int>(std::min<std::size_t>(f.jobs > 0 ? f.jobs : auto_jobs(d),
-                                                   std::max<std::size_t>(problems, 1)))),
-      results_(problems) {
+                 db::Database& database, std::FILE* text, PlanQueue& queue, std::string prefix,
+                 int gpus)
+    : c_(c), f_(f), dists_(dists), d_(d), database_(database), text_(text), queue_(queue),
+      prefix_(std::move(prefix)), gpus_(std::max(gpus, 1)), budget_(plan_budget(f)),
+      jobs_(plan_jobs(f, d, queue.size())),
+      results_(queue.size()) {
   cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
   // The threads timing the GPU wait for it most of the plan: blocking waits leave their cores to
   // the compiles, which spinning ones held. (Events time the GPU: the timings do not change.)
@@ -152,16 +167,22 @@ PlanRun::PlanRun(const Common& c, const TuneFlags& f,
   (void)cudaGetLastError();
 }
 
+void PlanRun::say(const std::string& text) const {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size() - 1);
+    out += prefix_ + text.substr(at, end + 1 - at);
+    at = end + 1;
+  }
+  std::fputs(out.c_str(), text_);
+}
+
 void PlanRun::print_header() const {
   if (c_.quiet) return;
-  std::fprintf(text_,
-               "histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n"
-               "  search: %s, %s per problem; data: %s; decision: %s%s; %d at once\n",
-               results_.size(), d_.ordinal, d_.name.c_str(), d_.arch(), d_.sm_count,
-               database_.path().c_str(), f_.strategy.c_str(),
-               budget_ ? (std::to_string(budget_) + " evaluations").c_str() : "no budget",
-               distribution_list(dists_).c_str(), f_.decision.c_str(),
-               f_.fresh ? "; --fresh: stored measurements are not reused" : "", jobs_);
+  say(printf_text("histtune: tuning %zu problems on GPU %d, %s (sm_%d, %d SMs), database %s\n",
+                  results_.size(), d_.ordinal, d_.name.c_str(), d_.arch(), d_.sm_count,
+                  database_.path().c_str()) +
+      search_line(f_, dists_) + printf_text("; %d at once\n", jobs_));
 }
 
 // A problem of the plan: skipped when tuned, else tuned. One at a time, its position comes first
@@ -172,37 +193,41 @@ void PlanRun::run_one(const std::vector<Problem>& plan, std::size_t i,
   if (jobs_ == 1) print_position(plan, i, seconds_since(t_all));
   if (!skip_if_tuned(plan[i], i, out)) tune_problem(plan[i], i, out);
   std::lock_guard<std::mutex> lock(mutex_);
-  ++done_;
+  queue_.finish_one();
   if (jobs_ > 1) print_position(plan, i, seconds_since(t_all));
-  std::fputs(out.c_str(), text_);
+  say(out);
   std::fflush(text_);
 }
 
 void PlanRun::print_position(const std::vector<Problem>& plan, std::size_t i,
                              double elapsed) const {
   if (c_.quiet) return;
-  // The plan's ETA assumes the problems left take as long as the ones done on average.
+  // The plan's ETA assumes the problems left take as long as the ones done on average (under
+  // --gpu all: done by every board of this model, i of them handed out).
+  const std::size_t done = queue_.finished();
   if (jobs_ > 1)
-    std::fprintf(text_, "[%zu/%zu] %s  (%zu done, %.0f s elapsed, plan eta %.0f s)\n", i + 1,
-                 plan.size(), plan[i].describe().c_str(), done_, elapsed,
-                 elapsed / static_cast<double>(done_) * static_cast<double>(plan.size() - done_));
+    say(printf_text("[%zu/%zu] %s  (%zu done, %.0f s elapsed, plan eta %.0f s)\n", i + 1,
+                    plan.size(), plan[i].describe().c_str(), done, elapsed,
+                    elapsed / static_cast<double>(done) * static_cast<double>(plan.size() - done)));
   else if (i == 0)
-    std::fprintf(text_, "[%zu/%zu] %s\n", i + 1, plan.size(), plan[i].describe().c_str());
+    say(printf_text("[%zu/%zu] %s\n", i + 1, plan.size(), plan[i].describe().c_str()));
   else
-    std::fprintf(text_, "[%zu/%zu] %s  (%.0f s elapsed, plan eta %.0f s)\n", i + 1, plan.size(),
-                 plan[i].describe().c_str(), elapsed,
-                 elapsed / static_cast<double>(i) * static_cast<double>(plan.size() - i));
+    say(printf_text("[%zu/%zu] %s  (%.0f s elapsed, plan eta %.0f s)\n", i + 1, plan.size(),
+                    plan[i].describe().c_str(), elapsed,
+                    elapsed / static_cast<double>(i) * static_cast<double>(plan.size() - i)));
 }
 
-// A problem whose winner this kernel template already chose is done: running the command again
-// after an interruption goes on with the problems left (--fresh tunes it again).
+// A problem whose winner this kernel template already chose, on this GPU or on another board of
+// its model (which serves this one at `same_model`), is done: running the command again after an
+// interruption goes on with the problems left (--fresh tunes it again).
 bool PlanRun::skip_if_tuned(const Problem& p, std::size_t i, std::string& out) {
   if (f_.fresh) return false;
-  const auto w = database_.winner(d_.uuid, p.key());
-  if (!w || w->template_hash != tuner::template_hash_of(p)) return false;
+  const auto w = model_winner(database_, d_, p);
+  if (!w) return false;
+  const std::string where = w->device.uuid == d_.uuid ? "" : " on " + w->device.uuid + ", same model";
   if (!(c_.quiet && c_.json))
-    out += printf_text("  already tuned: winner %s  %s ms (--fresh tunes it again)\n",
-                       w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
+    out += printf_text("  already tuned%s: winner %s  %s ms (--fresh tunes it again)\n",
+                       where.c_str(), w->config_label.c_str(), fmt_ms(w->median_ms).c_str());
   std::lock_guard<std::mutex> lock(mutex_);
   results_[i] = {{"problem", problem_json(p.key())},
                  {"winner", w->config_label},
@@ -213,7 +238,7 @@ bool PlanRun::skip_if_tuned(const Problem& p, std::size_t i, std::string& out) {
 
 void PlanRun::tune_problem(const Problem& p, std::size_t i, std::string& out) {
   // --verbose prints a line per measurement instead of the bar; so do problems tuned at once.
-  ProgressLine progress(c_.quiet || c_.verbose || jobs_ > 1, text_);
+  ProgressLine progress(c_.quiet || c_.verbose || jobs_ > 1, text_, prefix_);
   const auto t0 = std::chrono::steady_clock::now();
   tuner::TuneOptions opt = options_for(p, progress, t0);
   const std::optional<db::WinnerRow> previous = resume(p, opt);
@@ -223,7 +248,7 @@ void PlanRun::tune_problem(const Problem& p, std::size_t i, std::string& out) {
   store(p, r);
   print_result(r, seconds, progress, out);
   const nlohmann::json previous_json = compare_previous(p, previous, r, out);
-  for (const auto& e : r.errors) std::fprintf(stderr, "  failed: %s\n", e.c_str());
+  for (const auto& e : r.errors) std::fprintf(stderr, "%s  failed: %s\n", prefix_.c_str(), e.c_str());
   if (r.failed || r.winner.empty()) status_ = kFailure;
   results_[i] = result_json(p, r, previous_json, seconds);
 }
@@ -238,23 +263,26 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   opt.finalists = f_.finalists;
   opt.decision = tuner::robust_rule_of(f_.decision);
   opt.turn = &turn_;
-  // The hardware's threads, shared by the problems tuned at once.
-  opt.compile_threads =
-      std::max(2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / jobs_);
+  // The hardware's threads, shared by the problems tuned at once, on every GPU tuning.
+  opt.compile_threads = std::max(
+      2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / (jobs_ * gpus_));
   opt.on_progress = [&progress, t0](const tuner::Progress& pr) {
     progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
   };
-  // Starts: the winners of similar problems; with --fresh only this run's, as in a first run.
+  // Starts: the winners of similar problems on this GPU's model (under --gpu all the other
+  // boards of the model tune the rest of the plan); with --fresh only this run's, as in a first
+  // run.
   if (f_.strategy == "annealing") {
     std::lock_guard<std::mutex> lock(mutex_);
     opt.starts = f_.fresh ? tuner::tuning_starts(chosen_, d_, p)
-                          : tuner::tuning_starts(database_, d_, p);
+                          : tuner::tuning_starts(model_start_rows(database_, d_), d_, p);
   }
   opt.on_measurement = [this](const db::MeasurementRow& m) {
     if (c_.verbose && !c_.quiet)
-      std::fprintf(text_, "  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
-                   m.config_label.c_str(), fmt_ms(m.median_ms).c_str(), fmt_ms(m.min_ms).c_str(),
-                   fmt_ms(m.max_ms).c_str(), m.samples, m.verified ? "" : "  WRONG RESULT");
+      say(printf_text("  %-8s %-60s %s ms (%s..%s, %d samples)%s\n", m.distribution.c_str(),
+                      m.config_label.c_str(), fmt_ms(m.median_ms).c_str(),
+                      fmt_ms(m.min_ms).c_str(), fmt_ms(m.max_ms).c_str(), m.samples,
+                      m.verified ? "" : "  WRONG RESULT"));
   };
   return opt;
 }
@@ -363,49 +391,107 @@ nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r
 
 // The winner-stability figure: the earlier run's winner and this run's, timed side by side.
 void PlanRun::print_stability(double most_apart) const {
-  std::fprintf(text_, "\nwinner stability (earlier run's winner vs this run's, re-timed together):\n");
-  std::fprintf(text_, "%-44s %10s %10s %10s %8s\n", "problem", "then ms", "now ms", "new ms",
-               "apart");
+  std::string table =
+      "\nwinner stability (earlier run's winner vs this run's, re-timed together):\n" +
+      printf_text("%-44s %10s %10s %10s %8s\n", "problem", "then ms", "now ms", "new ms", "apart");
   for (const auto& s : stability_)
-    std::fprintf(text_, "%-44.44s %10s %10s %10s %7.2f%%%s\n", s.problem.c_str(),
-                 fmt_ms(s.previous_then_ms).c_str(), fmt_ms(s.previous_now_ms).c_str(),
-                 fmt_ms(s.winner_ms).c_str(), s.apart * 100,
-                 s.previous == s.winner ? "  (same configuration)" : "");
-  std::fprintf(text_, "at most %.2f%% apart over %zu problems\n", most_apart * 100,
-               stability_.size());
+    table += printf_text("%-44.44s %10s %10s %10s %7.2f%%%s\n", s.problem.c_str(),
+                         fmt_ms(s.previous_then_ms).c_str(), fmt_ms(s.previous_now_ms).c_str(),
+                         fmt_ms(s.winner_ms).c_str(), s.apart * 100,
+                         s.previous == s.winner ? "  (same configuration)" : "");
+  say(table + printf_text("at most %.2f%% apart over %zu problems\n", most_apart * 100,
+                          stability_.size()));
 }
 
-int PlanRun::finish(double seconds) const {
+// The furthest apart the earlier and this run's winners were (-1: none compared; 1e9: a
+// previous winner failed now).
+double most_apart_of(const std::vector<Stability>& stability) {
   double most_apart = -1;
-  for (const auto& s : stability_) most_apart = std::max(most_apart, s.apart < 0 ? 1e9 : s.apart);
-  if (!stability_.empty() && !c_.quiet) print_stability(most_apart);
-  if (!c_.quiet)
-    std::fprintf(text_,
-                 "histtune: done in %.1f s (the GPU measuring for %.1f s); %zu kernels needed, "
-                 "%zu compiled by NVRTC, %zu from the database's CUBIN store; results in %s\n",
-                 seconds, device_s_, compiled_, cache_.compiles(), cache_.store_hits(),
-                 database_.path().c_str());
-  if (c_.json)
-    print_json({{"histtune", version()},
-                {"command", "tune"},
-                {"device", device_json(d_)},
-                {"database", database_.path()},
-                {"results", nlohmann::json(results_)},
-                {"jobs", jobs_},
-                {"device_seconds", device_s_},
-                {"kernels_needed", compiled_},
-                {"compiled_by_nvrtc", cache_.compiles()},
-                {"loaded_from_database", cache_.store_hits()},
-                {"seconds", seconds},
-                {"winners_at_most_apart",
-                 stability_.empty() ? nlohmann::json() : nlohmann::json(most_apart)},
-                {"ok", status_ == kOk}});
-  return status_;
+  for (const auto& s : stability) most_apart = std::max(most_apart, s.apart < 0 ? 1e9 : s.apart);
+  return most_apart;
 }
 
-// Problems whose bins are beyond shared memory compile the slowest (their searches span the
-// partitioned and sliced kernels): they start first, so the plan does not wait for them at its
-// end. The rest keep the plan's order.
+void PlanRun::print_summary(double seconds) const {
+  if (c_.quiet) return;
+  if (!stability_.empty()) print_stability(most_apart_of(stability_));
+  say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s); %zu kernels needed, "
+                  "%zu compiled by NVRTC, %zu from the database's CUBIN store; results in %s\n",
+                  seconds, device_s_, compiled_, cache_.compiles(), cache_.store_hits(),
+                  database_.path().c_str()));
+}
+
+nlohmann::json PlanRun::summary_json(double seconds) const {
+  nlohmann::json results = nlohmann::json::array();
+  for (const nlohmann::json& r : results_)  // under --gpu all, only this board's problems
+    if (!r.is_null() || gpus_ == 1) results.push_back(r);
+  return {{"device", device_json(d_)},
+          {"results", results},
+          {"jobs", jobs_},
+          {"device_seconds", device_s_},
+          {"kernels_needed", compiled_},
+          {"compiled_by_nvrtc", cache_.compiles()},
+          {"loaded_from_database", cache_.store_hits()},
+          {"seconds", seconds},
+          {"winners_at_most_apart", stability_.empty()
+                                        ? nlohmann::json()
+                                        : nlohmann::json(most_apart_of(stability_))},
+          {"ok", status_ == kOk}};
+}
+
+// The problems `queue` hands out, tuned run.jobs() at a time until it is empty; the first error
+// stops this run (a device left unusable) and is thrown. `check_device`: after each problem,
+// throw where the GPU's context is lost (a sticky CUDA error): under --gpu all such a board would
+// otherwise fail every problem it takes within seconds, taking them from the healthy boards.
+void run_jobs(PlanRun& run, const std::vector<Problem>& plan, PlanQueue& queue,
+              std::chrono::steady_clock::time_point t_all, bool check_device) {
+  std::mutex mutex;            // failure
+  std::exception_ptr failure;  // the first error that stops the run
+  const auto work = [&] {
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (failure) return;
+      }
+      const std::optional<std::size_t> i = queue.next();
+      if (!i) return;
+      try {
+        run.run_one(plan, *i, t_all);
+        if (check_device) HT_CUDA(cudaDeviceSynchronize());
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int j = 1; j < run.jobs(); ++j)
+    workers.emplace_back([&] {
+      // A new thread's current device is device 0: the run's must be current on it too.
+      try {
+        make_current(run.device());
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        return;
+      }
+      work();
+    });
+  work();
+  for (auto& w : workers) w.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+std::size_t plan_budget(const TuneFlags& f) {
+  return f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0);
+}
+
+int auto_jobs(const DeviceInfo& d) {
+  const std::int64_t gib = d.memory_bytes >> 30;
+  return static_cast<int>(std::clamp<std::int64_t>(gib / 6, 1, 8));
+}
+
 std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   std::vector<std::size_t> order(plan.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -414,45 +500,58 @@ std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   return order;
 }
 
-}  // namespace
+int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems) {
+  return static_cast<int>(std::min<std::size_t>(f.jobs > 0 ? f.jobs : auto_jobs(d),
+                                                std::max<std::size_t>(problems, 1)));
+}
 
-int auto_jobs(const DeviceInfo& d) {
-  const std::int64_t gib = d.memory_bytes >> 30;
-  return static_cast<int>(std::clamp<std::int64_t>(gib / 6, 1, 8));
+std::string search_line(const TuneFlags& f, const std::vector<tuner::Distribution>& dists) {
+  const std::size_t budget = plan_budget(f);
+  return printf_text("  search: %s, %s per problem; data: %s; decision: %s%s", f.strategy.c_str(),
+                     budget ? (std::to_string(budget) + " evaluations").c_str() : "no budget",
+                     distribution_list(dists).c_str(), f.decision.c_str(),
+                     f.fresh ? "; --fresh: stored measurements are not reused" : "");
 }
 
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text) {
-  PlanRun run(c, f, dists, d, database, text, plan.size());
+  PlanQueue queue(start_order(plan));
+  PlanRun run(c, f, dists, d, database, text, queue);
   run.print_header();
   const auto t_all = std::chrono::steady_clock::now();
-  std::mutex mutex;  // next and failure
-  const std::vector<std::size_t> order = start_order(plan);
-  std::size_t next = 0;
-  std::exception_ptr failure;  // the first error that stops the run (a device left unusable)
-  const auto work = [&] {
-    while (true) {
-      std::size_t i;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (failure || next == plan.size()) return;
-        i = order[next++];
-      }
-      try {
-        run.run_one(plan, i, t_all);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int j = 1; j < run.jobs(); ++j) workers.emplace_back(work);
-  work();
-  for (auto& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
-  return run.finish(seconds_since(t_all));
+  run_jobs(run, plan, queue, t_all, /*check_device=*/false);
+  const double seconds = seconds_since(t_all);
+  run.print_summary(seconds);
+  if (c.json) {
+    nlohmann::json doc = {{"histtune", version()}, {"command", "tune"}};
+    doc.update(run.summary_json(seconds));
+    doc["database"] = database.path();
+    print_json(doc);
+  }
+  return run.status();
+}
+
+ShareOutcome tune_share(const Common& c, const std::vector<Problem>& plan, PlanQueue& queue,
+                        const std::string& prefix, int gpus, const TuneFlags& f,
+                        const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
+                        db::Database& database, std::FILE* text,
+                        std::chrono::steady_clock::time_point t0) {
+  PlanRun run(c, f, dists, d, database, text, queue, prefix, gpus);
+  ShareOutcome out;
+  try {
+    run_jobs(run, plan, queue, t0, /*check_device=*/true);
+  } catch (const std::exception& e) {
+    // The problems it was on are left untuned; the other boards go on with the queue.
+    out.error = e.what();
+  }
+  const double seconds = seconds_since(t0);
+  run.print_summary(seconds);
+  out.status = out.error.empty() ? run.status() : kGpuFailed;
+  out.json = run.summary_json(seconds);
+  out.json["error"] = out.error.empty() ? nlohmann::json() : nlohmann::json(out.error);
+  if (!out.error.empty()) out.json["ok"] = false;
+  return out;
 }
 
 }  // namespace histtune::cli

@@ -1,6 +1,6 @@
 // Measurements and the winners chosen from them: the robust winner of (device, problem) in
 // `winners`, each input distribution's own in `distribution_winners`, and the lookups the
-// dispatcher grades (exact, same device like, same architecture).
+// dispatcher grades (exact, same model, same device like, same architecture).
 #include "internal.hpp"
 
 namespace histtune::db {
@@ -247,6 +247,26 @@ std::vector<WinnerRow> Database::winners_like(const std::string& device_uuid,
                                 kLikeMatch + kWinnerOrder);
     q.bind(":uuid", device_uuid);
     detail::bind_problem_like(q, like);
+    return read_winners(q);
+  });
+}
+
+// The SQL of same_model (database.hpp): keep the two alike.
+std::vector<WinnerRow> Database::winners_same_model(const DeviceRow& device,
+                                                    const ProblemRow& problem) const {
+  return read("winners_same_model", [&](SQLite::Database& db) {
+    SQLite::Statement q(db, std::string(kWinnerSelect) +
+                                " WHERE d.name = :name AND d.cc_major = :cc_major AND"
+                                " d.cc_minor = :cc_minor AND d.sm_count = :sm_count AND"
+                                " d.memory_bytes = :memory_bytes AND d.uuid <> :exclude AND" +
+                                kProblemMatch + kWinnerOrder);
+    q.bind(":name", device.name);
+    q.bind(":cc_major", device.cc_major);
+    q.bind(":cc_minor", device.cc_minor);
+    q.bind(":sm_count", device.sm_count);
+    q.bind(":memory_bytes", device.memory_bytes);
+    q.bind(":exclude", device.uuid);
+    bind_problem(q, problem);
     return read_winners(q);
   });
 }

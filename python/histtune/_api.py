@@ -31,7 +31,8 @@ class Choice(NamedTuple):
     """What the last call on this thread ran and how its configuration was found.
 
     ``level`` is the graded lookup's answer: ``exact`` (tuned for this GPU and problem),
-    ``nearest_shape``, ``same_arch`` or ``default`` (nothing usable in the tuning database).
+    ``same_model`` (this problem, tuned on another GPU of this model), ``nearest_shape``,
+    ``same_arch`` or ``default`` (nothing usable in the tuning database).
     ``summary`` is the C++ ``FamilyChoice::summary()``, e.g. ``"exact tpb1024.vpt2..."``.
     """
 

@@ -120,7 +120,7 @@ def test_empty_input_gives_zeros(torch):
 def test_last_choice_names_the_configuration(torch):
     histtune.bincount(cuda(torch, ref.samples("uint8", N)), 256)
     c = histtune.last_choice()
-    assert c.family == "hist1d" and c.level in ("exact", "nearest_shape", "same_arch", "default")
+    assert c.family == "hist1d" and c.level in ("exact", "same_model", "nearest_shape", "same_arch", "default")
     assert c.summary.startswith(c.level) and c.config in c.summary
 
 

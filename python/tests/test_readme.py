@@ -32,4 +32,4 @@ def test_readme_example_runs_as_shown():
     assert r.returncode == 0, r.stderr
     lines, output = r.stdout.splitlines(), readme_output()
     assert lines[:2] == output[:2]
-    assert re.fullmatch(r"lookup: (exact|nearest_shape|same_arch|default)", lines[2]), lines[2]
+    assert re.fullmatch(r"lookup: (exact|same_model|nearest_shape|same_arch|default)", lines[2]), lines[2]

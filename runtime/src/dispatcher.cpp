@@ -18,6 +18,7 @@ namespace histtune {
 const char* to_string(LookupLevel level) {
   switch (level) {
     case LookupLevel::exact: return "exact";
+    case LookupLevel::same_model: return "same_model";
     case LookupLevel::nearest_shape: return "nearest_shape";
     case LookupLevel::same_arch: return "same_arch";
     case LookupLevel::builtin_default: return "default";
@@ -98,11 +99,11 @@ std::string Dispatcher::records_to() const { return recorder_ ? recorder_->desti
 
 Dispatcher::FirstCall Dispatcher::first_call(const DeviceInfo& d, const Problem& p) {
   FirstCall out{lookup(d, p)};
-  if (out.choice.level != LookupLevel::exact && tune_online_)
+  if (!tuned_for_model(out.choice.level) && tune_online_)
     out.choice = tune_online(d, p, std::move(out.choice));
   // A problem no configuration of its family can run (resolve() refuses it) is not worth tuning.
   const bool runs = out.choice.family->check(out.choice.config, p, d).holds();
-  if (out.choice.level != LookupLevel::exact && recorder_ && runs)
+  if (!tuned_for_model(out.choice.level) && recorder_ && runs)
     out.calls = recorder_->first_call(d, p, out.choice.level);
   else if (recorder_)
     recorder_->flush();  // what earlier shapes counted since the last first call

@@ -1,5 +1,6 @@
-// The graded lookup of every family: exact -> nearest shape on this device -> same architecture
-// -> the family's built-in default, each stored row judged against the toolchain that runs now.
+// The graded lookup of every family: exact -> this problem on another board of this model ->
+// nearest shape on this device -> same architecture -> the family's built-in default, each stored
+// row judged against the toolchain that runs now.
 #include "lookup.hpp"
 
 #include <algorithm>
@@ -112,6 +113,11 @@ FamilyChoice graded_lookup(const LookupSource& src, const DeviceInfo& d, const P
         if (auto c = nearest(f, {*w}, p, d, LookupLevel::exact, now, src.strict, skipped))
           return *c;
       }
+      // Another board of this model timed this very problem: as good as exact (its kernel runs
+      // the same), and better than a nearer shape timed here.
+      auto twins = src.database->winners_same_model(d.row(), key);
+      if (auto c = nearest(f, twins, p, d, LookupLevel::same_model, now, src.strict, skipped))
+        return *c;
       auto like = src.database->winners_like(d.uuid, key);
       // The exact row, if any, was judged above: not again (nor named twice in the detail).
       like.erase(std::remove_if(like.begin(), like.end(),

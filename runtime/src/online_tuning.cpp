@@ -51,7 +51,7 @@ FamilyChoice Dispatcher::tune_online(const DeviceInfo& d, const Problem& p, Fami
   }
   std::lock_guard<std::mutex> lock(tune_mutex_);
   FamilyChoice now = lookup(d, p);  // another thread may have tuned it meanwhile
-  if (now.level == LookupLevel::exact) return now;
+  if (tuned_for_model(now.level)) return now;
   const auto t0 = std::chrono::steady_clock::now();
   try {
     const std::string what = tuner(d, p, *db_, cache_, tune_budget_);

@@ -215,6 +215,37 @@ TEST(DatabaseWinners, WinnersSameArchKeepsOtherDevicesOfSameComputeCapability) {
   EXPECT_TRUE(db.winners_same_arch(7, 5, "GPU-self", p).empty());
 }
 
+// `histtune tune --gpu all` stores each problem under the board that tuned it; the others of its
+// model read it through winners_same_model. The SQL and same_model() must agree.
+TEST(DatabaseWinners, WinnersSameModelKeepsExactProblemOnOtherBoardsOfTheModel) {
+  Database db(":memory:");
+  const ProblemRow p = make_problem(256, 1000, "shared", "u8", "even");
+  const DeviceRow self = make_device("GPU-self");
+  DeviceRow smaller = make_device("GPU-40gb");
+  smaller.memory_bytes = 42'000'000'000LL;
+  DeviceRow fewer_sms = make_device("GPU-114sm");
+  fewer_sms.sm_count = 114;
+  DeviceRow renamed = make_device("GPU-pcie");
+  renamed.name = "NVIDIA H100 PCIe";
+  DeviceRow other_driver = make_device("GPU-twin-b");
+  other_driver.driver_version = 12080;
+  db.set_winner(self, p, "self", 1, "h");
+  db.set_winner(make_device("GPU-twin-a"), p, "twin-a", 1, "h");
+  db.set_winner(other_driver, p, "twin-b", 1, "h");
+  db.set_winner(make_device("GPU-twin-a"), make_problem(256, 2000, "shared", "u8", "even"),
+                "twin-other-n", 1, "h");
+  for (const DeviceRow& d : {smaller, fewer_sms, renamed, make_device("GPU-sm91", 9, 1)})
+    db.set_winner(d, p, "not-" + d.uuid, 1, "h");
+  const auto ws = db.winners_same_model(self, p);
+  EXPECT_EQ(labels_of(ws), (std::vector<std::string>{"twin-a", "twin-b"}))
+      << "exactly this problem, same name, cc, SMs and memory; the driver may differ";
+  for (const WinnerRow& w : db.winners_same_arch(9, 0, "GPU-self", p))
+    EXPECT_EQ(same_model(w.device, self),
+              w.device.uuid == "GPU-twin-a" || w.device.uuid == "GPU-twin-b")
+        << w.device.uuid;
+  EXPECT_TRUE(db.winners_same_model(make_device("GPU-twin-a"), make_problem(1, 1)).empty());
+}
+
 // --- channels ------------------------------------------------------------------------------------
 
 TEST(DatabaseChannels, ChannelsAndActiveChannelsArePartOfTheKeyAndOfNearestLookups) {

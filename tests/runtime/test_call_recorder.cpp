@@ -105,6 +105,23 @@ TEST_F(Recording, AProgramsUntunedShapesArePendingWithTheirCallsMostCalledFirst)
   EXPECT_FALSE(std::filesystem::exists(side_));
 }
 
+// A winner of another board of this model is as good as one tuned here (`same_model`): the call
+// is not pending, so `histtune tune --pending` does not tune it again for every board.
+TEST_F(Recording, AProblemTunedOnAnotherBoardOfTheModelIsNotPending) {
+  tuned_at_2_20();
+  {
+    Dispatcher disp(recording());
+    EXPECT_EQ(disp.first_call_choice(gpu("GPU-twin"), u8(1 << 20)).level,
+              LookupLevel::same_model);
+    EXPECT_EQ(disp.first_call_choice(gpu("GPU-twin"), u8(1 << 24)).level,
+              LookupLevel::same_arch);
+  }
+  const auto rows = db::Database(path_).pending();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].problem, u8(1 << 24).key());
+  EXPECT_EQ(rows[0].device_uuid, "GPU-twin");
+}
+
 TEST_F(Recording, LaterCallsAddToTheCounterAndAreWrittenAtTheNextFlush) {
   db::Database database(path_);
   Problem even = flat_problem(SampleType::f32, Binning::even, 64, 1 << 16, -1, 1);

@@ -28,6 +28,10 @@ DeviceInfo device(const std::string& uuid, int major = 9, int minor = 0) {
   return test::fixture_gpu(uuid, major, minor);
 }
 
+// A board of the same architecture as the fixture's, of another model: it sees their rows at
+// same_arch (a board of the fixture's own model sees an exact problem at same_model).
+DeviceInfo new_model(const std::string& uuid) { return test::another_model(device(uuid)); }
+
 Problem u8(std::uint64_t n, std::uint32_t bins = 256) {
   Problem p;
   p.num_bins = bins;
@@ -74,9 +78,54 @@ TEST_F(DispatcherLookup, NearestShapeInLogSpace) {
 
 TEST_F(DispatcherLookup, SameArchitectureFromAnotherDevice) {
   Dispatcher disp(path_);
-  Choice c = disp.explain(device("GPU-new-h100"), u8(1 << 24));
+  Choice c = disp.explain(new_model("GPU-new-h100"), u8(1 << 24));
   EXPECT_EQ(c.level, LookupLevel::same_arch);
   EXPECT_NE(c.detail.find("GPU-other-h100"), std::string::npos) << c.detail;
+}
+
+// `histtune tune --gpu all` splits a plan between the boards of one model: a problem tuned on one
+// serves the others, and the level says so.
+TEST_F(DispatcherLookup, SameModelServesTheProblemTunedOnAnotherBoardOfTheModel) {
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-twin"), u8(1 << 24));
+  EXPECT_EQ(c.level, LookupLevel::same_model);
+  EXPECT_STREQ(to_string(c.level), "same_model");
+  EXPECT_EQ(c.config.label(), "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16.st0.b1.sb0.cl1.pf0.tp0");
+  EXPECT_EQ(c.detail.rfind("tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16 tuned on Fixture GPU "
+                           "(GPU-other-h100) for bins=256 n=16777216", 0), 0u) << c.detail;
+  EXPECT_EQ(c.summary().rfind("same_model tpb128", 0), 0u) << c.summary();
+  EXPECT_TRUE(tuned_for_model(c.level));
+  EXPECT_FALSE(tuned_for_model(LookupLevel::nearest_shape));
+  // Another shape of that board's is still only the same architecture's.
+  EXPECT_EQ(disp.explain(device("GPU-twin"), u8(1 << 22)).level, LookupLevel::same_arch);
+}
+
+TEST_F(DispatcherLookup, SameModelRanksAboveTheNearestShapeOfThisBoard) {
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-other-h100").row(), u8(1 << 26).key(),
+                  "tpb256.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps8", 0.05, current_hash(), version());
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 26));
+  EXPECT_EQ(c.level, LookupLevel::same_model) << "not the nearest shape tuned here (2^28)";
+  EXPECT_EQ(c.config.label(), "tpb256.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1.pf0.tp0");
+  // Its own exact row still comes first.
+  EXPECT_EQ(disp.explain(device("GPU-other-h100"), u8(1 << 26)).level, LookupLevel::exact);
+}
+
+TEST_F(DispatcherLookup, StaleSameModelRowIsSkippedToTheNearestShape) {
+  {
+    db::Database db(path_);
+    db.set_winner(device("GPU-other-h100").row(), u8(1 << 26).key(),
+                  "tpb256.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps8", 0.05, "old-template", version());
+  }
+  Dispatcher disp(path_);
+  Choice c = disp.explain(device("GPU-h100"), u8(1 << 26));
+  EXPECT_EQ(c.level, LookupLevel::nearest_shape);
+  EXPECT_NE(c.detail.find("skipped stale tpb256.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps8 tuned on "
+                          "Fixture GPU (GPU-other-h100)"),
+            std::string::npos) << c.detail;
 }
 
 TEST_F(DispatcherLookup, OtherArchitectureOrTypeFallsBackToDefault) {
@@ -266,12 +315,12 @@ TEST_F(DispatcherLookup, StaleRowsOfAnotherDeviceAreJudgedTheSameWay) {
                   "tpb128.vpt2.vec0.pc1.lay0.agg0.u0.pad0.bps16", 0.02, current_hash(), "0.0.9");
   }
   Dispatcher disp(path_);
-  Choice c = disp.explain(device("GPU-new-h100"), u8(1 << 24));
+  Choice c = disp.explain(new_model("GPU-new-h100"), u8(1 << 24));
   EXPECT_EQ(c.level, LookupLevel::same_arch);
   EXPECT_TRUE(c.unverified);
   // Strict: the old row is skipped and the next same-arch candidate (GPU-h100's) answers.
   Dispatcher strict(DispatcherOptions{path_, true});
-  Choice s = strict.explain(device("GPU-new-h100"), u8(1 << 24));
+  Choice s = strict.explain(new_model("GPU-new-h100"), u8(1 << 24));
   EXPECT_EQ(s.level, LookupLevel::same_arch);
   EXPECT_FALSE(s.unverified);
   EXPECT_EQ(s.detail.rfind("tpb512.vpt4.vec0.pc2.lay0.agg0.u0.pad1.bps4 tuned on Fixture GPU (GPU-h100)", 0), 0u)
@@ -466,15 +515,15 @@ TEST_F(DispatcherLookup, ConcurrentExplainGivesTheSingleThreadedAnswers) {
   }
   Dispatcher disp(path_);
   std::vector<std::pair<DeviceInfo, Problem>> queries;
-  for (const char* uuid : {"GPU-h100", "GPU-new-h100"})
+  for (const DeviceInfo& d : {device("GPU-h100"), new_model("GPU-new-h100"), device("GPU-twin")})
     for (std::uint64_t n : {1ull << 12, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 24, 1ull << 28})
-      for (std::uint32_t bins : {64u, 256u, 4096u}) queries.emplace_back(device(uuid), u8(n, bins));
+      for (std::uint32_t bins : {64u, 256u, 4096u}) queries.emplace_back(d, u8(n, bins));
   queries.emplace_back(device("GPU-a100", 8, 0), u8(1 << 20));
   std::vector<Choice> expected;
   for (const auto& [d, p] : queries) expected.push_back(disp.explain(d, p));
   std::set<LookupLevel> levels;
   for (const Choice& c : expected) levels.insert(c.level);
-  EXPECT_EQ(levels.size(), 4u) << "the queries should reach every level";
+  EXPECT_EQ(levels.size(), 5u) << "the queries should reach every level";
 
   // ... then asked again from 8 threads at once, each in its own order.
   constexpr int kThreads = 8;

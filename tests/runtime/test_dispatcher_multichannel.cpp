@@ -89,7 +89,10 @@ TEST_F(MultiChannelLookup, OtherChannelsAreNotCandidates) {
 
 TEST_F(MultiChannelLookup, SameArchitectureFromAnotherDevice) {
   Dispatcher disp(path_);
-  const MultiChannelChoice c = disp.explain_multichannel(device("GPU-new-h100"), pixels(1 << 22));
+  // Another model of the architecture: the board of the fixture's own model would answer
+  // `same_model` (test_dispatcher.cpp).
+  const MultiChannelChoice c =
+      disp.explain_multichannel(test::another_model(device("GPU-new-h100")), pixels(1 << 22));
   EXPECT_EQ(c.level, LookupLevel::same_arch);
   EXPECT_EQ(c.config.label(), kOther);
   EXPECT_NE(c.detail.find("GPU-other-h100"), std::string::npos) << c.detail;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tuner/fake_bench.hpp"
+#include "histtune/db/database.hpp"
 #include "stability.hpp"
 
 namespace {
@@ -210,6 +211,26 @@ TEST(Stability, TheDeviceIsThisGpuElseTheOnlyOtherBoardOfItsModel) {
             std::string::npos) << m.why_not;
   EXPECT_NE(m.why_not.find("it holds winners of NVIDIA A100 (sm_90)"), std::string::npos)
       << m.why_not;
+}
+
+// A `--gpu all` database holds each problem under the board that tuned it: this GPU's winners
+// are its own and, where it has none, those of the other boards of its model.
+TEST(Stability, ModelWinnersJoinTheBoardsOfTheModelThisGpusOwnFirst) {
+  db::Database database(":memory:");
+  const db::DeviceRow self = board("GPU-0"), twin = board("GPU-1"), a100 = board("GPU-a", "A100");
+  database.set_winner(self, u8(1 << 20), "self-20", 1, "h");
+  database.set_winner(twin, u8(1 << 20), "twin-20", 1, "h");
+  database.set_winner(twin, u8(1 << 16), "twin-16", 1, "h");
+  database.set_winner(a100, u8(1 << 24), "a100-24", 1, "h");
+  const std::vector<db::WinnerRow> ws = model_winners(database, self);
+  ASSERT_EQ(ws.size(), 2u);
+  EXPECT_EQ(ws[0].config_label, "twin-16") << "in problem order";
+  EXPECT_EQ(ws[0].device.uuid, "GPU-1");
+  EXPECT_EQ(ws[1].config_label, "self-20") << "its own first";
+  EXPECT_EQ(model_winners(database, a100).size(), 1u);
+  const Matched m = match_winners(model_winners(database, self), database.winners("GPU-0"));
+  EXPECT_EQ(m.pairs.size(), 1u);
+  EXPECT_EQ(m.only_a.size(), 1u);
 }
 
 TEST(Stability, SummaryCountsSideBySideAndRecordedAgreementApart) {

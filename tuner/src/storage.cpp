@@ -85,19 +85,24 @@ std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, cons
   return out;
 }
 
-std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
-                                 const Problem& p, std::size_t max) {
+std::vector<db::WinnerRow> start_rows(const db::Database& database,
+                                      const std::string& device_uuid) {
   // Two queries, not one per tuned problem; each robust winner is followed by its problem's
   // per-distribution winners (the order among equally near starts).
-  const std::vector<db::WinnerRow> per = database.distribution_winners(d.uuid);
+  const std::vector<db::WinnerRow> per = database.distribution_winners(device_uuid);
   std::vector<db::WinnerRow> winners;
-  for (db::WinnerRow& w : database.winners(d.uuid)) {
+  for (db::WinnerRow& w : database.winners(device_uuid)) {
     const db::ProblemRow of = w.problem;
     winners.push_back(std::move(w));
     for (const db::WinnerRow& pw : per)
       if (pw.problem == of) winners.push_back(pw);
   }
-  return tuning_starts(winners, d, p, max);
+  return winners;
+}
+
+std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo& d,
+                                 const Problem& p, std::size_t max) {
+  return tuning_starts(start_rows(database, d.uuid), d, p, max);
 }
 
 std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,

@@ -1,7 +1,7 @@
 // Recording what programs call: the dispatcher hands each shape whose first call resolved below
-// `exact` to a CallRecorder, which keeps it, with its call count, as a pending problem in the
-// tuning database, or in the side file beside it where the database cannot take it, for
-// `histtune tune --pending` (docs/tuning.md, "Record, then tune").
+// `exact` and `same_model` (tuned_for_model) to a CallRecorder, which keeps it, with its call
+// count, as a pending problem in the tuning database, or in the side file beside it where the
+// database cannot take it, for `histtune tune --pending` (docs/tuning.md, "Record, then tune").
 #pragma once
 
 #include <atomic>
@@ -29,7 +29,7 @@ class CallRecorder {
   CallRecorder(const CallRecorder&) = delete;
   CallRecorder& operator=(const CallRecorder&) = delete;
 
-  // The first call of p's shape on d, resolved at `level` (below exact): counted once, then
+  // The first call of p's shape on d, resolved at `level` (below same_model): counted once, then
   // flushed at once, so that a crash later loses at most counts. Returns the counter that the
   // shape's later calls add to (valid while the recorder lives; a relaxed increment is all a
   // warm call pays), or null for a problem without samples, which is not worth tuning. Never

@@ -37,11 +37,19 @@ struct WinnerRow;
 // How a configuration was found, best first.
 enum class LookupLevel {
   exact,            // tuned for this device and exactly this problem
+  same_model,       // tuned for exactly this problem on another board of this model (same
+                    // name, compute capability, SMs and memory: db::same_model), e.g. the
+                    // other GPU of the machine under `histtune tune --gpu all`
   nearest_shape,    // tuned on this device for the nearest n and bins (log space), same type
   same_arch,        // tuned on another device of the same compute capability
   builtin_default,  // nothing usable in the database
 };
 const char* to_string(LookupLevel level);
+// Tuned for exactly this problem on this model (exact or same_model): as good as tuning it here,
+// so neither recorded as pending nor tuned online.
+inline bool tuned_for_model(LookupLevel level) {
+  return level == LookupLevel::exact || level == LookupLevel::same_model;
+}
 
 // What a lookup chose, for one family's configuration type.
 template <class Config>
@@ -124,14 +132,14 @@ struct DispatcherOptions {
   // Open the database read-only: never written, nor created, migrated or given compiled kernels
   // (for tools that only look up, as `histtune explain`). Nothing is recorded nor tuned then.
   bool read_only = false;
-  // Record each shape whose first call resolved below `exact`, with its call count, as a pending
-  // problem for `histtune tune --pending`: in the database when it takes writes, else in the
-  // side file db::pending_file_path(db_path) (see CallRecorder). Unset: on, unless
-  // $HISTTUNE_RECORD is 0, off or false.
+  // Record each shape whose first call resolved below tuned_for_model (exact or same_model),
+  // with its call count, as a pending problem for `histtune tune --pending`: in the database
+  // when it takes writes, else in the side file db::pending_file_path(db_path) (see
+  // CallRecorder). Unset: on, unless $HISTTUNE_RECORD is 0, off or false.
   std::optional<bool> record{};
-  // Online tuning: the first call of a shape below `exact` tunes it before it runs (a small
-  // search on uniform data, `tune_budget` configurations), stores the winner, says so on stderr
-  // and runs it. Needs the tuner registered (tuner::enable_online_tuning(): the runtime does not
+  // Online tuning: the first call of a shape below tuned_for_model tunes it before it runs (a
+  // small search on uniform data, `tune_budget` configurations), stores the winner, says so on
+  // stderr and runs it. Needs the tuner registered (tuner::enable_online_tuning(): the runtime does not
   // link the tuner) and a database, which is created where missing. Unset: $HISTTUNE_TUNE=1.
   std::optional<bool> tune{};
   std::size_t tune_budget = 24;
@@ -207,9 +215,9 @@ class Dispatcher {
   Status run(const Problem& p, const void* d_samples, std::uint64_t* d_counts, cudaStream_t stream,
              const FamilyChoice** used = nullptr);
 
-  // What the first call of p on d chooses, before it compiles: lookup(), then, below `exact`,
-  // an online tuning where it is on, and the record of a pending problem where it still is
-  // below. run() calls it once per (device, problem shape); it needs a GPU only to tune.
+  // What the first call of p on d chooses, before it compiles: lookup(), then, below
+  // tuned_for_model (exact or same_model), an online tuning where it is on, and the record of a
+  // pending problem where it still is below. run() calls it once per (device, problem shape); it needs a GPU only to tune.
   // Never fails because recording or tuning did (they are logged on stderr instead).
   FamilyChoice first_call_choice(const DeviceInfo& d, const Problem& p);
   // Writes the pending calls counted since the last write. Done at each first call of a shape

@@ -486,8 +486,8 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
 
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
-/* The configuration label and lookup level ("exact", "nearest_shape", "same_arch", "default")
- * of this thread's last successful call, 1D, multi-channel, batched, segmented or weighted. */
+/* The configuration label and lookup level ("exact", "same_model", "nearest_shape", "same_arch",
+ * "default") of this thread's last successful call, 1D, multi-channel, batched, segmented or weighted. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
 /* 1 when this thread's last successful call used a stored result recorded under another driver,

@@ -39,6 +39,14 @@ struct DeviceRow {
   std::string nvrtc_version{};
 };
 
+// Two boards of one model: the same name, compute capability, SM count and memory size (as the
+// driver reports it; the clocks and driver may differ). A winner tuned on one serves the others
+// at the lookup level `same_model`, and `histtune tune --gpu all` splits a plan between them.
+inline bool same_model(const DeviceRow& a, const DeviceRow& b) {
+  return a.name == b.name && a.cc_major == b.cc_major && a.cc_minor == b.cc_minor &&
+         a.sm_count == b.sm_count && a.memory_bytes == b.memory_bytes;
+}
+
 // One problem: which kernel family, the sample type ("u8", "u16", "u32", "i32", "f32", "i8",
 // "i16", "f16", "bf16", "i64", "u64", "f64"), the binning ("direct" or "even"), the bin count and the sample count; for multi-channel
 // problems (schema v3) the channels per row and how many of them are histogrammed (0: not a
@@ -230,6 +238,10 @@ class Database {
   // Winners of one device for problems of the same family, sample type, binning, channels and
   // active channels (any bins, n).
   std::vector<WinnerRow> winners_like(const std::string& device_uuid, const ProblemRow& like) const;
+  // Winners of exactly `problem` on the other devices of `device`'s model (same_model; the
+  // device itself excluded by UUID), ordered by UUID.
+  std::vector<WinnerRow> winners_same_model(const DeviceRow& device,
+                                            const ProblemRow& problem) const;
   // Winners on other devices of the same compute capability, same family, sample type, binning,
   // channels and active channels.
   std::vector<WinnerRow> winners_same_arch(int cc_major, int cc_minor,

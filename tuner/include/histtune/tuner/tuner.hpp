@@ -254,6 +254,10 @@ std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo&
 // run chose so far when it must not read earlier runs' (`histtune tune --fresh`).
 std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
+// The rows tuning_starts(database, ...) reads of one device: each robust winner followed by its
+// problem's per-distribution winners (`histtune tune --gpu all` reads every board of a model's).
+std::vector<db::WinnerRow> start_rows(const db::Database& database,
+                                      const std::string& device_uuid);
 // Earlier names of tuning_starts, kept for callers of the 1D family.
 std::vector<Point> hist1d_starts(const db::Database& database, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);

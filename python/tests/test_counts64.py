@@ -56,11 +56,19 @@ def test_counts_dtype_is_checked(fake, counts_out):
         histtune.bincount(fake([64]), 8, out=fake([8], "<f8"))
 
 
-def test_the_families_of_channels_and_rows_keep_32_bit_counts(fake):
-    with pytest.raises(TypeError, match="uint32 \\(or int32\\) counts, got uint64"):
-        histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8"))
-    with pytest.raises(TypeError, match="uint32 \\(or int32\\) counts, got int64"):
-        histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<i8"))
+def test_the_families_of_channels_and_rows_take_64_bit_counts(fake, core):
+    histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8", ptr=OUT))
+    histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<i8", ptr=OUT))
+    histtune.histogram_segments(fake([64], "<f8"), fake([5], "<i8", ptr=1 << 22), 8,
+                                range=(0, 1), out=fake([4, 8], "<u8", ptr=OUT),
+                                counts_dtype="uint64")
+    histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<u4", ptr=OUT))
+    assert [(call[0], call[2:]) for call in core.calls] == [
+        ("rows", (WIDE,)), ("channels", (WIDE,)), ("segments", (WIDE,)), ("channels", ())]
+    with pytest.raises(TypeError, match="counts_dtype=uint32 but out holds uint64"):
+        histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8"), counts_dtype="uint32")
+    with pytest.raises(TypeError, match="uint64, int64 for 64-bit counts"):
+        histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<f8"))
 
 
 def test_torch_counts_dtype_makes_a_64_bit_tensor(fake_torch_module, core):

@@ -89,8 +89,9 @@ TEST(SampleTypes, ValidationAllowsDirectForIntegersAndEvenAndRangeForAll) {
     EXPECT_NE(validate(problem(t, Binning::range, bins + 1, 10)).find("at most"), std::string::npos)
         << to_string(t);
   }
-  // The multi-channel family takes them in a later step: refused, not miscounted.
-  EXPECT_NE(validate(multichannel_problem(SampleType::i8, 4, 3, 100)).find("not i8"),
+  // The multi-channel family takes them with the same rules.
+  EXPECT_EQ(validate(multichannel_problem(SampleType::i8, 4, 3, 100)), "");
+  EXPECT_NE(validate(multichannel_problem(SampleType::f16, 4, 3, 100)).find("integer samples"),
             std::string::npos);
 }
 

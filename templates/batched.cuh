@@ -58,15 +58,19 @@ __device__ __forceinline__ unsigned int ht_row_bin(const unsigned int* hist, uns
   return sum;
 }
 
-// The samples of row r: its first sample and its length.
+// The samples of row r: its first sample and its length. Segment offsets count from sample
+// `base` (a chunk of a call with 64-bit counts starts there; 0 otherwise), each clamped to the
+// n samples from it.
 __device__ __forceinline__ void ht_row_span(const SampleT* samples, unsigned long long n,
                                             unsigned long long r, unsigned long long row_stride,
-                                            const long long* offsets, const SampleT*& first,
-                                            unsigned long long& len) {
+                                            const long long* offsets, unsigned long long base,
+                                            const SampleT*& first, unsigned long long& len) {
 #if HT_SEGMENTED
-  const long long a = __ldg(offsets + r), b = __ldg(offsets + r + 1);
-  const unsigned long long begin = a < 0 ? 0ull : min((unsigned long long)a, n);
-  const unsigned long long end = b < 0 ? 0ull : min((unsigned long long)b, n);
+  auto clamped = [&](long long o) {
+    return o < 0 || (unsigned long long)o < base ? 0ull : min((unsigned long long)o - base, n);
+  };
+  const unsigned long long begin = clamped(__ldg(offsets + r));
+  const unsigned long long end = clamped(__ldg(offsets + r + 1));
   first = samples + begin;
   len = end > begin ? end - begin : 0ull;
 #else
@@ -112,7 +116,8 @@ __device__ __forceinline__ void ht_count_span(const SampleT* row, unsigned long 
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
                  unsigned long long rows, unsigned long long row_stride,
-                 const long long* __restrict__ offsets, unsigned int blocks_per_row,
+                 const long long* __restrict__ offsets, unsigned long long offsets_base,
+                 unsigned int blocks_per_row,
                  unsigned int num_bins, long long lower_i, unsigned long long range_i,
                  unsigned long long recip_i, float lower_f, float upper_f, float scale_f,
                  unsigned int* __restrict__ counts, const SampleT* __restrict__ levels) {
@@ -132,7 +137,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
     if (r < rows) {
       const SampleT* row;
       unsigned long long len;
-      ht_row_span(samples, n, r, row_stride, offsets, row, len);
+      ht_row_span(samples, n, r, row_stride, offsets, offsets_base, row, len);
       // The part's share: whole runs of 64 samples, so that parts start vector-aligned when the
       // row does.
       const unsigned long long chunk = ((len + blocks_per_row - 1) / blocks_per_row + 63) / 64 * 64;

@@ -99,8 +99,9 @@ __device__ __forceinline__ T ht_load_l2_256(const T* p) {
   return *p;  // one sample of 1 or 2 bytes, a float, or a GPU before sm_80: a plain load
 }
 
-// The kWords words of x rotated by rot samples (kPerWord to a word): sample m of `out` is
-// sample (m + rot) % (kWords * kPerWord) of x. Selects and funnel shifts, no local memory.
+// The kWords words of x rotated by rot samples (kPerWord to a word; 0: a sample is two words):
+// sample m of `out` is sample (m + rot) % kPerVec of x. Selects and funnel shifts, no local
+// memory.
 template <unsigned int kWords, unsigned int kPerWord, typename VecT>
 __device__ __forceinline__ void ht_rotate(VecT x, unsigned int rot, unsigned int* out) {
   unsigned int in[kWords];
@@ -113,7 +114,12 @@ __device__ __forceinline__ void ht_rotate(VecT x, unsigned int rot, unsigned int
     for (unsigned int q = 1; q < kWords; ++q) r = k == q ? in[q] : r;
     return r;
   };
-  const unsigned int rw = rot / kPerWord, bits = (rot % kPerWord) * (32u / kPerWord);
+  unsigned int rw, bits;
+  if constexpr (kPerWord == 0) {
+    rw = rot * 2u, bits = 0u;  // 8-byte samples move by whole words
+  } else {
+    rw = rot / kPerWord, bits = (rot % kPerWord) * (32u / kPerWord);
+  }
   unsigned int lo = pick(rw);
 #pragma unroll
   for (unsigned int q = 0; q < kWords; ++q) {
@@ -140,10 +146,11 @@ __device__ __forceinline__ VecT ht_load_narrow(const SampleT* p) {
     return *p;
   } else {
     unsigned int w[kWords];
-    if ((unsigned long long)p % 4u == 0) {
+    // 8-byte samples (kPerWord 0) are always 4-byte aligned.
+    if (kPerWord == 0 || (unsigned long long)p % 4u == 0) {
 #pragma unroll
       for (unsigned int q = 0; q < kWords; ++q) w[q] = reinterpret_cast<const unsigned int*>(p)[q];
-    } else {
+    } else if constexpr (kPerWord != 0) {
 #pragma unroll
       for (unsigned int q = 0; q < kWords; ++q) {
         unsigned int word = 0;
@@ -305,8 +312,11 @@ struct HtChannelHists {
   }
   // The samples of vector x, the first of which is in the block's channel c0.
   __device__ void count_vec(const HtBinning& binning, VecT x, unsigned int c0) {
-    if (kWords == 0) {
-      count(binning, ht_sample_of<0>(ht_word(x, 0)), c0);
+    if (kWords == 0) {  // x is one sample (an 8-byte one is its two words)
+      count(binning,
+            sizeof(SampleT) == 8 ? ht_sample_of_words(ht_word(x, 0), ht_word(x, 1))
+                                 : ht_sample_of<0>(ht_word(x, 0)),
+            c0);
       return;
     }
     HtLayout::for_each_sample(x, c0, lane,

@@ -19,9 +19,9 @@ _DIRECT, _EVEN, _RANGE = 0, 1, 2  # histtune::Binning
 _FLOAT32, _UINT64 = SAMPLE_TYPES["float32"], SAMPLE_TYPES["uint64"]
 _FLOAT_CODES = frozenset(SAMPLE_TYPES[name] for name in FLOAT_TYPES)
 _TYPE_NAMES = {code: name for name, code in SAMPLE_TYPES.items()}
-_CHANNEL_TYPES = {"uint8": 0, "uint16": 1}  # the multi-channel family's sample types
-# The batched and segmented families' sample types: at most 4 bytes.
-_ROW_TYPES = {k: v for k, v in SAMPLE_TYPES.items() if k not in ("int64", "uint64", "float64")}
+# Bytes of a sample of each SampleType value (the digits of its name are its bits).
+_SAMPLE_BYTES = {code: int("".join(filter(str.isdigit, name))) // 8
+                 for name, code in SAMPLE_TYPES.items()}
 _MAX_BINS = 2**32 - 1
 _WIDE_COUNTS = ("uint64", "int64")  # 64-bit counts (histogram, bincount): n may pass 2^32 - 1
 _INT64 = 2**63
@@ -81,8 +81,7 @@ def use_torch(torch: Any, count_dtype: Any, raw_stream: Any) -> None:
     dtypes.pop(None, None)
     _codes["histogram"] = dtypes
     _codes["bincount"] = {d: c for d, c in dtypes.items() if c not in _FLOAT_CODES}
-    _codes["histogram_channels"] = {d: c for d, c in dtypes.items()
-                                    if c in _CHANNEL_TYPES.values()}
+    _codes["histogram_channels"] = dtypes
     _out_dtypes = (count_dtype, torch.int32)
     _new_counts = lambda shape, device: torch.empty(shape, dtype=count_dtype,  # noqa: E731
                                                     device=device)
@@ -266,8 +265,8 @@ def _counts_dtype(counts_dtype: Any) -> Optional[str]:
 
 
 def _counts_out(a: Array, out: Any, shape: tuple, counts_dtype: Any) -> Tuple[Any, int, bool]:
-    """(result, pointer, 64-bit) of histogram and bincount, which also count in uint64 (or
-    int64): where out= holds them, or counts_dtype asks for them (with out=, it must agree)."""
+    """(result, pointer, 64-bit) of a counting call, which also counts in uint64 (or int64):
+    where out= holds them, or counts_dtype asks for them (with out=, it must agree)."""
     want = _counts_dtype(counts_dtype)
     result, ptr, dtype = _out(a, out, shape, _arrays.COUNT_TYPES + _WIDE_COUNTS,
                               want if out is None else None)
@@ -463,7 +462,7 @@ def _edges(edges: Any, a: Array, stream: int) -> Array:
 
 def _image(shape: tuple, strides: tuple, code: int) -> Tuple[int, int, int, int]:
     """(row_pixels, num_rows, row_pitch_bytes, channels) of [rows, C] or [H, W, C] samples
-    (strides in elements, code: the sample type, u8 or u16).
+    (strides in elements, code: the sample type).
 
     [rows, C] is one image row of `rows` pixels, or, with rows apart by more than C samples,
     `rows` image rows of one pixel; [H, W, C] is H image rows of W pixels."""
@@ -482,7 +481,7 @@ def _image(shape: tuple, strides: tuple, code: int) -> Tuple[int, int, int, int]
                          "x.contiguous()")
     if h <= 1 or s_h == w * c:
         return w * h, 1, 0, c
-    return w, h, s_h * (1 if code == _CHANNEL_TYPES["uint8"] else 2), c
+    return w, h, s_h * _SAMPLE_BYTES[code], c
 
 
 def _channel_bins(bins: Any, range: Any, channels: Optional[int], c: int, dtype: str):
@@ -492,32 +491,44 @@ def _channel_bins(bins: Any, range: Any, channels: Optional[int], c: int, dtype:
         raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
     nbins = bins if type(bins) is int and 0 < bins <= _MAX_BINS else _count(bins, "bins")
     if range is None:
+        _direct_needs_integers(dtype)
         return active, nbins, _DIRECT, 0, 0
     return (active, nbins, _EVEN) + _bounds(range, dtype)
 
 
+def _direct_needs_integers(dtype: str) -> None:
+    if dtype in FLOAT_TYPES:
+        raise TypeError(f"histtune: {dtype} samples need range=(lo, hi) (value-is-bin counting "
+                        "is for integer samples)")
+
+
 def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Optional[int] = None,
-                       out: Any = None, stream: Any = None) -> Any:
+                       out: Any = None, stream: Any = None, counts_dtype: Any = None) -> Any:
     """One histogram per channel of [rows, C] samples (images: [height, width, C]).
 
     The first ``channels`` channels (default: all C) are counted, each into its own
     histogram: the result has shape (channels, bins). Binning per channel:
     ``range=(lo, hi)`` even bins (as ``histogram``); ``bins`` an edges array: range binning;
-    ``range=None`` with a bin count: value v counts in bin v (as ``bincount``). Samples
-    uint8 or uint16 (the multi-channel kernels' types). Images may have padded rows (a row
+    ``range=None`` with a bin count: value v counts in bin v (integer samples, as
+    ``bincount``). Samples of every dtype ``histogram`` takes, with its rules (NaN and
+    infinities of the float types are never counted). Images may have padded rows (a row
     stride above width x C, e.g. a crop ``img[:, :w]``): the padding is never read. Returns
     uint32 counts in x's framework (or ``out``), on the caller's current stream (or
-    ``stream``).
+    ``stream``). 64-bit counts (more than 2^32 - 1 rows): ``counts_dtype`` or ``out`` as in
+    ``histogram``.
 
     >>> img = torch.randint(0, 256, (4608, 8192, 4), dtype=torch.uint8, device="cuda")
     >>> rgb = histtune.histogram_channels(img, 256, channels=3)     # (3, 256), RGB of RGBA
     >>> cols = histtune.histogram_channels(data, 256, range=(0, 256))  # data: [rows, 512]
     """
-    if type(x) is _Tensor and type(bins) is int and not _is_compiling():
+    if counts_dtype is not None and _torch_compiling(x):
+        raise ValueError("histtune: counts_dtype= is not supported under torch.compile")
+    if type(x) is _Tensor and type(bins) is int and counts_dtype is None and not _is_compiling():
         code, device = _codes["histogram_channels"].get(x.dtype), x.get_device()
         if code is not None and device >= 0:
             row_pixels, num_rows, pitch, c = _image(x.shape, x.stride(), code)
-            active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c, "int")
+            active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c,
+                                                           _TYPE_NAMES[code])
             s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (active, nbins), device)
             if made is not None:
@@ -526,7 +537,7 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
                 return made[0]
     if _torch_compiling(x):
         return _compiled_channels(x, bins, range, channels, out, stream)
-    a, code, s = _read_samples(x, stream, "histogram_channels", _CHANNEL_TYPES)
+    a, code, s = _read_samples(x, stream, "histogram_channels")
     row_pixels, num_rows, pitch, c = _image(a.shape, a.strides, code)
     levels = 0
     if _is_count(bins):
@@ -540,9 +551,9 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
                              "count, not both")
         e = _edges(bins, a, s)
         nbins, binning, levels, lo, hi = e.size - 1, _RANGE, e.ptr, 0, 0
-    result, counts = _output(a, out, (active, nbins))
+    result, counts, wide = _counts_out(a, out, (active, nbins), counts_dtype)
     _core.channels(code, binning, a.ptr, row_pixels, num_rows, pitch, c, active, nbins, lo, hi,
-                   levels, counts, s, a.device)
+                   levels, counts, s, a.device, **_wide(wide))
     return _finish(a, result, s)
 
 
@@ -561,38 +572,33 @@ def _row_bins(bins: Any, range: Any, a: Array, s: int):
             raise ValueError("histtune: give either bin edges or a bin count with range=(lo, hi), "
                              "not both")
         e = _edges(bins, a, s)
-        return e.size - 1, _RANGE, (0, 0, 0.0, 0.0), e.ptr
+        return e.size - 1, _RANGE, (0, 0), e.ptr
     nbins = _count(bins, "bins")
-    floating = a.dtype in _arrays.FLOAT_TYPES
     if range is None:
-        if floating:
-            raise TypeError(f"histtune: {a.dtype} rows need range=(lo, hi) (value-is-bin "
-                            "counting is for integer samples)")
-        return nbins, _DIRECT, (0, 0, 0.0, 0.0), 0
-    lo, hi = _bounds(range, a.dtype)
-    if floating:
-        return nbins, _EVEN, (0, 0, lo, hi), 0
-    return nbins, _EVEN, (lo, hi, 0.0, 0.0), 0
+        _direct_needs_integers(a.dtype)
+        return nbins, _DIRECT, (0, 0), 0
+    return nbins, _EVEN, _bounds(range, a.dtype), 0
 
 
 def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
-                   stream: Any = None) -> Any:
+                   stream: Any = None, counts_dtype: Any = None) -> Any:
     """One histogram per row of a [B, N] array: the result has shape (B, bins).
 
     Binning per row as ``histogram_channels``: ``range=(lo, hi)`` even bins (as ``histogram``);
     ``bins`` an edges array: range binning; ``range=None`` with a bin count: value v counts in
     bin v (integer samples, as ``bincount``). The rows may be a strided view (``x[:, :n]`` of a
     wider array): each row's elements must be contiguous, the rows at least N apart; what lies
-    between rows is never read. Samples of at most 4 bytes (uint8, uint16, uint32, int32,
-    float32, int8, int16, float16, bfloat16). Returns uint32 counts in x's framework on x's
-    device (or ``out``), on the caller's current stream (or ``stream``), without synchronising.
+    between rows is never read. Samples of every dtype ``histogram`` takes, with its rules.
+    Returns uint32 counts in x's framework on x's device (or ``out``), on the caller's current
+    stream (or ``stream``), without synchronising. 64-bit counts (rows of more than 2^32 - 1
+    samples): ``counts_dtype`` or ``out`` as in ``histogram``.
 
     >>> x = torch.randint(0, 256, (4096, 65536), dtype=torch.uint8, device="cuda")
     >>> h = histtune.histogram_rows(x, 256)                    # (4096, 256)
     >>> a = torch.randn(65536, 1024, device="cuda")
     >>> h = histtune.histogram_rows(a, 64, range=(-4.0, 4.0))  # (65536, 64)
     """
-    a, code, s = _read_samples(x, stream, "histogram_rows", _ROW_TYPES)
+    a, code, s = _read_samples(x, stream, "histogram_rows")
     if len(a.shape) != 2:
         raise ValueError(f"histtune.histogram_rows: x must be [rows, n], got shape "
                          f"{tuple(a.shape)}")
@@ -601,28 +607,29 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
         raise ValueError(f"histtune.histogram_rows: each row's elements must be contiguous and "
                          f"rows must not overlap, got strides {tuple(a.strides)} (in elements) "
                          f"for shape {tuple(a.shape)}: pass x.contiguous()")
-    nbins, binning, (lo_i, hi_i, lo_f, hi_f), levels = _row_bins(bins, range, a, s)
-    result, counts = _output(a, out, (rows, nbins))
-    _core.rows(code, binning, a.ptr, rows, n, s_row if rows > 1 else 0, nbins, lo_i, hi_i,
-               lo_f, hi_f, levels, counts, s, a.device)
+    nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
+    result, counts, wide = _counts_out(a, out, (rows, nbins), counts_dtype)
+    _core.rows(code, binning, a.ptr, rows, n, s_row if rows > 1 else 0, nbins, lo, hi, levels,
+               counts, s, a.device, **_wide(wide))
     return _finish(a, result, s)
 
 
 def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, out: Any = None,
-                       stream: Any = None) -> Any:
+                       stream: Any = None, counts_dtype: Any = None) -> Any:
     """One histogram per segment of x: segment r holds x[offsets[r]:offsets[r + 1]].
 
     ``offsets`` is a CUDA int64 array of B + 1 offsets (CSR offsets, as torch's and CUB's
     segmented calls take them); the result has shape (B, bins). Binning as ``histogram_rows``.
     The offsets are not checked (that would synchronise): on the GPU each is clamped to
     [0, x.numel()] and a segment whose end comes before its begin is empty. x: any shape,
-    contiguous, read as one run of samples.
+    contiguous, read as one run of samples. 64-bit counts (more than 2^32 - 1 samples):
+    ``counts_dtype`` or ``out`` as in ``histogram``.
 
     >>> lengths = torch.randint(0, 2048, (100000,), device="cuda")
     >>> offsets = torch.cat([lengths.new_zeros(1), lengths.cumsum(0)])
     >>> h = histtune.histogram_segments(values, offsets, 256)  # (100000, 256)
     """
-    a, code, s = _read_samples(x, stream, "histogram_segments", _ROW_TYPES)
+    a, code, s = _read_samples(x, stream, "histogram_segments")
     _contiguous(a, "x")
     o = _arrays.read(offsets, "offsets", s)
     if o.dtype != "int64":
@@ -634,8 +641,8 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, ou
     if -1 not in (o.device, a.device) and o.device != a.device:
         raise ValueError(f"histtune: offsets are on GPU {o.device}, the samples on GPU {a.device}")
     segments = o.size - 1
-    nbins, binning, (lo_i, hi_i, lo_f, hi_f), levels = _row_bins(bins, range, a, s)
-    result, counts = _output(a, out, (segments, nbins))
-    _core.segments(code, binning, a.ptr, a.size, segments, o.ptr, nbins, lo_i, hi_i, lo_f, hi_f,
-                   levels, counts, s, a.device)
+    nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
+    result, counts, wide = _counts_out(a, out, (segments, nbins), counts_dtype)
+    _core.segments(code, binning, a.ptr, a.size, segments, o.ptr, nbins, lo, hi, levels, counts,
+                   s, a.device, **_wide(wide))
     return _finish(a, result, s)

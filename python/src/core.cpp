@@ -69,8 +69,8 @@ const T* as(std::uintptr_t p) {
   return reinterpret_cast<const T*>(p);
 }
 std::uint32_t* counts_at(std::uintptr_t p) { return reinterpret_cast<std::uint32_t*>(p); }
-// f(the counts pointer): uint64 counts when `counts64` (the 1D calls' 64-bit overloads, whose n
-// may pass 2^32 - 1), else uint32.
+// f(the counts pointer): uint64 counts when `counts64` (the 64-bit overloads, whose n may pass
+// 2^32 - 1), else uint32.
 template <class F>
 Status with_counts(std::uintptr_t p, bool counts64, F&& f) {
   if (counts64) return f(reinterpret_cast<std::uint64_t*>(p));
@@ -84,7 +84,6 @@ constexpr unsigned kAllTypes = (1u << std::size(kSampleTypes)) - 1u;
 constexpr unsigned kFloatTypes =
     bit(SampleType::f32) | bit(SampleType::f16) | bit(SampleType::bf16) | bit(SampleType::f64);
 constexpr unsigned kIntegerTypes = kAllTypes & ~kFloatTypes;
-constexpr unsigned kChannelTypes = bit(SampleType::u8) | bit(SampleType::u16);
 
 // f(T{}) for the sample type `type` (the C++ API's pointer type: __half and __nv_bfloat16 for
 // the halfs), among those the call takes.
@@ -198,6 +197,19 @@ void range(int type, std::uintptr_t samples, std::uint64_t n, std::uint32_t bins
          Family::hist1d);
 }
 
+// Direct binning of float samples: refused as the C++ API refuses it.
+Status floats_not_direct() {
+  return Status(StatusCode::invalid_argument,
+                "histtune: direct binning needs integer samples; use even binning for floats");
+}
+
+// An even bound of T samples (histtune::EvenBound<T>) from the Python number the package passes:
+// an int for integer samples (exact, up to 2^64 - 1 for u64), a float for the float types.
+template <class T>
+typename EvenBound<T>::type bound_of(nb::handle v) {
+  return nb::cast<typename EvenBound<T>::type>(v);
+}
+
 // The rows of a multi-channel call: num_rows image rows of row_pixels rows of `channels`
 // samples, row_pitch_bytes apart (0: packed).
 struct Image {
@@ -205,30 +217,35 @@ struct Image {
   std::uint32_t channels, active;
 };
 
+template <class T, class Count>
+Status channels_call(int binning, const T* x, const Image& im, std::uint32_t bins,
+                     nb::handle lower, nb::handle upper, std::uintptr_t levels, Count* d_counts,
+                     cudaStream_t s) {
+  if (binning == static_cast<int>(Binning::even))
+    return histogram_multichannel_even(x, im.row_pixels, im.num_rows, im.row_pitch_bytes,
+                                       im.channels, im.active, bins, bound_of<T>(lower),
+                                       bound_of<T>(upper), d_counts, s);
+  if (binning == static_cast<int>(Binning::range))
+    return histogram_multichannel_range(x, im.row_pixels, im.num_rows, im.row_pitch_bytes,
+                                        im.channels, im.active, bins, as<T>(levels), d_counts, s);
+  if constexpr (!std::is_integral_v<T>)
+    return floats_not_direct();
+  else
+    return histogram_multichannel_direct(x, im.row_pixels, im.num_rows, im.row_pitch_bytes,
+                                         im.channels, im.active, bins, d_counts, s);
+}
+
 void channels_run(int type, int binning, std::uintptr_t samples, const Image& im,
-                  std::uint32_t bins, std::int64_t lower, std::int64_t upper,
-                  std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream,
-                  int device) {
+                  std::uint32_t bins, nb::handle lower, nb::handle upper, std::uintptr_t levels,
+                  std::uintptr_t counts, std::uintptr_t stream, int device, bool counts64) {
   DeviceScope scope(device);
-  const cudaStream_t s = stream_at(stream);
-  std::uint32_t* d_counts = counts_at(counts);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           if constexpr (!std::is_same_v<T, std::uint8_t> && !std::is_same_v<T, std::uint16_t>)
-             return Status();  // not reached: u8 and u16 only
-           else if (binning == static_cast<int>(Binning::even))
-             return histogram_multichannel_even(as<T>(samples), im.row_pixels, im.num_rows,
-                                                im.row_pitch_bytes, im.channels, im.active, bins,
-                                                lower, upper, d_counts, s);
-           else if (binning == static_cast<int>(Binning::range))
-             return histogram_multichannel_range(as<T>(samples), im.row_pixels, im.num_rows,
-                                                 im.row_pitch_bytes, im.channels, im.active,
-                                                 bins, as<T>(levels), d_counts, s);
-           else
-             return histogram_multichannel_direct(as<T>(samples), im.row_pixels, im.num_rows,
-                                                  im.row_pitch_bytes, im.channels, im.active,
-                                                  bins, d_counts, s);
-         }, kChannelTypes),
+           return with_counts(counts, counts64, [&](auto* c) {
+             return channels_call(binning, as<T>(samples), im, bins, lower, upper, levels, c,
+                                  stream_at(stream));
+           });
+         }),
          Family::multichannel);
 }
 
@@ -240,60 +257,44 @@ struct Rows {
   std::uintptr_t offsets;
 };
 
-// Even bounds of a call of rows: integers for integer samples, floats for f32.
+// Even bounds of a call (bound_of's Python numbers).
 struct Bounds {
-  std::int64_t lower_i, upper_i;
-  float lower_f, upper_f;
+  nb::handle lower, upper;
 };
 
-template <class T>
+template <class T, class Count>
 Status rows_call(int binning, const T* x, const Rows& r, std::uint32_t bins, const Bounds& b,
-                 std::uintptr_t levels, std::uint32_t* d_counts, cudaStream_t s) {
-  if constexpr (sizeof(T) > 4) {  // not reached: kRowTypes
-    return Status();
-  } else {
-    const auto* offsets = reinterpret_cast<const std::int64_t*>(r.offsets);
-    if (binning == static_cast<int>(Binning::range))
-      return r.segmented ? histogram_segmented_range(x, r.n, r.rows, offsets, bins,
-                                                     as<T>(levels), d_counts, s)
-                         : histogram_batched_range(x, r.rows, r.n, r.row_stride, bins,
-                                                   as<T>(levels), d_counts, s);
-    if (binning == static_cast<int>(Binning::even)) {
-      // Integer samples take integer bounds; f32, f16 and bf16 float ones.
-      if constexpr (std::is_integral_v<T>)
-        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_i,
-                                                      b.upper_i, d_counts, s)
-                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
-                                                    b.lower_i, b.upper_i, d_counts, s);
-      else
-        return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, b.lower_f,
-                                                      b.upper_f, d_counts, s)
-                           : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins,
-                                                    b.lower_f, b.upper_f, d_counts, s);
-    }
-    if constexpr (!std::is_integral_v<T>)
-      return Status(StatusCode::invalid_argument,
-                    "histtune: direct binning needs integer samples; use even binning for floats");
-    else
-      return r.segmented
-                 ? histogram_segmented_direct(x, r.n, r.rows, offsets, bins, d_counts, s)
-                 : histogram_batched_direct(x, r.rows, r.n, r.row_stride, bins, d_counts, s);
+                 std::uintptr_t levels, Count* d_counts, cudaStream_t s) {
+  const auto* offsets = reinterpret_cast<const std::int64_t*>(r.offsets);
+  if (binning == static_cast<int>(Binning::range))
+    return r.segmented
+               ? histogram_segmented_range(x, r.n, r.rows, offsets, bins, as<T>(levels), d_counts, s)
+               : histogram_batched_range(x, r.rows, r.n, r.row_stride, bins, as<T>(levels),
+                                         d_counts, s);
+  if (binning == static_cast<int>(Binning::even)) {
+    const auto lower = bound_of<T>(b.lower), upper = bound_of<T>(b.upper);
+    return r.segmented ? histogram_segmented_even(x, r.n, r.rows, offsets, bins, lower, upper,
+                                                  d_counts, s)
+                       : histogram_batched_even(x, r.rows, r.n, r.row_stride, bins, lower, upper,
+                                                d_counts, s);
   }
+  if constexpr (!std::is_integral_v<T>)
+    return floats_not_direct();
+  else
+    return r.segmented ? histogram_segmented_direct(x, r.n, r.rows, offsets, bins, d_counts, s)
+                       : histogram_batched_direct(x, r.rows, r.n, r.row_stride, bins, d_counts, s);
 }
-
-// The families of rows take samples of at most 4 bytes.
-constexpr unsigned kRowTypes =
-    kAllTypes & ~(bit(SampleType::i64) | bit(SampleType::u64) | bit(SampleType::f64));
 
 void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std::uint32_t bins,
               const Bounds& b, std::uintptr_t levels, std::uintptr_t counts,
-              std::uintptr_t stream, int device) {
+              std::uintptr_t stream, int device, bool counts64) {
   DeviceScope scope(device);
   finish(by_type(type, [&](auto t) {
            using T = decltype(t);
-           return rows_call(binning, as<T>(samples), r, bins, b, levels, counts_at(counts),
-                            stream_at(stream));
-         }, kRowTypes),
+           return with_counts(counts, counts64, [&](auto* c) {
+             return rows_call(binning, as<T>(samples), r, bins, b, levels, c, stream_at(stream));
+           });
+         }),
          r.segmented ? Family::segmented : Family::batched);
 }
 
@@ -463,37 +464,38 @@ NB_MODULE(_core, m) {
   m.def("channels",
         [](int type, int binning, std::uintptr_t samples, std::uint64_t row_pixels,
            std::uint64_t num_rows, std::uint64_t row_pitch_bytes, std::uint32_t channels,
-           std::uint32_t active, std::uint32_t bins, std::int64_t lower, std::int64_t upper,
-           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+           std::uint32_t active, std::uint32_t bins, nb::handle lower, nb::handle upper,
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device,
+           bool counts64) {
           channels_run(type, binning, samples,
                        Image{row_pixels, num_rows, row_pitch_bytes, channels, active}, bins,
-                       lower, upper, levels, counts, stream, device);
+                       lower, upper, levels, counts, stream, device, counts64);
         },
         "type"_a, "binning"_a, "samples"_a, "row_pixels"_a, "num_rows"_a, "row_pitch_bytes"_a,
         "channels"_a, "active"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "counts"_a,
-        "stream"_a, "device"_a);
+        "stream"_a, "device"_a, "counts64"_a = false);
   m.def("rows",
         [](int type, int binning, std::uintptr_t samples, std::uint64_t rows, std::uint64_t n,
-           std::uint64_t row_stride, std::uint32_t bins, std::int64_t lower_i,
-           std::int64_t upper_i, float lower_f, float upper_f, std::uintptr_t levels,
-           std::uintptr_t counts, std::uintptr_t stream, int device) {
+           std::uint64_t row_stride, std::uint32_t bins, nb::handle lower, nb::handle upper,
+           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device,
+           bool counts64) {
           rows_run(type, binning, samples, Rows{false, rows, n, row_stride, 0}, bins,
-                   Bounds{lower_i, upper_i, lower_f, upper_f}, levels, counts, stream, device);
+                   Bounds{lower, upper}, levels, counts, stream, device, counts64);
         },
         "type"_a, "binning"_a, "samples"_a, "rows"_a, "n"_a, "row_stride"_a, "bins"_a,
-        "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
-        "device"_a);
+        "lower"_a, "upper"_a, "levels"_a, "counts"_a, "stream"_a, "device"_a,
+        "counts64"_a = false);
   m.def("segments",
         [](int type, int binning, std::uintptr_t samples, std::uint64_t n,
            std::uint64_t num_segments, std::uintptr_t offsets, std::uint32_t bins,
-           std::int64_t lower_i, std::int64_t upper_i, float lower_f, float upper_f,
-           std::uintptr_t levels, std::uintptr_t counts, std::uintptr_t stream, int device) {
+           nb::handle lower, nb::handle upper, std::uintptr_t levels, std::uintptr_t counts,
+           std::uintptr_t stream, int device, bool counts64) {
           rows_run(type, binning, samples, Rows{true, num_segments, n, 0, offsets}, bins,
-                   Bounds{lower_i, upper_i, lower_f, upper_f}, levels, counts, stream, device);
+                   Bounds{lower, upper}, levels, counts, stream, device, counts64);
         },
         "type"_a, "binning"_a, "samples"_a, "n"_a, "num_segments"_a, "offsets"_a, "bins"_a,
-        "lower_i"_a, "upper_i"_a, "lower_f"_a, "upper_f"_a, "levels"_a, "counts"_a, "stream"_a,
-        "device"_a);
+        "lower"_a, "upper"_a, "levels"_a, "counts"_a, "stream"_a, "device"_a,
+        "counts64"_a = false);
   m.def("weighted", &weighted_run, "type"_a, "weight_type"_a, "binning"_a, "samples"_a,
         "weights"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
         "max_abs_weight"_a, "stream"_a, "device"_a);

@@ -34,10 +34,11 @@ def test_signatures_follow_numpy_and_torch():
     assert params(histtune.bincount) == ["x", "minlength", *weighted, "out", "stream",
                                          "counts_dtype"]
     assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", "out",
-                                                   "stream"]
-    assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream"]
+                                                   "stream", "counts_dtype"]
+    assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream",
+                                               "counts_dtype"]
     assert params(histtune.histogram_segments) == ["x", "offsets", "bins", "range", "out",
-                                                   "stream"]
+                                                   "stream", "counts_dtype"]
     for f in (histtune.histogram, histtune.bincount, histtune.histogram_channels):
         sig = inspect.signature(f)
         assert sig.parameters["out"].kind == inspect.Parameter.KEYWORD_ONLY
@@ -79,9 +80,10 @@ def test_bincount_refuses_floats(fake, counts_out):
         histtune.bincount(fake([64], "<f4"), 8, out=counts_out(8))
 
 
-def test_channels_take_u8_and_u16_only(fake, counts_out):
-    with pytest.raises(TypeError, match="uint8, uint16"):
-        histtune.histogram_channels(fake([64, 4], "<u4"), 8, out=counts_out(4, 8))
+def test_channels_take_every_sample_type_and_no_other(fake, counts_out):
+    with pytest.raises(TypeError, match="uint8, uint16, uint32, int32, float32, int8, int16, "
+                                        "float16, bfloat16, int64, uint64, float64"):
+        histtune.histogram_channels(fake([64, 4], "<c8"), 8, out=counts_out(4, 8))
 
 
 @pytest.mark.parametrize("bins, error", [(0, ValueError), (-1, ValueError), (2**32, ValueError),

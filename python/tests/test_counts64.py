@@ -56,11 +56,19 @@ def test_counts_dtype_is_checked(fake, counts_out):
         histtune.bincount(fake([64]), 8, out=fake([8], "<f8"))
 
 
-def test_the_families_of_channels_and_rows_keep_32_bit_counts(fake):
-    with pytest.raises(TypeError, match="uint32 \\(or int32\\) counts, got uint64"):
-        histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8"))
-    with pytest.raises(TypeError, match="uint32 \\(or int32\\) counts, got int64"):
-        histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<i8"))
+def test_the_families_of_channels_and_rows_take_64_bit_counts(fake, core):
+    histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8", ptr=OUT))
+    histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<i8", ptr=OUT))
+    histtune.histogram_segments(fake([64], "<f8"), fake([5], "<i8", ptr=1 << 22), 8,
+                                range=(0, 1), out=fake([4, 8], "<u8", ptr=OUT),
+                                counts_dtype="uint64")
+    histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<u4", ptr=OUT))
+    assert [(call[0], call[2:]) for call in core.calls] == [
+        ("rows", (WIDE,)), ("channels", (WIDE,)), ("segments", (WIDE,)), ("channels", ())]
+    with pytest.raises(TypeError, match="counts_dtype=uint32 but out holds uint64"):
+        histtune.histogram_rows(fake([4, 16]), 8, out=fake([4, 8], "<u8"), counts_dtype="uint32")
+    with pytest.raises(TypeError, match="uint64, int64 for 64-bit counts"):
+        histtune.histogram_channels(fake([16, 4]), 8, out=fake([4, 8], "<f8"))
 
 
 def test_torch_counts_dtype_makes_a_64_bit_tensor(fake_torch_module, core):
@@ -107,3 +115,28 @@ def test_cupy_64_bit_counts_match_numpy():
     h = histtune.bincount(cupy.asarray(x), 4096, counts_dtype="uint64")
     assert h.dtype == cupy.uint64
     np.testing.assert_array_equal(cupy.asnumpy(h), ref.direct(x, 4096))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float16", "int64", "uint64", "float64"])
+def test_torch_channels_rows_and_segments_of_issue_25_types_match_numpy(dtype):
+    """The families of channels and rows with every new dtype, in 32-bit and 64-bit counts."""
+    torch = framework("torch")
+    floating = dtype.startswith("float")
+    lo, hi = (0.25, 0.75) if floating else (0, 100)
+    x = ref.samples(dtype, 4 * 4099, hi=None if floating else 120).reshape(4099, 4)
+    t = torch.from_numpy(x).to("cuda")
+    for counts_dtype in (None, torch.int64):
+        h = histtune.histogram_channels(t, 32, range=(lo, hi), channels=3,
+                                        counts_dtype=counts_dtype)
+        for c in range(3):
+            np.testing.assert_array_equal(h[c].cpu().numpy(), ref.even(x[:, c], 32, lo, hi))
+        rows = t.T.contiguous()  # [4, 4099]
+        h = histtune.histogram_rows(rows, 32, range=(lo, hi), counts_dtype=counts_dtype)
+        for r in range(4):
+            np.testing.assert_array_equal(h[r].cpu().numpy(), ref.even(x[:, r], 32, lo, hi))
+        offsets = torch.tensor([0, 5, 5, 9000, 16396], dtype=torch.int64, device="cuda")
+        flat = x.ravel()
+        h = histtune.histogram_segments(t.reshape(-1), offsets, 32, range=(lo, hi),
+                                        counts_dtype=counts_dtype)
+        for r, (a, b) in enumerate([(0, 5), (5, 5), (5, 9000), (9000, 16396)]):
+            np.testing.assert_array_equal(h[r].cpu().numpy(), ref.even(flat[a:b], 32, lo, hi))

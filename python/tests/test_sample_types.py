@@ -72,9 +72,25 @@ def test_64_bit_integer_bounds_out_of_the_type_are_refused(fake, counts_out, cor
     assert core.calls == []
 
 
-def test_channels_still_take_uint8_and_uint16_only(fake, counts_out):
-    with pytest.raises(TypeError, match="uint8, uint16"):
-        histtune.histogram_channels(fake([64, 4], "|i1"), 8, out=counts_out(4, 8))
+@pytest.mark.parametrize("typestr, name, code", NEW_TYPES)
+def test_channels_take_the_new_types_with_bounds_of_their_type(fake, counts_out, core, typestr,
+                                                                name, code):
+    """Integer bounds stay integers (exact past 2^53), floats are floats; pitched images give
+    their row pitch in bytes of the type; direct binning is for integers only."""
+    x = fake([16, 4], typestr)
+    histtune.histogram_channels(x, 8, range=(0, 2**60) if name.startswith("int") or
+                                name == "uint64" else (-1, 1), channels=3, out=counts_out(3, 8))
+    lo, hi = (0, 2**60) if name in ("int8", "int16", "int64", "uint64") else (-1.0, 1.0)
+    item = int(typestr[2:])
+    img = fake([4, 2, 3], typestr, strides=(8 * item, 3 * item, item))
+    histtune.histogram_channels(img, fake([9], typestr, ptr=1 << 22), out=counts_out(3, 8))
+    assert core.calls == [("channels", (code, 1, X, 16, 1, 0, 4, 3, 8, lo, hi, 0, OUT, 0, -1)),
+                          ("channels", (code, 2, X, 2, 4, 8 * item, 3, 3, 8, 0, 0, 1 << 22, OUT,
+                                        0, -1))]
+    assert type(core.calls[0][1][9]) is type(lo)
+    if name.startswith("float"):
+        with pytest.raises(TypeError, match=f"{name} samples need range"):
+            histtune.histogram_channels(x, 8, out=counts_out(4, 8))
 
 
 @pytest.mark.parametrize("dtype, code", [("int8", 5), ("int16", 6), ("int64", 9), ("uint64", 10)])
@@ -109,3 +125,17 @@ def test_torch_types_histtune_does_not_count_are_named(fake_torch_module, core):
         histtune.histogram(torch.Tensor([64], torch.bool), 8, (0, 8),
                            out=torch.Tensor([8], torch.uint32, ptr=OUT))
     assert core.calls == []
+
+
+@pytest.mark.parametrize("typestr, name, code", NEW_TYPES)
+def test_rows_and_segments_take_the_new_types_with_bounds_of_their_type(fake, counts_out, core,
+                                                                         typestr, name, code):
+    floating = name.startswith("float")
+    rng = (-1, 1) if floating else (0, 2**60)
+    histtune.histogram_rows(fake([4, 16], typestr), 8, range=rng, out=counts_out(4, 8))
+    histtune.histogram_segments(fake([64], typestr), fake([5], "<i8", ptr=1 << 22), 8, range=rng,
+                                out=counts_out(4, 8))
+    lo, hi = (-1.0, 1.0) if floating else (0, 2**60)
+    assert core.calls == [("rows", (code, 1, X, 4, 16, 16, 8, lo, hi, 0, OUT, 0, -1)),
+                          ("segments", (code, 1, X, 64, 4, 1 << 22, 8, lo, hi, 0, OUT, 0, -1))]
+    assert type(core.calls[0][1][7]) is type(lo)

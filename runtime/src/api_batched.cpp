@@ -22,76 +22,125 @@ Rows segments(std::uint64_t num_segments, const std::int64_t* d_offsets) {
   return Rows{Family::segmented, num_segments, 0, d_offsets};
 }
 
-Status run(SampleType t, Binning b, const void* d_samples, std::uint64_t n, const Rows& r,
-           std::uint32_t num_bins, double lower, double upper, std::uint32_t* d_counts,
-           cudaStream_t stream, const void* d_levels = nullptr) {
-  Problem p = r.family == Family::batched ? batched_problem(t, b, num_bins, r.rows, n, r.row_stride)
-                                          : segmented_problem(t, b, num_bins, r.rows, n);
+// A call's problem: its rows and bins (even bounds and levels set by the caller).
+template <class T>
+Problem problem_of(Binning b, std::uint64_t n, const Rows& r, std::uint32_t num_bins) {
+  Problem p = r.family == Family::batched
+                  ? batched_problem(sample_type_of<T>(), b, num_bins, r.rows, n, r.row_stride)
+                  : segmented_problem(sample_type_of<T>(), b, num_bins, r.rows, n);
   p.d_offsets = r.d_offsets;
-  p.lower = lower;
-  p.upper = upper;
+  return p;
+}
+
+template <class T, class Count>
+Status run_direct(const T* d_samples, std::uint64_t n, const Rows& r, std::uint32_t num_bins,
+                  Count* d_counts, cudaStream_t stream) {
+  return run_recorded(problem_of<T>(Binning::direct, n, r, num_bins), d_samples, d_counts,
+                      stream);
+}
+
+template <class T, class Count>
+Status run_even(const T* d_samples, std::uint64_t n, const Rows& r, std::uint32_t num_bins,
+                typename EvenBound<T>::type lower, typename EvenBound<T>::type upper,
+                Count* d_counts, cudaStream_t stream) {
+  Problem p = problem_of<T>(Binning::even, n, r, num_bins);
+  if (std::string why = set_call_bounds(p, lower, upper); !why.empty())
+    return Status(StatusCode::invalid_argument, why);
+  return run_recorded(p, d_samples, d_counts, stream);
+}
+
+template <class T, class Count>
+Status run_range(const T* d_samples, std::uint64_t n, const Rows& r, std::uint32_t num_bins,
+                 const T* d_levels, Count* d_counts, cudaStream_t stream) {
+  Problem p = problem_of<T>(Binning::range, n, r, num_bins);
   p.d_levels = d_levels;
   return run_recorded(p, d_samples, d_counts, stream);
 }
 
-template <class Bound>
-Status run_even(SampleType t, const void* d_samples, std::uint64_t n, const Rows& r,
-                std::uint32_t num_bins, Bound lower, Bound upper, std::uint32_t* d_counts,
-                cudaStream_t stream) {
-  if (std::string why = inexact_bounds(lower, upper); !why.empty())
-    return Status(StatusCode::invalid_argument, why);
-  return run(t, Binning::even, d_samples, n, r, num_bins, static_cast<double>(lower),
-             static_cast<double>(upper), d_counts, stream);
-}
-
 }  // namespace
 
-#define HT_ROWS_EVEN(TAG, C, T, BOUND)                                                             \
-  Status histogram_batched_even(const T* d_samples, std::uint64_t rows, std::uint64_t n,         \
-                                std::uint64_t row_stride, std::uint32_t num_bins, BOUND lower,   \
-                                BOUND upper, std::uint32_t* d_counts, cudaStream_t stream) {     \
-    return run_even(SampleType::TAG, d_samples, n, dense(rows, row_stride), num_bins, lower,     \
-                    upper, d_counts, stream);                                                    \
-  }                                                                                              \
-  Status histogram_segmented_even(const T* d_samples, std::uint64_t n,                           \
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,     \
-                                  std::uint32_t num_bins, BOUND lower, BOUND upper,              \
-                                  std::uint32_t* d_counts, cudaStream_t stream) {                \
-    return run_even(SampleType::TAG, d_samples, n, segments(num_segments, d_offsets), num_bins,  \
-                    lower, upper, d_counts, stream);                                             \
-  }                                                                                              \
-  Status histogram_batched_range(const T* d_samples, std::uint64_t rows, std::uint64_t n,        \
-                                 std::uint64_t row_stride, std::uint32_t num_bins,               \
-                                 const T* d_levels, std::uint32_t* d_counts,                     \
-                                 cudaStream_t stream) {                                          \
-    return run(SampleType::TAG, Binning::range, d_samples, n, dense(rows, row_stride), num_bins, \
-               0, 0, d_counts, stream, d_levels);                                                \
-  }                                                                                              \
-  Status histogram_segmented_range(const T* d_samples, std::uint64_t n,                          \
-                                   std::uint64_t num_segments, const std::int64_t* d_offsets,    \
-                                   std::uint32_t num_bins, const T* d_levels,                    \
-                                   std::uint32_t* d_counts, cudaStream_t stream) {               \
-    return run(SampleType::TAG, Binning::range, d_samples, n, segments(num_segments, d_offsets), \
-               num_bins, 0, 0, d_counts, stream, d_levels);                                      \
-  }
-HT_TYPES_UP_TO_4_BYTES(HT_ROWS_EVEN)
-#undef HT_ROWS_EVEN
+template <class T, class Count>
+Status histogram_batched_even(const T* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins,
+                              typename EvenBound<T>::type lower, typename EvenBound<T>::type upper,
+                              Count* d_counts, cudaStream_t stream) {
+  return run_even(d_samples, n, dense(rows, row_stride), num_bins, lower, upper, d_counts, stream);
+}
 
-#define HT_ROWS_DIRECT(TAG, C, T, BOUND)                                                           \
-  Status histogram_batched_direct(const T* d_samples, std::uint64_t rows, std::uint64_t n,       \
-                                  std::uint64_t row_stride, std::uint32_t num_bins,              \
-                                  std::uint32_t* d_counts, cudaStream_t stream) {                \
-    return run(SampleType::TAG, Binning::direct, d_samples, n, dense(rows, row_stride),          \
-               num_bins, 0, 0, d_counts, stream);                                                \
-  }                                                                                              \
-  Status histogram_segmented_direct(const T* d_samples, std::uint64_t n,                         \
-                                    std::uint64_t num_segments, const std::int64_t* d_offsets,   \
-                                    std::uint32_t num_bins, std::uint32_t* d_counts,             \
-                                    cudaStream_t stream) {                                       \
-    return run(SampleType::TAG, Binning::direct, d_samples, n, segments(num_segments, d_offsets), \
-               num_bins, 0, 0, d_counts, stream);                                                \
-  }
-HT_INTEGERS_UP_TO_4_BYTES(HT_ROWS_DIRECT)
+template <class T, class Count>
+Status histogram_batched_direct(const T* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins, Count* d_counts,
+                                cudaStream_t stream) {
+  return run_direct(d_samples, n, dense(rows, row_stride), num_bins, d_counts, stream);
+}
+
+template <class T, class Count>
+Status histogram_batched_range(const T* d_samples, std::uint64_t rows, std::uint64_t n,
+                               std::uint64_t row_stride, std::uint32_t num_bins,
+                               const typename SameType<T>::type* d_levels, Count* d_counts,
+                               cudaStream_t stream) {
+  return run_range(d_samples, n, dense(rows, row_stride), num_bins, d_levels, d_counts, stream);
+}
+
+template <class T, class Count>
+Status histogram_segmented_even(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                typename EvenBound<T>::type lower,
+                                typename EvenBound<T>::type upper, Count* d_counts,
+                                cudaStream_t stream) {
+  return run_even(d_samples, n, segments(num_segments, d_offsets), num_bins, lower, upper,
+                  d_counts, stream);
+}
+
+template <class T, class Count>
+Status histogram_segmented_direct(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                  const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                  Count* d_counts, cudaStream_t stream) {
+  return run_direct(d_samples, n, segments(num_segments, d_offsets), num_bins, d_counts, stream);
+}
+
+template <class T, class Count>
+Status histogram_segmented_range(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                 const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                 const typename SameType<T>::type* d_levels, Count* d_counts,
+                                 cudaStream_t stream) {
+  return run_range(d_samples, n, segments(num_segments, d_offsets), num_bins, d_levels, d_counts,
+                   stream);
+}
+
+// The instantiations: even and range binning of every sample type, direct of every integer
+// type, with uint32 and uint64 counts.
+#define HT_ROWS_EVEN_RANGE_AS(T, COUNT)                                                            \
+  template Status histogram_batched_even<T, COUNT>(const T*, std::uint64_t, std::uint64_t,        \
+                                                   std::uint64_t, std::uint32_t,                  \
+                                                   EvenBound<T>::type, EvenBound<T>::type,        \
+                                                   COUNT*, cudaStream_t);                         \
+  template Status histogram_batched_range<T, COUNT>(const T*, std::uint64_t, std::uint64_t,       \
+                                                    std::uint64_t, std::uint32_t, const T*,       \
+                                                    COUNT*, cudaStream_t);                        \
+  template Status histogram_segmented_even<T, COUNT>(const T*, std::uint64_t, std::uint64_t,      \
+                                                     const std::int64_t*, std::uint32_t,          \
+                                                     EvenBound<T>::type, EvenBound<T>::type,      \
+                                                     COUNT*, cudaStream_t);                       \
+  template Status histogram_segmented_range<T, COUNT>(const T*, std::uint64_t, std::uint64_t,     \
+                                                      const std::int64_t*, std::uint32_t,         \
+                                                      const T*, COUNT*, cudaStream_t);
+#define HT_ROWS_DIRECT_AS(T, COUNT)                                                                \
+  template Status histogram_batched_direct<T, COUNT>(const T*, std::uint64_t, std::uint64_t,      \
+                                                     std::uint64_t, std::uint32_t, COUNT*,        \
+                                                     cudaStream_t);                               \
+  template Status histogram_segmented_direct<T, COUNT>(const T*, std::uint64_t, std::uint64_t,    \
+                                                       const std::int64_t*, std::uint32_t,        \
+                                                       COUNT*, cudaStream_t);
+#define HT_ROWS_EVEN_RANGE(TAG, C, T, BOUND) \
+  HT_ROWS_EVEN_RANGE_AS(T, std::uint32_t) HT_ROWS_EVEN_RANGE_AS(T, std::uint64_t)
+#define HT_ROWS_DIRECT(TAG, C, T, BOUND) \
+  HT_ROWS_DIRECT_AS(T, std::uint32_t) HT_ROWS_DIRECT_AS(T, std::uint64_t)
+HT_ALL_TYPES(HT_ROWS_EVEN_RANGE)
+HT_INTEGER_TYPES(HT_ROWS_DIRECT)
+#undef HT_ROWS_EVEN_RANGE
 #undef HT_ROWS_DIRECT
+#undef HT_ROWS_DIRECT_AS
+#undef HT_ROWS_EVEN_RANGE_AS
 
 }  // namespace histtune

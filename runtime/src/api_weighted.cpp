@@ -1,19 +1,11 @@
 // The weighted entry points: each builds its Problem (family weighted or weighted_det) and calls
 // the one Dispatcher::run, whose counts pointer carries the bins of the weights' type.
-#include <type_traits>
-
 #include "histtune/histtune.hpp"
 #include "last_choice.hpp"
 #include "sample_types.hpp"
 
 namespace histtune {
 namespace {
-
-template <class T> constexpr SampleType sample_type_of();
-#define HT_TYPE_OF(TAG, C, T, BOUND) \
-  template <> constexpr SampleType sample_type_of<T>() { return SampleType::TAG; }
-HT_ALL_TYPES(HT_TYPE_OF)
-#undef HT_TYPE_OF
 
 template <class W> constexpr WeightType weight_type_of();
 template <> constexpr WeightType weight_type_of<float>() { return WeightType::f32; }
@@ -44,14 +36,8 @@ Status histogram_even(const T* d_samples, const W* d_weights, std::uint64_t n,
                       typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
                       cudaStream_t stream, const WeightedOptions& options) {
   Problem p = problem_of<T>(Binning::even, d_weights, n, num_bins, options);
-  if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
-    set_even_bounds(p, lower, upper);  // exactly, as the unweighted call
-  } else {
-    if (std::string why = inexact_bounds(lower, upper); !why.empty())
-      return Status(StatusCode::invalid_argument, why);
-    p.lower = static_cast<double>(lower);
-    p.upper = static_cast<double>(upper);
-  }
+  if (std::string why = set_call_bounds(p, lower, upper); !why.empty())
+    return Status(StatusCode::invalid_argument, why);
   return run(p, d_samples, d_bins, stream);
 }
 

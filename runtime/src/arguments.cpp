@@ -2,7 +2,9 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "histtune/counts64.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/family.hpp"
 
 namespace histtune {
 
@@ -66,17 +68,23 @@ std::string check_arguments(const Problem& p, const void* d_samples, const void*
 
 std::string check_arguments64(const Problem& p, const void* d_samples,
                               const std::uint64_t* d_counts) {
-  if (p.family != Family::hist1d)
-    return std::string("64-bit counts are taken by the 1D calls, not the ") + to_string(p.family) +
-           " family's";
+  if (family_of(p).has_weights())
+    return std::string("64-bit counts are taken by the 1D, multi-channel, batched and segmented "
+                       "calls, not the ") +
+           to_string(p.family) + " family's (its bins are of the weights' type)";
   if (p.n > kMaxSamples64)
     return "n = " + std::to_string(p.n) + " exceeds 2^60, the most samples a call with 64-bit " +
            "counts takes";
-  // Validated as its first chunk, what the kernels run (no chunk passes 2^32 - 1 samples); the
-  // pointers with the whole n.
-  Problem first = p;
-  first.n = count64_chunk(p.n, 0).n;
-  if (std::string why = validate(first); !why.empty()) return why;
+  if (p.family == Family::multichannel && p.channels > 1 && p.n > kMaxSamples64 / p.channels)
+    return "rows = " + std::to_string(p.n) + " x channels = " + std::to_string(p.channels) +
+           " exceeds 2^60, the most samples a call with 64-bit counts takes";
+  // Validated as its first chunk, what the kernels run (no chunk passes 2^32 - 1 samples a
+  // counter); the whole call's rows, image rows and pointers as they are.
+  if (std::string why = validate(count64_chunk_problem(p, 0)); !why.empty()) return why;
+  if (p.family == Family::multichannel)
+    if (std::string why = validate_pitch(p); !why.empty()) return why;
+  if (p.family == Family::batched)
+    if (std::string why = validate_rows(p); !why.empty()) return why;
   return check_pointers(p, d_samples, d_counts, sizeof(std::uint64_t));
 }
 

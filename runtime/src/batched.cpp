@@ -162,13 +162,7 @@ BatchedConfig default_for(const Problem& p, const DeviceInfo& d) {
   return plain;  // check() says why when it does not hold either
 }
 
-std::string validate(const Problem& p) {
-  // 64-bit samples are 1D-only: the vector loads split 32-bit words.
-  if (sample_bytes(p.sample_type) > 4)
-    return std::string(to_string(p.family)) + " problems take samples of at most 4 bytes, not " +
-           to_string(p.sample_type);
-  return validate_rows(p);
-}
+std::string validate(const Problem& p) { return validate_rows(p); }
 
 CompileRequest request(const BatchedConfig& c, const Problem& p, int arch) {
   std::vector<std::string> defs = params::defines(params<BatchedConfig>(), c);
@@ -200,6 +194,7 @@ BatchedArgs BatchedLaunch::args(const Problem& p, const void* d_samples,
   a.rows = p.rows;
   a.row_stride = p.row_stride != 0 ? p.row_stride : p.n;
   a.offsets = p.d_offsets;
+  a.offsets_base = p.offsets_base;
   a.blocks_per_row = blocks_per_row_;
   a.num_bins = p.num_bins;
   a.binning = BinningArgs::of(p);  // as the other families compute them

@@ -124,116 +124,126 @@ HT_ALL_TYPES(HT_C_RANGE)
 #undef HT_C_RANGE
 #undef HT_C_RANGE_AS
 
-#define HT_C_MC_RANGE(SUFFIX, T)                                                                   \
-  histtune_status histtune_histogram_multichannel_range_##SUFFIX(                                \
-      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
-      uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
-    return finish_multichannel(histtune::histogram_multichannel_range(                          \
-        d_samples, rows, channels, active_channels, num_bins, d_levels, d_counts, stream));      \
-  }
-HT_C_MC_RANGE(u8, uint8_t)
-HT_C_MC_RANGE(u16, uint16_t)
-#undef HT_C_MC_RANGE
 // ---- end of range binning ----
 
 // ---- multi-channel ----
-#define HT_C_MC(SUFFIX, T)                                                                         \
-  histtune_status histtune_histogram_multichannel_direct_##SUFFIX(                              \
-      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,           \
-      uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream) {                             \
-    return finish_multichannel(histtune::histogram_multichannel_direct(                        \
-        d_samples, rows, channels, active_channels, num_bins, d_counts, stream));              \
-  }                                                                                             \
-  histtune_status histtune_histogram_multichannel_even_##SUFFIX(                                \
-      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,           \
-      uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts,                      \
-      cudaStream_t stream) {                                                                    \
-    return finish_multichannel(histtune::histogram_multichannel_even(                          \
-        d_samples, rows, channels, active_channels, num_bins, lower, upper, d_counts, stream)); \
-  }
-HT_C_MC(u8, uint8_t)
-HT_C_MC(u16, uint16_t)
-#undef HT_C_MC
-
-#define HT_C_MC_PITCHED(SUFFIX, T)                                                                 \
-  histtune_status histtune_histogram_multichannel_direct_pitched_##SUFFIX(                       \
+// histtune_histogram_multichannel_<binning>[_pitched]<SUFFIX>: packed rows and pitched images.
+#define HT_C_MC_EVEN_RANGE_AS(SUFFIX, T, CPP, BOUND, COUNT)                                        \
+  histtune_status histtune_histogram_multichannel_even##SUFFIX(                                  \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
+      uint32_t num_bins, BOUND lower, BOUND upper, COUNT* d_counts, cudaStream_t stream) {       \
+    return finish_multichannel(histtune::histogram_multichannel_even(                           \
+        reinterpret_cast<const CPP*>(d_samples), rows, channels, active_channels, num_bins,      \
+        lower, upper, d_counts, stream));                                                        \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_range##SUFFIX(                                 \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
+      uint32_t num_bins, const T* d_levels, COUNT* d_counts, cudaStream_t stream) {              \
+    return finish_multichannel(histtune::histogram_multichannel_range(                          \
+        reinterpret_cast<const CPP*>(d_samples), rows, channels, active_channels, num_bins,      \
+        reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_even_pitched##SUFFIX(                          \
       const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
-      uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,        \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, BOUND lower, BOUND upper,  \
+      COUNT* d_counts, cudaStream_t stream) {                                                    \
+    return finish_multichannel(histtune::histogram_multichannel_even(                           \
+        reinterpret_cast<const CPP*>(d_samples), row_pixels, num_rows, row_pitch_bytes,          \
+        channels, active_channels, num_bins, lower, upper, d_counts, stream));                   \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_range_pitched##SUFFIX(                         \
+      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, const T* d_levels,         \
+      COUNT* d_counts, cudaStream_t stream) {                                                    \
+    return finish_multichannel(histtune::histogram_multichannel_range(                          \
+        reinterpret_cast<const CPP*>(d_samples), row_pixels, num_rows, row_pitch_bytes,          \
+        channels, active_channels, num_bins, reinterpret_cast<const CPP*>(d_levels), d_counts,   \
+        stream));                                                                                \
+  }
+#define HT_C_MC_DIRECT_AS(SUFFIX, T, COUNT)                                                        \
+  histtune_status histtune_histogram_multichannel_direct##SUFFIX(                                \
+      const T* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,            \
+      uint32_t num_bins, COUNT* d_counts, cudaStream_t stream) {                                 \
+    return finish_multichannel(histtune::histogram_multichannel_direct(                         \
+        d_samples, rows, channels, active_channels, num_bins, d_counts, stream));                \
+  }                                                                                              \
+  histtune_status histtune_histogram_multichannel_direct_pitched##SUFFIX(                        \
+      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
+      uint32_t channels, uint32_t active_channels, uint32_t num_bins, COUNT* d_counts,           \
       cudaStream_t stream) {                                                                     \
     return finish_multichannel(histtune::histogram_multichannel_direct(                         \
         d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
         d_counts, stream));                                                                      \
-  }                                                                                              \
-  histtune_status histtune_histogram_multichannel_even_pitched_##SUFFIX(                         \
-      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
-      uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower,             \
-      int64_t upper, uint32_t* d_counts, cudaStream_t stream) {                                  \
-    return finish_multichannel(histtune::histogram_multichannel_even(                           \
-        d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
-        lower, upper, d_counts, stream));                                                        \
-  }                                                                                              \
-  histtune_status histtune_histogram_multichannel_range_pitched_##SUFFIX(                        \
-      const T* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,      \
-      uint32_t channels, uint32_t active_channels, uint32_t num_bins, const T* d_levels,         \
-      uint32_t* d_counts, cudaStream_t stream) {                                                 \
-    return finish_multichannel(histtune::histogram_multichannel_range(                          \
-        d_samples, row_pixels, num_rows, row_pitch_bytes, channels, active_channels, num_bins,   \
-        d_levels, d_counts, stream));                                                            \
   }
-HT_C_MC_PITCHED(u8, uint8_t)
-HT_C_MC_PITCHED(u16, uint16_t)
-#undef HT_C_MC_PITCHED
+#define HT_C_MC_EVEN_RANGE(TAG, T, CPP, BOUND)           \
+  HT_C_MC_EVEN_RANGE_AS(_##TAG, T, CPP, BOUND, uint32_t) \
+  HT_C_MC_EVEN_RANGE_AS(_counts64_##TAG, T, CPP, BOUND, uint64_t)
+#define HT_C_MC_DIRECT(TAG, T, CPP, BOUND) \
+  HT_C_MC_DIRECT_AS(_##TAG, T, uint32_t) HT_C_MC_DIRECT_AS(_counts64_##TAG, T, uint64_t)
+HT_ALL_TYPES(HT_C_MC_EVEN_RANGE)
+HT_INTEGER_TYPES(HT_C_MC_DIRECT)
+#undef HT_C_MC_EVEN_RANGE
+#undef HT_C_MC_DIRECT
+#undef HT_C_MC_DIRECT_AS
+#undef HT_C_MC_EVEN_RANGE_AS
 // ---- end multi-channel ----
 
 // ---- batched rows ----
-#define HT_C_ROWS(SUFFIX, T, CPP, BOUND)                                                           \
-  histtune_status histtune_histogram_batched_even_##SUFFIX(                                      \
+// histtune_histogram_{batched,segmented}_<binning><SUFFIX>.
+#define HT_C_ROWS_EVEN_RANGE_AS(SUFFIX, T, CPP, BOUND, COUNT)                                      \
+  histtune_status histtune_histogram_batched_even##SUFFIX(                                       \
       const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
-      BOUND lower, BOUND upper, uint32_t* d_counts, cudaStream_t stream) {                       \
+      BOUND lower, BOUND upper, COUNT* d_counts, cudaStream_t stream) {                          \
     return finish_rows(histtune::histogram_batched_even(reinterpret_cast<const CPP*>(d_samples), \
                                                         rows, n, row_stride, num_bins, lower,    \
                                                         upper, d_counts, stream));               \
   }                                                                                              \
-  histtune_status histtune_histogram_batched_range_##SUFFIX(                                     \
+  histtune_status histtune_histogram_batched_range##SUFFIX(                                      \
       const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
-      const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {                              \
+      const T* d_levels, COUNT* d_counts, cudaStream_t stream) {                                 \
     return finish_rows(histtune::histogram_batched_range(                                        \
         reinterpret_cast<const CPP*>(d_samples), rows, n, row_stride, num_bins,                  \
         reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
   }                                                                                              \
-  histtune_status histtune_histogram_segmented_even_##SUFFIX(                                    \
+  histtune_status histtune_histogram_segmented_even##SUFFIX(                                     \
       const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
-      uint32_t num_bins, BOUND lower, BOUND upper, uint32_t* d_counts, cudaStream_t stream) {    \
+      uint32_t num_bins, BOUND lower, BOUND upper, COUNT* d_counts, cudaStream_t stream) {       \
     return finish_rows(histtune::histogram_segmented_even(                                       \
         reinterpret_cast<const CPP*>(d_samples), n, num_segments, d_offsets, num_bins, lower,    \
         upper, d_counts, stream));                                                               \
   }                                                                                              \
-  histtune_status histtune_histogram_segmented_range_##SUFFIX(                                   \
+  histtune_status histtune_histogram_segmented_range##SUFFIX(                                    \
       const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
-      uint32_t num_bins, const T* d_levels, uint32_t* d_counts, cudaStream_t stream) {           \
+      uint32_t num_bins, const T* d_levels, COUNT* d_counts, cudaStream_t stream) {              \
     return finish_rows(histtune::histogram_segmented_range(                                      \
         reinterpret_cast<const CPP*>(d_samples), n, num_segments, d_offsets, num_bins,           \
         reinterpret_cast<const CPP*>(d_levels), d_counts, stream));                              \
   }
-HT_TYPES_UP_TO_4_BYTES(HT_C_ROWS)
-#undef HT_C_ROWS
-
-#define HT_C_ROWS_DIRECT(SUFFIX, T, CPP, BOUND)                                                    \
-  histtune_status histtune_histogram_batched_direct_##SUFFIX(                                    \
+#define HT_C_ROWS_DIRECT_AS(SUFFIX, T, COUNT)                                                      \
+  histtune_status histtune_histogram_batched_direct##SUFFIX(                                     \
       const T* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,     \
-      uint32_t* d_counts, cudaStream_t stream) {                                                 \
+      COUNT* d_counts, cudaStream_t stream) {                                                    \
     return finish_rows(histtune::histogram_batched_direct(d_samples, rows, n, row_stride,        \
                                                           num_bins, d_counts, stream));          \
   }                                                                                              \
-  histtune_status histtune_histogram_segmented_direct_##SUFFIX(                                  \
+  histtune_status histtune_histogram_segmented_direct##SUFFIX(                                   \
       const T* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,           \
-      uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream) {                              \
+      uint32_t num_bins, COUNT* d_counts, cudaStream_t stream) {                                 \
     return finish_rows(histtune::histogram_segmented_direct(d_samples, n, num_segments,          \
                                                             d_offsets, num_bins, d_counts,       \
                                                             stream));                            \
   }
-HT_INTEGERS_UP_TO_4_BYTES(HT_C_ROWS_DIRECT)
+#define HT_C_ROWS_EVEN_RANGE(TAG, T, CPP, BOUND)           \
+  HT_C_ROWS_EVEN_RANGE_AS(_##TAG, T, CPP, BOUND, uint32_t) \
+  HT_C_ROWS_EVEN_RANGE_AS(_counts64_##TAG, T, CPP, BOUND, uint64_t)
+#define HT_C_ROWS_DIRECT(TAG, T, CPP, BOUND) \
+  HT_C_ROWS_DIRECT_AS(_##TAG, T, uint32_t) HT_C_ROWS_DIRECT_AS(_counts64_##TAG, T, uint64_t)
+HT_ALL_TYPES(HT_C_ROWS_EVEN_RANGE)
+HT_INTEGER_TYPES(HT_C_ROWS_DIRECT)
+#undef HT_C_ROWS_EVEN_RANGE
 #undef HT_C_ROWS_DIRECT
+#undef HT_C_ROWS_DIRECT_AS
+#undef HT_C_ROWS_EVEN_RANGE_AS
 // ---- end batched rows ----
 
 histtune_status histtune_histogram_weighted(int sample_type, const void* d_samples, int weight_type,

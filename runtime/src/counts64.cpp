@@ -5,6 +5,7 @@
 #include "histtune/counts64.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/family.hpp"
 #include "histtune/two_phase.hpp"
 
 namespace histtune {
@@ -13,19 +14,38 @@ CompileRequest counts64::request(int arch) {
   return CompileRequest{kTemplate, {}, arch, "counts64"};
 }
 
-namespace {
-
-// Chunk i of p: the problem its kernel runs (the configuration is looked up for this n).
-Problem chunk_problem(const Problem& p, std::uint64_t i) {
-  Problem c = p;
-  c.n = count64_chunk(p.n, i).n;
-  return c;
+Count64Cut count64_cut(const Problem& p) {
+  if (p.family == Family::multichannel && p.row_pixels != 0)  // whole image rows a chunk
+    return {p.n, std::max(p.row_pixels, kCount64Chunk / p.row_pixels * p.row_pixels)};
+  return {p.n, kCount64Chunk};
 }
 
-// counts (+)= partial over num_bins: stores when `first`, adds otherwise.
-void add_chunk(const Kernel& add, const std::uint32_t* partial, std::uint32_t num_bins, bool first,
+Problem count64_chunk_problem(const Problem& p, std::uint64_t i) {
+  const Count64Cut cut = count64_cut(p);
+  const SampleChunk c = count64_chunk(cut.extent, i, cut.chunk);
+  Problem q = p;
+  q.n = c.n;
+  if (p.family == Family::batched && p.row_stride == 0) q.row_stride = p.n;  // the whole rows'
+  if (p.family == Family::segmented) q.offsets_base = p.offsets_base + c.first;
+  return q;
+}
+
+std::uint64_t count64_chunk_bytes(const Problem& p, std::uint64_t i) {
+  const Count64Cut cut = count64_cut(p);
+  const std::uint64_t first = count64_chunk(cut.extent, i, cut.chunk).first;
+  const std::uint64_t bytes = sample_bytes(p.sample_type);
+  if (p.family != Family::multichannel) return first * bytes;
+  if (p.row_pixels == 0) return first * p.channels * bytes;
+  const std::uint64_t pitch = p.row_pitch_bytes ? p.row_pitch_bytes : p.row_bytes();
+  return first / p.row_pixels * pitch;
+}
+
+namespace {
+
+// counts (+)= partial over `counters`: stores when `first`, adds otherwise.
+void add_chunk(const Kernel& add, const std::uint32_t* partial, std::uint64_t counters, bool first,
                std::uint64_t* counts, cudaStream_t stream) {
-  unsigned long long bins = num_bins;
+  unsigned long long bins = counters;
   unsigned int store = first ? 1u : 0u;
   void* args[] = {&partial, &bins, &store, &counts};
   const unsigned int grid =
@@ -59,22 +79,27 @@ Status Dispatcher::run(const Problem& p, const void* d_samples, std::uint64_t* d
     const int ordinal = checked_device(p, stream, capturing);
     // Every chunk but the last has the first one's shape: at most two resolves, and the add
     // kernel, all before anything is launched.
-    const std::uint64_t chunks = count64_chunks(p.n);
-    const Resolved& whole = resolved(ordinal, chunk_problem(p, 0), capturing);
-    const Resolved& last = resolved(ordinal, chunk_problem(p, chunks - 1), capturing);
+    const Count64Cut cut = count64_cut(p);
+    const std::uint64_t chunks = count64_chunks(cut.extent, cut.chunk);
+    const Resolved& whole = resolved(ordinal, count64_chunk_problem(p, 0), capturing);
+    const Resolved& last = resolved(ordinal, count64_chunk_problem(p, chunks - 1), capturing);
     const Kernel add = counts64_kernel(ordinal, capturing);
+    const std::uint64_t counters = family_of(p).counters(p);
+    if (counters == 0) {  // no rows: nothing to write
+      if (used) *used = &whole.choice;
+      return Status();
+    }
 
     const auto* samples = static_cast<const std::uint8_t*>(d_samples);
-    const std::uint64_t bytes = sample_bytes(p.sample_type);
-    auto* partial = static_cast<std::uint32_t*>(two_phase::allocate_workspace(
-        std::size_t{p.num_bins} * sizeof(std::uint32_t), ordinal, stream));
+    auto* partial = static_cast<std::uint32_t*>(
+        two_phase::allocate_workspace(counters * sizeof(std::uint32_t), ordinal, stream));
     try {
       for (std::uint64_t i = 0; i < chunks; ++i) {
-        const Problem c = chunk_problem(p, i);
         const Resolved& r = i + 1 < chunks ? whole : last;
         // 64-bit byte offsets: a chunk of 8-byte samples starts 2^34 bytes after the last.
-        (*r.launch)(c, samples + count64_chunk(p.n, i).first * bytes, partial, stream);
-        add_chunk(add, partial, p.num_bins, i == 0, d_counts, stream);
+        (*r.launch)(count64_chunk_problem(p, i), samples + count64_chunk_bytes(p, i), partial,
+                    stream);
+        add_chunk(add, partial, counters, i == 0, d_counts, stream);
       }
     } catch (...) {
       two_phase::release_workspace(partial, stream, /*quiet=*/true);

@@ -109,11 +109,6 @@ Restriction check(const MultiChannelConfig& c, const Problem& p, const DeviceInf
 }
 
 std::string validate(const Problem& p) {
-  // i8, i16, f16, bf16, i64, u64 and f64 are 1D-only until this family's kernels are checked
-  // for them (issue 25).
-  if (static_cast<int>(p.sample_type) > static_cast<int>(SampleType::f32))
-    return std::string("multi-channel problems take u8, u16, u32, i32 and f32 samples, not ") +
-           to_string(p.sample_type);
   if (p.channels < 1 || p.channels > 4096) return "channels must be 1 .. 4096";
   if (p.active_channels < 1 || p.active_channels > p.channels)
     return "active_channels must be 1 .. channels";

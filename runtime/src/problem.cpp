@@ -535,7 +535,7 @@ std::string validate(const Problem& p) {
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow" +
-           (p.family == Family::hist1d ? " (the calls with uint64_t* d_counts take more)" : "");
+           (family_of(p).has_weights() ? "" : " (the calls with uint64_t* d_counts take more)");
   if (std::string why = family_of(p).validate(p); !why.empty()) return why;
   if (!family_of(p).has_weights() && p.weight_type != WeightType::none)
     return std::string(to_string(p.family)) + " problems take no weights (the weighted families do)";

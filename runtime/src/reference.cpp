@@ -155,6 +155,8 @@ std::vector<std::uint32_t> count_rows(const Problem& p, const void* samples, con
   const std::size_t sb = sample_bytes(p.sample_type);
   const std::uint64_t stride = p.row_stride != 0 ? p.row_stride : p.n;
   Problem row = flat_problem(p.sample_type, p.binning, p.num_bins, 0, p.lower, p.upper);
+  row.lower_bits = p.lower_bits;  // i64 and u64: the exact bounds, not the doubles'
+  row.upper_bits = p.upper_bits;
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(p.num_bins) * p.rows);
   for (std::uint64_t r = 0; r < p.rows; ++r) {

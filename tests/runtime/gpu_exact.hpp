@@ -114,8 +114,8 @@ struct GuardedCounts {
   }
 };
 
-// Runs `call` (a public API call writing num_bins counts) on `host` samples and compares with
-// the reference; `levels` for range binning.
+// Runs `call` (a public API call writing the reference's counts: num_bins, or a histogram per
+// active channel) on `host` samples and compares with the reference; `levels` for range binning.
 template <class T, class Call>
 void expect_exact(const Problem& p, const std::vector<T>& host, Call call,
                   const std::vector<T>& levels = {}) {
@@ -124,14 +124,14 @@ void expect_exact(const Problem& p, const std::vector<T>& host, Call call,
   HT_CUDA(cudaMemcpy(samples.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
   if (!levels.empty())
     HT_CUDA(cudaMemcpy(d_levels.ptr, levels.data(), level_bytes, cudaMemcpyHostToDevice));
-  GuardedCounts counts(p.num_bins);
+  const auto expect =
+      reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data());
+  GuardedCounts counts(static_cast<std::uint32_t>(expect.size()));
   const Status s = call(samples.ptr, d_levels.ptr, counts.get());
   ASSERT_TRUE(s.ok()) << p.describe() << ": " << s.message();
   HT_CUDA(cudaDeviceSynchronize());
   bool guards_ok = false;
-  EXPECT_EQ(counts.read(guards_ok),
-            reference_histogram(p, host.data(), levels.empty() ? nullptr : levels.data()))
-      << p.describe();
+  EXPECT_EQ(counts.read(guards_ok), expect) << p.describe();
   EXPECT_TRUE(guards_ok) << p.describe() << ": a count was written past the bins";
 }
 

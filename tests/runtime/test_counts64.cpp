@@ -3,6 +3,7 @@
 // output untouched.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -124,15 +125,92 @@ TEST(Counts64Arguments, ThirtyTwoBitCountsKeepTheirLimit) {
   expect_invalid(s, "uint64_t* d_counts");
 }
 
-TEST(Counts64Arguments, OnlyTheOneDimensionalFamily) {
-  const Problem mc = multichannel_problem(SampleType::u8, 4, 3, 100);
-  EXPECT_NE(check_arguments64(mc, kSamples8, kCounts64).find("1D calls"), std::string::npos)
-      << check_arguments64(mc, kSamples8, kCounts64);
-  const Problem rows = batched_problem(SampleType::u8, Binning::direct, 256, 4, 100);
-  EXPECT_NE(check_arguments64(rows, kSamples8, kCounts64).find("1D calls"), std::string::npos);
+// Every family but the weighted ones (whose bins are of the weights' type).
+TEST(Counts64Arguments, EveryFamilyButTheWeightedOnes) {
+  const Problem mc = multichannel_problem(SampleType::u8, 4, 3, k2To32 + 3);
+  EXPECT_EQ(check_arguments64(mc, kSamples8, kCounts64), "");
+  const Problem rows = batched_problem(SampleType::u8, Binning::direct, 256, 4, k2To32 + 3);
+  EXPECT_EQ(check_arguments64(rows, kSamples8, kCounts64), "");
+  Problem segments = segmented_problem(SampleType::f64, Binning::even, 16, 4, k2To32 + 3);
+  segments.upper = 1;
+  segments.d_offsets = reinterpret_cast<const std::int64_t*>(0x3000);
+  EXPECT_EQ(check_arguments64(segments, kSamples8, kCounts64), "");
+  const Problem w = weighted_problem(SampleType::u8, WeightType::f32, Binning::direct, 256, 100);
+  EXPECT_NE(check_arguments64(w, kSamples8, kCounts64).find("not the weighted family's"),
+            std::string::npos)
+      << check_arguments64(w, kSamples8, kCounts64);
   EXPECT_EQ(check_arguments64(flat_problem(SampleType::u8, Binning::direct, 256, k2To32 + 3),
                             kSamples8, kCounts64),
             "");
+}
+
+// Multi-channel calls are cut along their rows (whole image rows when pitched), batched ones
+// along every row's samples (the whole call's row stride kept), segmented ones along their
+// samples (the offsets counted from the chunk's first).
+TEST(Counts64Chunks, EachFamilyIsCutAlongItsRows) {
+  constexpr std::uint64_t c = kCount64Chunk;
+  const Problem mc = multichannel_problem(SampleType::u16, 4, 3, 2 * c + 5);
+  EXPECT_EQ(count64_cut(mc).extent, 2 * c + 5);
+  EXPECT_EQ(count64_chunk_problem(mc, 2).n, 5u);
+  EXPECT_EQ(count64_chunk_bytes(mc, 2), 2 * c * 4 * 2);  // rows x channels x 2 bytes
+  Problem img = mc;
+  img.row_pixels = 1000;
+  img.n = 3000000;
+  img.row_pitch_bytes = 1000 * 4 * 2 + 6;
+  const std::uint64_t per = c / 1000 * 1000;  // whole image rows
+  EXPECT_EQ(count64_cut(img).chunk, per);
+  EXPECT_EQ(count64_chunk_problem(img, 0).n, std::min<std::uint64_t>(per, 3000000));
+  Problem big = img;
+  big.n = 5000 * c / 1000 * 1000;  // several chunks of whole image rows
+  EXPECT_EQ(count64_chunk_bytes(big, 1), per / 1000 * img.row_pitch_bytes);
+  EXPECT_EQ(validate(count64_chunk_problem(big, 1)), "");
+  const Problem rows = batched_problem(SampleType::i64, Binning::direct, 256, 3, c + 7);
+  EXPECT_EQ(count64_chunk_problem(rows, 0).row_stride, c + 7);  // packed rows keep their stride
+  EXPECT_EQ(count64_chunk_problem(rows, 1).n, 7u);
+  EXPECT_EQ(count64_chunk_bytes(rows, 1), c * 8);
+  Problem seg = segmented_problem(SampleType::u8, Binning::direct, 256, 10, 2 * c + 1);
+  EXPECT_EQ(count64_chunk_problem(seg, 0).offsets_base, 0u);
+  EXPECT_EQ(count64_chunk_problem(seg, 2).offsets_base, 2 * c);
+  EXPECT_EQ(count64_chunk_problem(seg, 2).n, 1u);
+  EXPECT_EQ(count64_chunk_bytes(seg, 2), 2 * c);
+}
+
+// Bad input of the families' uint64 overloads: refused before anything runs, with what failed.
+TEST(Counts64Arguments, TheFamiliesRefuseBadInput) {
+  expect_invalid(histogram_multichannel_direct(kSamples8, 100, 4, 3, 256,
+                                               static_cast<std::uint64_t*>(nullptr)),
+                 "d_counts is null");
+  expect_invalid(histogram_multichannel_direct(kSamples8, 100, 4, 3, 256,
+                                               reinterpret_cast<std::uint64_t*>(0x2004)),
+                 "8-byte counters");
+  expect_invalid(histogram_multichannel_direct(kSamples8, kMaxSamples64 / 4 + 1, 4, 3, 256,
+                                               kCounts64),
+                 "rows = ");
+  expect_invalid(histogram_multichannel_direct(kSamples8, 1000, 3, 3999, 4, 3, 256, kCounts64),
+                 "row_pitch_bytes");
+  expect_invalid(histogram_batched_direct(kSamples8, 4, k2To32 + 3, k2To32, 256, kCounts64),
+                 "row_stride");
+  expect_invalid(histogram_batched_direct(kSamples8, 0, 10, 0, 256, kCounts64), "rows = 0");
+  expect_invalid(histogram_batched_even(reinterpret_cast<const std::int64_t*>(0x1004), 2, 10, 0,
+                                        16, std::int64_t{0}, std::int64_t{16}, kCounts64),
+                 "not aligned");
+  expect_invalid(histogram_segmented_direct(kSamples8, k2To32 + 3, 4, nullptr, 256, kCounts64),
+                 "d_offsets is null");
+  expect_invalid(histogram_segmented_range(reinterpret_cast<const std::int8_t*>(0x1000), 10, 4,
+                                           reinterpret_cast<const std::int64_t*>(0x3000), 256,
+                                           reinterpret_cast<const std::int8_t*>(0x1000),
+                                           kCounts64),
+                 "at most 255 bins");
+  expect_invalid(histogram_batched_even(reinterpret_cast<const double*>(0x1000), 2, 10, 0, 16,
+                                        0.0, std::nan(""), kCounts64),
+                 "numbers");
+  // 32-bit counts keep their limit, and say where more are taken.
+  expect_invalid(histogram_batched_direct(kSamples8, 1, k2To32, 0, 256,
+                                          reinterpret_cast<std::uint32_t*>(0x2000)),
+                 "uint64_t* d_counts");
+  expect_invalid(histogram_multichannel_direct(kSamples8, k2To32, 4, 3, 256,
+                                               reinterpret_cast<std::uint32_t*>(0x2000)),
+                 "exceeds 2^32 - 1");
 }
 
 // A refused call writes nothing: host counters (which a launch could not even reach) keep their
@@ -144,6 +222,24 @@ TEST(Counts64Arguments, ARefusedCallLeavesTheCountsUntouched) {
                                   counts.data()),
                  "not aligned");
   for (const std::uint64_t c : counts) EXPECT_EQ(c, 0x5A5A5A5A5A5A5A5Aull);
+}
+
+TEST(Counts64CApi, TheFamiliesRefuseWithTheSameMessages) {
+  EXPECT_EQ(histtune_histogram_multichannel_even_counts64_i64(
+                reinterpret_cast<const std::int64_t*>(0x1000), 100, 4, 3, 16, 5, 5, kCounts64,
+                nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("lower < upper"), std::string::npos)
+      << histtune_last_error();
+  EXPECT_EQ(histtune_histogram_batched_direct_counts64_u64(
+                reinterpret_cast<const std::uint64_t*>(0x1000), 2, 10, 0, 16, nullptr, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("d_counts is null"), std::string::npos);
+  EXPECT_EQ(histtune_histogram_segmented_range_counts64_f16(
+                reinterpret_cast<const std::uint16_t*>(0x1000), 10, 2,
+                reinterpret_cast<const std::int64_t*>(0x3000), 4, nullptr, kCounts64, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("d_levels is null"), std::string::npos);
 }
 
 TEST(Counts64CApi, RefusesWithTheSameMessages) {

@@ -5,10 +5,14 @@
 // refusals (output untouched) and issue 25's target shapes.
 #include <gtest/gtest.h>
 
+#include <cfloat>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "gpu.hpp"
+#include "sample_values.hpp"
 #include "sampled_kernels.hpp"
 #include "histtune/batched.hpp"
 #include "histtune/detail/cuda_check.hpp"
@@ -46,6 +50,19 @@ const Case kCases[] = {
     {"bf16_range_300", SampleType::bf16, Binning::range, 300},
 };
 
+// The 8-byte samples (i64, u64, f64): two to a 16-byte vector, even in 32-bit arithmetic, with
+// 128-bit products and in double, range levels staged and searched in global memory.
+const Case k64BitCases[] = {
+    {"i64_direct_256", SampleType::i64, Binning::direct, 256},
+    {"i64_even_256", SampleType::i64, Binning::even, 256, -1000, 1000},
+    {"i64_even_whole_range_1000", SampleType::i64, Binning::even, 1000, -0x1p63, 0x1p63},
+    {"u64_even_whole_range_7", SampleType::u64, Binning::even, 7, 0, 0x1p64},
+    {"u64_direct_4096", SampleType::u64, Binning::direct, 4096},
+    {"i64_range_1000", SampleType::i64, Binning::range, 1000},
+    {"f64_even_256", SampleType::f64, Binning::even, 256, -1, 1},
+    {"f64_range_5000", SampleType::f64, Binning::range, 5000},
+};
+
 // One shape: rows, samples per row (batched) or in all (segmented), the row stride (0: packed),
 // the samples skipped before the first row (a misaligned start), and for segmented problems how
 // the offsets are cut.
@@ -66,6 +83,7 @@ Problem problem_of(const Case& k, Family f, const Shape& s) {
                                    : segmented_problem(k.type, k.binning, k.bins, s.rows, s.n);
   p.lower = k.lower;
   p.upper = k.upper;
+  bounds_from_doubles(p);  // i64 and u64: the exact bounds
   if (k.binning == Binning::range) tuner::set_default_level_span(p);
   return p;
 }
@@ -182,14 +200,20 @@ TEST_P(BatchedEveryConfiguration, BitExact) {
     run_sample<SegmentedFamily>(k, inputs);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TypesAndBinnings, BatchedEveryConfiguration,
-    ::testing::Combine(::testing::ValuesIn(kCases),
-                       ::testing::Values(Family::batched, Family::segmented)),
-    [](const ::testing::TestParamInfo<std::tuple<Case, Family>>& info) {
-      return std::string(std::get<0>(info.param).name) + "_" +
-             to_string(std::get<1>(info.param));
-    });
+namespace {
+std::string case_name(const ::testing::TestParamInfo<std::tuple<Case, Family>>& info) {
+  return std::string(std::get<0>(info.param).name) + "_" + to_string(std::get<1>(info.param));
+}
+}  // namespace
+
+INSTANTIATE_TEST_SUITE_P(TypesAndBinnings, BatchedEveryConfiguration,
+                         ::testing::Combine(::testing::ValuesIn(kCases),
+                                            ::testing::Values(Family::batched, Family::segmented)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(SixtyFourBit, BatchedEveryConfiguration,
+                         ::testing::Combine(::testing::ValuesIn(k64BitCases),
+                                            ::testing::Values(Family::batched, Family::segmented)),
+                         case_name);
 
 namespace {
 
@@ -328,5 +352,57 @@ TEST(BatchedApi, IssueTargetShapesAreExact) {
         histogram_segmented_direct(d.ptr, 102400000, 100000, d_offsets.ptr, 256, counts.ptr).ok());
     EXPECT_EQ(counts.read(100000 * 256),
               reference_histogram(p, host.data(), nullptr, offsets.data()));
+  }
+}
+
+// 8-byte samples through the C++ and C calls: even bins' edges over the whole i64 range in every
+// row, f64's NaN, infinities and extremes in segments, u64 direct bins compared in 64 bits.
+TEST(BatchedApi, SixtyFourBitSamplesThroughTheApi) {
+  HT_REQUIRE_GPU();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  {  // 3 rows of the edges of 1000 bins, 5 samples apart past each row
+    const auto e = test::even_edges64<std::int64_t>(static_cast<std::uint64_t>(kMin),
+                                                    ~std::uint64_t{0}, 1000, test::edge_bins(1000));
+    const std::uint64_t n = e.samples.size(), stride = n + 5;
+    std::vector<std::int64_t> host(2 * stride + n, 42);
+    for (std::uint64_t r = 0; r < 3; ++r)
+      std::copy(e.samples.begin(), e.samples.end(), host.begin() + r * stride);
+    Problem p = batched_problem(SampleType::i64, Binning::even, 1000, 3, n, stride);
+    set_even_bounds(p, kMin, kMax);
+    DeviceArray<std::int64_t> d(host);
+    DeviceArray<std::uint32_t> counts(3 * 1000);
+    ASSERT_TRUE(histogram_batched_even(d.ptr, 3, n, stride, 1000, kMin, kMax, counts.ptr).ok());
+    const auto expect = reference_histogram(p, host.data());
+    EXPECT_EQ(counts.read(3 * 1000), expect);
+    EXPECT_EQ(std::vector<std::uint32_t>(expect.begin(), expect.begin() + 1000), e.counts);
+  }
+  {  // f64 specials in two segments, through the C API
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    const std::vector<double> host = {NAN,  INFINITY, -INFINITY, -1.0, -0.5, -0.0, 0.0,
+                                      0.5,  1.0,      std::nextafter(1.0, 0.0), -tiny, tiny,
+                                      DBL_MAX, -DBL_MAX};
+    const std::vector<std::int64_t> offsets = {0, 5, 14};
+    Problem p = segmented_problem(SampleType::f64, Binning::even, 2, 2, host.size());
+    p.lower = -1;
+    p.upper = 1;
+    DeviceArray<double> d(host);
+    DeviceArray<std::int64_t> d_offsets(offsets);
+    DeviceArray<std::uint32_t> counts(2 * 2);
+    ASSERT_EQ(histtune_histogram_segmented_even_f64(d.ptr, host.size(), 2, d_offsets.ptr, 2, -1.0,
+                                                    1.0, counts.ptr, nullptr),
+              HISTTUNE_OK)
+        << histtune_last_error();
+    EXPECT_EQ(counts.read(4), reference_histogram(p, host.data(), nullptr, offsets.data()));
+  }
+  {  // u64 direct: 2^32 + 1 is not bin 1
+    const std::vector<std::uint64_t> host = {~0ull, 1ull << 32, (1ull << 32) + 1, 1, 7, 7};
+    Problem p = batched_problem(SampleType::u64, Binning::direct, 8, 2, 3);
+    DeviceArray<std::uint64_t> d(host);
+    DeviceArray<std::uint32_t> counts(2 * 8);
+    ASSERT_EQ(histtune_histogram_batched_direct_u64(d.ptr, 2, 3, 0, 8, counts.ptr, nullptr),
+              HISTTUNE_OK)
+        << histtune_last_error();
+    EXPECT_EQ(counts.read(16), reference_histogram(p, host.data()));
   }
 }

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -327,4 +329,199 @@ TEST(GpuCounts64, U8PastTwoTo32Timing) {
   bool guards_ok = false;
   (void)counts64.read(guards_ok);
   EXPECT_TRUE(guards_ok);
+}
+
+// ---- 64-bit counts of the multi-channel, batched and segmented families ----------------------
+
+namespace {
+
+// p's samples, `total` of them, drawn as one stream.
+template <class T>
+std::vector<T> samples_of(const Problem& p, std::uint64_t total) {
+  Problem flat = as_one_stream(p);
+  flat.n = total;
+  const auto bytes = tuner::make_samples(flat, test::fresh_seed(), tuner::Distribution::mixed);
+  std::vector<T> out(total);
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// The counts of `channels` interleaved channels of the periodic data (element k is
+// block[k % size]) over `rows` rows: per active channel, bins of bin_of.
+template <class T, class BinOf>
+std::vector<std::uint64_t> periodic_channel_counts(const std::vector<T>& block, std::uint64_t rows,
+                                                   std::uint32_t channels, std::uint32_t active,
+                                                   std::uint32_t bins, BinOf bin_of) {
+  // Row i's channel c is element i x channels + c: over channels x size rows the pairs repeat.
+  const std::uint64_t period = block.size(), total = rows * channels;
+  std::vector<std::uint64_t> whole(std::uint64_t{active} * bins), part(whole.size());
+  const std::uint64_t cycle = period * channels, rest = total % cycle;
+  for (std::uint64_t k = 0; k < cycle; ++k) {
+    const std::uint64_t c = k % channels, b = bin_of(block[k % period]);
+    if (c >= active || b >= bins) continue;
+    ++whole[c * bins + b];
+    if (k < rest) ++part[c * bins + b];
+  }
+  for (std::size_t i = 0; i < part.size(); ++i) part[i] += whole[i] * (total / cycle);
+  return part;
+}
+
+}  // namespace
+
+// Small calls of each family through their public uint64 overloads, exact against the reference
+// (32-bit counts widened): multi-channel packed and pitched, strided rows, wild segments.
+TEST(GpuCounts64Families, SmallCallsOfEveryFamilyAreExact) {
+  HT_REQUIRE_GPU();
+  {  // i16 even over [-32768, 32768), 4 channels of which 3 counted, packed
+    Problem p = multichannel_problem(SampleType::i16, 4, 3, 10007, 100, Binning::even);
+    p.lower = -32768;
+    p.upper = 32768;
+    const auto host = samples_of<std::int16_t>(p, p.total_samples());
+    DeviceBytes d(host.size() * 2);
+    HT_CUDA(cudaMemcpy(d.ptr, host.data(), host.size() * 2, cudaMemcpyHostToDevice));
+    GuardedCounts64 counts(3 * 100);
+    ASSERT_TRUE(histogram_multichannel_even(static_cast<const std::int16_t*>(d.ptr), p.n, 4, 3,
+                                            100, -32768, 32768, counts.get())
+                    .ok());
+    HT_CUDA(cudaDeviceSynchronize());
+    bool guards_ok = false;
+    EXPECT_EQ(counts.read(guards_ok), widened(reference_histogram(p, host.data())));
+    EXPECT_TRUE(guards_ok);
+  }
+  {  // u8 direct, a pitched image of 37 rows of 61 RGBA pixels, 3 bytes of padding a row, C API
+    Problem p = multichannel_problem(SampleType::u8, 4, 3, 37 * 61, 256);
+    p.row_pixels = 61;
+    p.row_pitch_bytes = 61 * 4 + 3;
+    const auto host = samples_of<std::uint8_t>(p, 37 * p.row_pitch_bytes);
+    DeviceBytes d(host.size());
+    HT_CUDA(cudaMemcpy(d.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
+    GuardedCounts64 counts(3 * 256);
+    ASSERT_EQ(histtune_histogram_multichannel_direct_pitched_counts64_u8(
+                  static_cast<const std::uint8_t*>(d.ptr), 61, 37, p.row_pitch_bytes, 4, 3, 256,
+                  counts.get(), nullptr),
+              HISTTUNE_OK)
+        << histtune_last_error();
+    HT_CUDA(cudaDeviceSynchronize());
+    bool guards_ok = false;
+    EXPECT_EQ(counts.read(guards_ok), widened(reference_histogram(p, host.data())));
+    EXPECT_TRUE(guards_ok);
+  }
+  {  // f64 even rows, 1003 samples apart; and f32 segments with empty, wild and unordered ones
+    Problem p = batched_problem(SampleType::f64, Binning::even, 64, 9, 1000, 1003);
+    p.lower = -4;
+    p.upper = 4;
+    const auto host = samples_of<double>(p, 8 * 1003 + 1000);
+    DeviceBytes d(host.size() * 8);
+    HT_CUDA(cudaMemcpy(d.ptr, host.data(), host.size() * 8, cudaMemcpyHostToDevice));
+    GuardedCounts64 counts(9 * 64);
+    ASSERT_TRUE(histogram_batched_even(static_cast<const double*>(d.ptr), 9, 1000, 1003, 64,
+                                       -4.0, 4.0, counts.get())
+                    .ok());
+    HT_CUDA(cudaDeviceSynchronize());
+    bool guards_ok = false;
+    EXPECT_EQ(counts.read(guards_ok), widened(reference_histogram(p, host.data())));
+    EXPECT_TRUE(guards_ok);
+    Problem q = segmented_problem(SampleType::f32, Binning::even, 16, 5, 5000);
+    q.lower = 0;
+    q.upper = 1;
+    const auto f = samples_of<float>(q, 5000);
+    const std::vector<std::int64_t> offsets = {-5, 100, 100, 6000, 2000, 4999};
+    DeviceBytes df(f.size() * 4), d_offsets(offsets.size() * 8);
+    HT_CUDA(cudaMemcpy(df.ptr, f.data(), f.size() * 4, cudaMemcpyHostToDevice));
+    HT_CUDA(cudaMemcpy(d_offsets.ptr, offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice));
+    GuardedCounts64 seg(5 * 16);
+    ASSERT_EQ(histtune_histogram_segmented_even_counts64_f32(
+                  static_cast<const float*>(df.ptr), 5000, 5,
+                  static_cast<const std::int64_t*>(d_offsets.ptr), 16, 0.0f, 1.0f, seg.get(),
+                  nullptr),
+              HISTTUNE_OK)
+        << histtune_last_error();
+    HT_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(seg.read(guards_ok), widened(reference_histogram(q, f.data(), nullptr, offsets.data())));
+    EXPECT_TRUE(guards_ok);
+  }
+}
+
+// Refused calls of each family write nothing.
+TEST(GpuCounts64Families, RefusedCallsLeaveTheCountsUntouched) {
+  HT_REQUIRE_GPU();
+  DeviceBytes d(4096);
+  const auto* u8 = static_cast<const std::uint8_t*>(d.ptr);
+  GuardedCounts64 counts(4 * 16);
+  const std::vector<std::uint64_t> untouched(4 * 16, kGuardValue);
+  EXPECT_EQ(histogram_multichannel_direct(u8, 100, 4, 5, 16, counts.get()).code(),
+            StatusCode::invalid_argument);  // active > channels
+  EXPECT_EQ(histogram_batched_direct(u8, 4, 100, 99, 16, counts.get()).code(),
+            StatusCode::invalid_argument);  // row_stride < n
+  EXPECT_EQ(histogram_segmented_direct(u8, 400, 4, nullptr, 16, counts.get()).code(),
+            StatusCode::invalid_argument);  // no offsets
+  EXPECT_EQ(histogram_batched_range(reinterpret_cast<const std::uint16_t*>(u8 + 1), 4, 100, 0, 16,
+                                    reinterpret_cast<const std::uint16_t*>(u8), counts.get())
+                .code(),
+            StatusCode::invalid_argument);  // misaligned samples
+  EXPECT_EQ(histogram_multichannel_range(reinterpret_cast<const std::int8_t*>(u8), 100, 4, 4, 256,
+                                         reinterpret_cast<const std::int8_t*>(u8), counts.get())
+                .code(),
+            StatusCode::invalid_argument);  // i8 has at most 255 range bins
+  EXPECT_EQ(histogram_segmented_even(reinterpret_cast<const double*>(u8), 10, 2,
+                                     reinterpret_cast<const std::int64_t*>(u8), 4, 0.0, INFINITY,
+                                     counts.get())
+                .code(),
+            StatusCode::invalid_argument);  // infinite bounds
+  HT_CUDA(cudaDeviceSynchronize());
+  bool guards_ok = false;
+  EXPECT_EQ(counts.read(guards_ok), untouched);
+}
+
+// Past 2^32 per counter, in one call each (8.6 GB of u8 apiece; skipped without the memory):
+// 2 channels of 2^32 + 3 rows; 2 rows of 2^32 + 3 samples 5 apart; a segment of 2^32 + 3
+// samples between two short ones. Against counts of their periodic data worked out on the host.
+TEST(GpuCounts64Families, PastTwoTo32ACounterInOneCall) {
+  HT_REQUIRE_GPU();
+  const std::uint64_t n = k2To32 + 3, total = 2 * n + 5;
+  if (!has_free_memory(total)) GTEST_SKIP() << "needs " << total << " bytes of GPU memory";
+  const auto block = random_block<std::uint8_t>(1000003, 0, 255);
+  DeviceBytes d(total);
+  fill_periodic(static_cast<std::uint8_t*>(d.ptr), total, block);
+  const auto* samples = static_cast<const std::uint8_t*>(d.ptr);
+  const auto same = [](std::uint8_t v) { return v; };
+  bool guards_ok = false;
+  {
+    GuardedCounts64 counts(2 * 256);
+    ASSERT_TRUE(histogram_multichannel_direct(samples, n, 2, 2, 256, counts.get()).ok());
+    HT_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(counts.read(guards_ok), periodic_channel_counts(block, n, 2, 2, 256, same));
+    EXPECT_TRUE(guards_ok);
+  }
+  {
+    GuardedCounts64 counts(2 * 64);
+    ASSERT_TRUE(histogram_batched_even(samples, 2, n, n + 5, 64, 0, 256, counts.get()).ok());
+    HT_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint64_t> expect;
+    for (const std::uint64_t first : {std::uint64_t{0}, n + 5}) {
+      const auto row = periodic_counts(block, first, n, 64, [](std::uint8_t v) { return v / 4u; });
+      expect.insert(expect.end(), row.begin(), row.end());
+    }
+    EXPECT_EQ(counts.read(guards_ok), expect);
+    EXPECT_TRUE(guards_ok);
+  }
+  {
+    const std::vector<std::int64_t> offsets = {0, 7, static_cast<std::int64_t>(n + 7),
+                                               static_cast<std::int64_t>(total)};
+    DeviceBytes d_offsets(offsets.size() * 8);
+    HT_CUDA(cudaMemcpy(d_offsets.ptr, offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice));
+    GuardedCounts64 counts(3 * 256);
+    ASSERT_TRUE(histogram_segmented_direct(samples, total, 3,
+                                           static_cast<const std::int64_t*>(d_offsets.ptr), 256,
+                                           counts.get())
+                    .ok());
+    HT_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint64_t> expect;
+    for (std::size_t r = 0; r < 3; ++r) {
+      const auto seg = periodic_counts(block, offsets[r], offsets[r + 1] - offsets[r], 256, same);
+      expect.insert(expect.end(), seg.begin(), seg.end());
+    }
+    EXPECT_EQ(counts.read(guards_ok), expect);
+    EXPECT_TRUE(guards_ok);
+  }
 }

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "histtune/half.hpp"
+#include "histtune/histtune.h"
+#include "histtune/histtune.hpp"
 #include "histtune/reference.hpp"
 #include "sample_values.hpp"
 
@@ -89,8 +91,9 @@ TEST(SampleTypes, ValidationAllowsDirectForIntegersAndEvenAndRangeForAll) {
     EXPECT_NE(validate(problem(t, Binning::range, bins + 1, 10)).find("at most"), std::string::npos)
         << to_string(t);
   }
-  // The multi-channel family takes them in a later step: refused, not miscounted.
-  EXPECT_NE(validate(multichannel_problem(SampleType::i8, 4, 3, 100)).find("not i8"),
+  // The multi-channel family takes them with the same rules.
+  EXPECT_EQ(validate(multichannel_problem(SampleType::i8, 4, 3, 100)), "");
+  EXPECT_NE(validate(multichannel_problem(SampleType::f16, 4, 3, 100)).find("integer samples"),
             std::string::npos);
 }
 
@@ -224,4 +227,55 @@ TEST(SampleTypesReference, EveryF16AndBf16Pattern) {
   EXPECT_EQ(reference_histogram(problem(SampleType::bf16, Binning::range, 2, 65536), s.data(),
                                 bf16_levels),
             (std::vector<std::uint32_t>{16256, 16257}));
+}
+
+// The multi-channel and row calls of issue 25's types refuse bad input before anything runs
+// (these host counters could not even be written by a launch), with what failed; C and C++.
+TEST(SampleTypes, TheFamiliesOfTheNewTypesRefuseBadInputBeforeAnythingRuns) {
+  std::vector<std::uint32_t> counts(4 * 256, 0x5A5A5A5Au);
+  const auto refused = [&](const Status& st, const std::string& says) {
+    EXPECT_EQ(st.code(), StatusCode::invalid_argument) << st.message();
+    EXPECT_NE(st.message().find(says), std::string::npos) << st.message() << " / " << says;
+  };
+  const auto* i16 = reinterpret_cast<const std::int16_t*>(0x1001);
+  refused(histogram_multichannel_direct(i16, 10, 4, 3, 16, counts.data()), "not aligned");
+  const auto* f64 = reinterpret_cast<const double*>(0x1000);
+  refused(histogram_multichannel_range(f64, 10, 4, 3, 16, nullptr, counts.data()),
+          "d_levels is null");
+  refused(histogram_multichannel_range(f64, 10, 4, 3, 16, f64 + 1,
+                                       reinterpret_cast<std::uint32_t*>(0x2002)),
+          "not aligned");
+  const auto* i8 = reinterpret_cast<const std::int8_t*>(0x1000);
+  refused(histogram_multichannel_range(i8, 10, 4, 4, 256, i8, counts.data()), "at most 255");
+  const auto* u64 = reinterpret_cast<const std::uint64_t*>(0x1000);
+  refused(histogram_multichannel_even(u64, 10, 4, 4, 16, std::uint64_t{9}, std::uint64_t{9},
+                                      counts.data()),
+          "lower < upper");
+  refused(histogram_multichannel_even(reinterpret_cast<const __half*>(0x1000), 10, 4, 4, 16, 0.0f,
+                                      INFINITY, counts.data()),
+          "finite");
+  refused(histogram_multichannel_direct(u64, 10, 4, 4, 16, static_cast<std::uint32_t*>(nullptr)),
+          "d_counts is null");
+  refused(histogram_batched_even(reinterpret_cast<const __nv_bfloat16*>(0x1000), 4, 100, 99, 16,
+                                 -1.0f, 1.0f, counts.data()),
+          "row_stride");
+  refused(histogram_batched_direct(reinterpret_cast<const std::int64_t*>(0x1004), 4, 10, 0, 16,
+                                   counts.data()),
+          "not aligned");
+  refused(histogram_segmented_range(f64, 100, 4, nullptr, 16, f64, counts.data()),
+          "d_offsets is null");
+  refused(histogram_segmented_direct(i8, 100, 4, reinterpret_cast<const std::int64_t*>(0x3004), 16,
+                                     counts.data()),
+          "8-byte offsets");
+  EXPECT_EQ(histtune_histogram_multichannel_direct_pitched_i64(
+                reinterpret_cast<const std::int64_t*>(0x1000), 10, 3, 10 * 4 * 8 - 8, 4, 4, 16,
+                counts.data(), nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("row_pitch_bytes"), std::string::npos)
+      << histtune_last_error();
+  EXPECT_EQ(histtune_histogram_segmented_even_bf16(reinterpret_cast<const std::uint16_t*>(0x1000),
+                                                   100, 4, nullptr, 16, 1.0f, -1.0f,
+                                                   counts.data(), nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  for (const std::uint32_t c : counts) EXPECT_EQ(c, 0x5A5A5A5Au);
 }

@@ -114,12 +114,13 @@ TEST(SampleTypes64, ValidationSaysWhatIsWrongWithTheBounds) {
   EXPECT_TRUE(contains(validate(problem(SampleType::f64, Binning::even, 1 << 20, 10, 0, 1e-310)),
                        "too narrow"));
   EXPECT_TRUE(contains(validate(problem(SampleType::f64, Binning::even, 4, 10, 0, INFINITY)), "finite"));
-  // Direct for the integers only; range without a bin limit; not multi-channel yet.
+  // Direct for the integers only; range without a bin limit; multi-channel with the same rules.
   EXPECT_EQ(validate(problem(SampleType::i64, Binning::direct, 1 << 20, 10)), "");
   EXPECT_EQ(validate(problem(SampleType::u64, Binning::direct, 256, 10)), "");
   EXPECT_TRUE(contains(validate(problem(SampleType::f64, Binning::direct, 256, 10)), "integer samples"));
   EXPECT_EQ(validate(problem(SampleType::u64, Binning::range, 1000000, 10)), "");
-  EXPECT_TRUE(contains(validate(multichannel_problem(SampleType::f64, 4, 3, 100)), "not f64"));
+  EXPECT_TRUE(contains(validate(multichannel_problem(SampleType::f64, 4, 3, 100)), "integer samples"));
+  EXPECT_EQ(validate(multichannel_problem(SampleType::i64, 4, 3, 100)), "");
 }
 
 TEST(SampleTypes64, DefinesArithmeticAndLevelMemory) {

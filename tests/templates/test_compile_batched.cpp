@@ -1,5 +1,5 @@
 // NVRTC compiles the batched family's kernels (templates/batched.cuh) without a GPU: dense and
-// segmented rows, every sample type with every binning it takes (integer even binning in 32 and
+// segmented rows, every sample type (8-byte ones included) with every binning it takes (integer even binning in 32 and
 // 64 bits, range binning in each way of reading the levels), over the built-in default (sm_90
 // and sm_80) and a few configurations (sm_90: one-sample loads, several rows a block with
 // copies, unrolled), and atomics on the output.
@@ -39,6 +39,12 @@ const Case kCases[] = {
     {SampleType::i16, Binning::range, 300, 0, 0},
     {SampleType::f16, Binning::even, 256, -1, 1},
     {SampleType::bf16, Binning::range, 500, 0, 0},
+    {SampleType::i64, Binning::direct, 256, 0, 0},     // 8-byte samples, two words each
+    {SampleType::i64, Binning::even, 1000, -0x1p63, 0x1p63},  // 128-bit products
+    {SampleType::u64, Binning::even, 64, 0, 1000},     // 32-bit even
+    {SampleType::u64, Binning::range, 5000, 0, 0},     // levels in global memory
+    {SampleType::f64, Binning::even, 256, -1, 1},      // in double
+    {SampleType::f64, Binning::range, 1000, 0, 0},     // levels staged at 8 bytes
 };
 
 const char* const kLabels[] = {
@@ -55,6 +61,7 @@ Problem problem_of(const Case& k, Family f) {
                                    : segmented_problem(k.type, k.binning, k.bins, 64, 64 * 4096);
   p.lower = k.lower;
   p.upper = k.upper;
+  bounds_from_doubles(p);  // i64 and u64: the exact bounds
   return p;
 }
 

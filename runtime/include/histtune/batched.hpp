@@ -105,16 +105,17 @@ struct BatchedArgs {
   unsigned long long rows = 0;
   unsigned long long row_stride = 0;  // samples; dense rows only
   const void* offsets = nullptr;      // segmented rows only
+  unsigned long long offsets_base = 0;  // segmented: Problem::offsets_base
   unsigned int blocks_per_row = 1;
   unsigned int num_bins = 0;
   BinningArgs binning;
   unsigned int* counts = nullptr;
   const void* levels = nullptr;
-  std::array<void*, 15> pointers() {
+  std::array<void*, 16> pointers() {
     BinningArgs& b = binning;
-    return {&samples,   &n,         &rows,      &row_stride, &offsets,   &blocks_per_row,
-            &num_bins,  &b.lower_i, &b.range_i, &b.recip_i,  &b.lower_f, &b.upper_f,
-            &b.scale_f, &counts,    &levels};
+    return {&samples,   &n,         &rows,      &row_stride, &offsets,   &offsets_base,
+            &blocks_per_row, &num_bins, &b.lower_i, &b.range_i, &b.recip_i,  &b.lower_f,
+            &b.upper_f, &b.scale_f, &counts,    &levels};
   }
 };
 

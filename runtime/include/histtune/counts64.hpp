@@ -1,15 +1,19 @@
 // 64-bit counts: how a call with uint64 counters is split into calls of the tuned 32-bit path.
 //
-// The kernels count in uint32, so one launch may see at most 2^32 - 1 samples. A call with
-// 64-bit counts is cut into chunks of at most kCount64Chunk samples; each chunk runs the
-// configuration looked up for its own size (what the kernel actually runs) into a temporary
-// uint32 buffer, and templates/counts64.cuh adds that buffer into the uint64 output (the first
-// chunk stores, so the output needs no zeroing). Every tuned winner is reused as it is.
+// The kernels count in uint32, so one launch may put at most 2^32 - 1 samples in a counter. A
+// call with 64-bit counts is cut into chunks of at most kCount64Chunk of what it is made of: 1D
+// and segmented calls along their samples, batched calls along each row's samples (every row in
+// each chunk), multi-channel calls along their rows (whole image rows when pitched). Each chunk
+// runs the configuration looked up for its own size (what the kernel actually runs) into a
+// temporary uint32 buffer, and templates/counts64.cuh adds that buffer into the uint64 output
+// (the first chunk stores, so the output needs no zeroing). Every tuned winner is reused as it
+// is.
 #pragma once
 
 #include <cstdint>
 
 #include "histtune/jit.hpp"
+#include "histtune/problem.hpp"
 
 namespace histtune {
 
@@ -44,6 +48,19 @@ constexpr SampleChunk count64_chunk(std::uint64_t n, std::uint64_t i,
   const std::uint64_t rest = n > first ? n - first : 0;
   return SampleChunk{first, rest < chunk ? rest : chunk};
 }
+
+// How a call with 64-bit counts is cut (the family's dimension above): `extent` units (samples,
+// samples per row, or rows), at most `chunk` of them a chunk.
+struct Count64Cut {
+  std::uint64_t extent = 0;
+  std::uint64_t chunk = kCount64Chunk;
+};
+Count64Cut count64_cut(const Problem& p);
+// Chunk i of p as the problem its kernel runs (its n; a batched chunk keeps the whole call's row
+// stride, a segmented one counts its offsets from its first sample), and where its samples start,
+// in bytes after d_samples.
+Problem count64_chunk_problem(const Problem& p, std::uint64_t i);
+std::uint64_t count64_chunk_bytes(const Problem& p, std::uint64_t i);
 
 namespace counts64 {
 constexpr const char* kTemplate = "counts64.cuh";

@@ -205,8 +205,9 @@ class Dispatcher {
   // The same, with the choice of a 1D problem as the 1D family's.
   Status run(const Problem& p, const void* d_samples, std::uint32_t* d_counts, cudaStream_t stream,
              Choice* used);
-  // 64-bit counts (1D problems): n up to kMaxSamples64, split into chunks of at most
-  // kCount64Chunk samples, each run as above (its configuration looked up for the chunk's n)
+  // 64-bit counts (every family but the weighted ones): n up to kMaxSamples64, split into chunks
+  // of at most kCount64Chunk samples, rows or samples per row (counts64.hpp), each run as above
+  // (its configuration looked up for the chunk's n)
   // into a temporary uint32 buffer from the workspace pool and added into d_counts
   // (counts64.hpp; runtime/src/counts64.cpp). Every check and every chunk shape's resolve comes
   // before the first launch, so a refused call leaves d_counts untouched. `used` receives the
@@ -292,9 +293,10 @@ void log_first_call(const Problem& p, const DeviceInfo& d, const std::string& su
 std::string check_arguments(const Problem& p, const void* d_samples, const void* d_counts);
 // How the dispatcher refuses a call: Error(invalid_argument, "histtune: <p.describe()>: why").
 Error refused(const Problem& p, const std::string& why);
-// The same for 64-bit counts: 1D problems only, n at most kMaxSamples64, d_counts aligned to
-// 8 bytes; the problem is validated as its first chunk (kCount64Chunk samples at most), so the
-// 32-bit counts' limit on n does not apply.
+// The same for 64-bit counts: every family but the weighted ones, at most kMaxSamples64 samples
+// (n, or n x channels), d_counts aligned to 8 bytes; the problem is validated as its first chunk
+// (count64_chunk_problem: kCount64Chunk at most), so the 32-bit counts' limit on n does not
+// apply, and a batched or pitched call's rows as a whole.
 std::string check_arguments64(const Problem& p, const void* d_samples,
                               const std::uint64_t* d_counts);
 

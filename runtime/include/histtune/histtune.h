@@ -137,18 +137,6 @@ histtune_status histtune_histogram_range_u64(const uint64_t* d_samples, uint64_t
 histtune_status histtune_histogram_range_f64(const double* d_samples, uint64_t n,
                                              uint32_t num_bins, const double* d_levels,
                                              uint32_t* d_counts, cudaStream_t stream);
-histtune_status histtune_histogram_multichannel_range_u8(const uint8_t* d_samples, uint64_t rows,
-                                                         uint32_t channels,
-                                                         uint32_t active_channels,
-                                                         uint32_t num_bins,
-                                                         const uint8_t* d_levels,
-                                                         uint32_t* d_counts, cudaStream_t stream);
-histtune_status histtune_histogram_multichannel_range_u16(const uint16_t* d_samples, uint64_t rows,
-                                                          uint32_t channels,
-                                                          uint32_t active_channels,
-                                                          uint32_t num_bins,
-                                                          const uint16_t* d_levels,
-                                                          uint32_t* d_counts, cudaStream_t stream);
 /* ---- end of range binning ------------------------------------------------------------------ */
 
 /* ---- 64-bit counts ----
@@ -258,42 +246,142 @@ histtune_status histtune_histogram_range_counts64_f64(
 /* ---- multi-channel ----
  * `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA pixels are
  * [pixels, 4]); the first `active_channels` each get num_bins counters, one histogram after
- * another: d_counts holds active_channels x num_bins uint32, overwritten. The same semantics,
- * checks and errors as histtune::histogram_multichannel_direct / _even; the configuration is
- * looked up in the tuning database like the 1D calls' and reported by the getters below. */
-histtune_status histtune_histogram_multichannel_direct_u8(const uint8_t* d_samples, uint64_t rows,
-                                                          uint32_t channels,
-                                                          uint32_t active_channels,
-                                                          uint32_t num_bins, uint32_t* d_counts,
-                                                          cudaStream_t stream);
-histtune_status histtune_histogram_multichannel_direct_u16(const uint16_t* d_samples,
-                                                           uint64_t rows, uint32_t channels,
-                                                           uint32_t active_channels,
-                                                           uint32_t num_bins, uint32_t* d_counts,
-                                                           cudaStream_t stream);
-histtune_status histtune_histogram_multichannel_even_u8(const uint8_t* d_samples, uint64_t rows,
-                                                        uint32_t channels,
-                                                        uint32_t active_channels,
-                                                        uint32_t num_bins, int64_t lower,
-                                                        int64_t upper, uint32_t* d_counts,
-                                                        cudaStream_t stream);
-histtune_status histtune_histogram_multichannel_even_u16(const uint16_t* d_samples, uint64_t rows,
-                                                         uint32_t channels,
-                                                         uint32_t active_channels,
-                                                         uint32_t num_bins, int64_t lower,
-                                                         int64_t upper, uint32_t* d_counts,
-                                                         cudaStream_t stream);
-/* Multi-channel images with a row pitch: num_rows image rows of row_pixels pixels, image row r
- * starting r x row_pitch_bytes bytes after d_samples; the bytes between image rows are never
- * read. row_pitch_bytes: a multiple of the sample size, at least row_pixels x channels x sample
- * size, or 0 for packed rows. The same semantics, checks and errors as the pitched overloads of
- * histtune::histogram_multichannel_direct / _even / _range. */
+ * another: d_counts holds active_channels x num_bins uint32, overwritten. Every sample type of
+ * the 1D calls with their bounds, levels and rules (direct binning for integers; f16 and bf16
+ * samples and levels as 16-bit patterns). The same semantics, checks and errors as
+ * histtune::histogram_multichannel_direct / _even / _range; the configuration is looked up in
+ * the tuning database like the 1D calls' and reported by the getters below.
+ *
+ * ..._pitched_<type>: images with a row pitch, num_rows image rows of row_pixels pixels, image
+ * row r starting r x row_pitch_bytes bytes after d_samples; the bytes between image rows are
+ * never read. row_pitch_bytes: a multiple of the sample size, at least row_pixels x channels x
+ * sample size, or 0 for packed rows (the pitched overloads of the C++ calls). */
+histtune_status histtune_histogram_multichannel_direct_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_f32(
+    const float* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_f16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t lower, uint64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_f64(
+    const double* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, double lower, double upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int32_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_f32(
+    const float* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const float* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int8_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_f16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_f64(
+    const double* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const double* d_levels, uint32_t* d_counts, cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_direct_pitched_u8(
     const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
     uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
     cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_direct_pitched_u16(
     const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
     uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint32_t* d_counts,
     cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_even_pitched_u8(
@@ -304,6 +392,46 @@ histtune_status histtune_histogram_multichannel_even_pitched_u16(
     const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
     uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
     uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_f32(
+    const float* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_f16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_bf16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t lower, uint64_t upper,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_f64(
+    const double* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, double lower, double upper,
+    uint32_t* d_counts, cudaStream_t stream);
 histtune_status histtune_histogram_multichannel_range_pitched_u8(
     const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
     uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint8_t* d_levels,
@@ -312,6 +440,274 @@ histtune_status histtune_histogram_multichannel_range_pitched_u16(
     const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
     uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
     uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint32_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int32_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_f32(
+    const float* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const float* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int8_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int16_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_f16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_bf16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int64_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint64_t* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_f64(
+    const double* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const double* d_levels,
+    uint32_t* d_counts, cudaStream_t stream);
+/* 64-bit counts: every multi-channel call above as ..._<binning>[_pitched]_counts64_<type>:
+ * d_counts holds active_channels x num_bins uint64 (8-byte aligned), overwritten, and the rows
+ * may pass 2^32 - 1 (rows x channels up to 2^60), cut into chunks of at most 2^31 rows (whole
+ * image rows) as histtune::histogram_multichannel_* with std::uint64_t* d_counts. */
+histtune_status histtune_histogram_multichannel_direct_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_f32(
+    const float* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_f16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, uint64_t lower, uint64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_counts64_f64(
+    const double* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, double lower, double upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_f32(
+    const float* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const float* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_f16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const int64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const uint64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_counts64_f64(
+    const double* d_samples, uint64_t rows, uint32_t channels, uint32_t active_channels,
+    uint32_t num_bins, const double* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_direct_pitched_counts64_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t* d_counts,
+    cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_f32(
+    const float* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_f16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_bf16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, float lower, float upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, int64_t lower, int64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, uint64_t lower, uint64_t upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_even_pitched_counts64_f64(
+    const double* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, double lower, double upper,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_u8(
+    const uint8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint8_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_u16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_u32(
+    const uint32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint32_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_i32(
+    const int32_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int32_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_f32(
+    const float* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const float* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_i8(
+    const int8_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int8_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_i16(
+    const int16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_f16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_bf16(
+    const uint16_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint16_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_i64(
+    const int64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const int64_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_u64(
+    const uint64_t* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const uint64_t* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_multichannel_range_pitched_counts64_f64(
+    const double* d_samples, uint64_t row_pixels, uint64_t num_rows, uint64_t row_pitch_bytes,
+    uint32_t channels, uint32_t active_channels, uint32_t num_bins, const double* d_levels,
+    uint64_t* d_counts, cudaStream_t stream);
 /* ---- end multi-channel ---- */
 
 /* ---- batched rows ----
@@ -321,7 +717,8 @@ histtune_status histtune_histogram_multichannel_range_pitched_u16(
  * d_offsets[r + 1] - 1 (num_segments + 1 int64 offsets in device memory, each clamped to [0, n]
  * on the device, an end before its begin an empty segment); d_counts holds num_segments x
  * num_bins. The same semantics, checks and errors as histtune::histogram_batched_* and
- * histtune::histogram_segmented_*; f16 and bf16 samples and levels as 16-bit patterns. */
+ * histtune::histogram_segmented_*, every sample type of the 1D calls; f16 and bf16 samples and
+ * levels as 16-bit patterns. */
 histtune_status histtune_histogram_batched_even_u8(
     const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
     int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
@@ -466,6 +863,251 @@ histtune_status histtune_histogram_segmented_range_f16(
 histtune_status histtune_histogram_segmented_range_bf16(
     const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
     uint32_t num_bins, const uint16_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+/* 8-byte samples (i64, u64 with bounds of its own type, f64 with double bounds). */
+histtune_status histtune_histogram_batched_even_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t lower, uint64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_f64(
+    const double* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    double lower, double upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_f64(
+    const double* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const double* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t lower, uint64_t upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_f64(
+    const double* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, double lower, double upper, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint64_t* d_levels, uint32_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_f64(
+    const double* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const double* d_levels, uint32_t* d_counts, cudaStream_t stream);
+/* 64-bit counts: every call of rows above as histtune_histogram_{batched,segmented}_<binning>
+ * _counts64_<type>: d_counts holds rows (segments) x num_bins uint64 (8-byte aligned),
+ * overwritten, and n (a row's samples; a segmented call's in all) may pass 2^32 - 1, up to 2^60,
+ * as histtune::histogram_batched_* / _segmented_* with std::uint64_t* d_counts. */
+histtune_status histtune_histogram_batched_even_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_f32(
+    const float* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_f16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t lower, uint64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_even_counts64_f64(
+    const double* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    double lower, double upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_direct_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_u8(
+    const uint8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_u16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_u32(
+    const uint32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_i32(
+    const int32_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_f32(
+    const float* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const float* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_i8(
+    const int8_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_i16(
+    const int16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_f16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_bf16(
+    const uint16_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_i64(
+    const int64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const int64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_u64(
+    const uint64_t* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const uint64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_batched_range_counts64_f64(
+    const double* d_samples, uint64_t rows, uint64_t n, uint64_t row_stride, uint32_t num_bins,
+    const double* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_f32(
+    const float* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_f16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_bf16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, float lower, float upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, int64_t lower, int64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t lower, uint64_t upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_even_counts64_f64(
+    const double* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, double lower, double upper, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_direct_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_u8(
+    const uint8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_u16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_u32(
+    const uint32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_i32(
+    const int32_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int32_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_f32(
+    const float* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const float* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_i8(
+    const int8_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int8_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_i16(
+    const int16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_f16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_bf16(
+    const uint16_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint16_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_i64(
+    const int64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const int64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_u64(
+    const uint64_t* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const uint64_t* d_levels, uint64_t* d_counts, cudaStream_t stream);
+histtune_status histtune_histogram_segmented_range_counts64_f64(
+    const double* d_samples, uint64_t n, uint64_t num_segments, const int64_t* d_offsets,
+    uint32_t num_bins, const double* d_levels, uint64_t* d_counts, cudaStream_t stream);
 /* ---- end batched rows ---- */
 
 /* ---- weighted ----

@@ -5,8 +5,9 @@
 //   if (!s.ok()) std::cerr << s.message() << "\n";
 //
 // Every call is stream-ordered and does not synchronise. Results are exact: counts are uint32
-// and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The 1D calls
-// also take std::uint64_t* d_counts (below, "64-bit counts"): then n may be up to 2^60. The
+// and n is at most 2^32 - 1, so no counter can overflow; larger n is rejected. The 1D,
+// multi-channel and row calls also take std::uint64_t* d_counts (below, "64-bit counts"): then n
+// may be up to 2^60. The
 // configuration comes from the tuning database (see Dispatcher for where it is looked for);
 // last_choice() says which one ran, how it was found, and whether it is unverified (tuned under
 // another driver, NVRTC or histtune version; see Dispatcher::explain).
@@ -231,39 +232,47 @@ Status histogram_range(const double* d_samples, std::uint64_t n, std::uint32_t n
                        const double* d_levels, std::uint64_t* d_counts,
                        cudaStream_t stream = nullptr);
 
+// The type of even bins' bounds for samples of type T: std::int64_t for integers (exact up to
+// +-2^53 for those of at most 4 bytes, exactly for std::int64_t), std::uint64_t for
+// std::uint64_t, float for float and the halfs, double for double.
+template <class T> struct EvenBound { using type = std::int64_t; };
+template <> struct EvenBound<float> { using type = float; };
+template <> struct EvenBound<__half> { using type = float; };
+template <> struct EvenBound<__nv_bfloat16> { using type = float; };
+template <> struct EvenBound<double> { using type = double; };
+template <> struct EvenBound<std::uint64_t> { using type = std::uint64_t; };  // exact bounds
+// T itself where it deduces nothing (d_levels may be a null pointer constant).
+template <class T> struct SameType { using type = T; };
+
 // Multi-channel: `rows` rows of `channels` interleaved samples (row-major [rows, channels]; RGBA
 // pixels are [pixels, 4]). The first `active_channels` channels each get num_bins counters, one
-// histogram after another: d_counts holds active_channels x num_bins. The configuration comes
-// from the tuning database like the 1D calls' (Dispatcher::explain_multichannel: tuned for this
-// shape, the nearest rows and bins with the same channels, the same architecture, else the
-// family's built-in default); last_multichannel_choice() says which one ran.
-Status histogram_multichannel_direct(const std::uint8_t* d_samples, std::uint64_t rows,
+// histogram after another: d_counts holds active_channels x num_bins. Every sample type T of the
+// 1D calls with their rules: direct binning of integers, even bounds of EvenBound<T>, range
+// levels of T. Count is std::uint32_t (rows at most 2^32 - 1) or std::uint64_t (64-bit counts, as
+// the 1D calls': rows x channels up to 2^60, in chunks of at most 2^31 rows, whole image rows
+// when pitched, each added into d_counts). The configuration comes from the
+// tuning database like the 1D calls' (Dispatcher::explain_multichannel: tuned for this shape,
+// the nearest rows and bins with the same channels, the same architecture, else the family's
+// built-in default); last_multichannel_choice() says which one ran.
+template <class T, class Count>
+Status histogram_multichannel_direct(const T* d_samples, std::uint64_t rows,
                                      std::uint32_t channels, std::uint32_t active_channels,
-                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     std::uint32_t num_bins, Count* d_counts,
                                      cudaStream_t stream = nullptr);
-Status histogram_multichannel_direct(const std::uint16_t* d_samples, std::uint64_t rows,
-                                     std::uint32_t channels, std::uint32_t active_channels,
-                                     std::uint32_t num_bins, std::uint32_t* d_counts,
-                                     cudaStream_t stream = nullptr);
-Status histogram_multichannel_even(const std::uint8_t* d_samples, std::uint64_t rows,
-                                   std::uint32_t channels, std::uint32_t active_channels,
-                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_multichannel_even(const std::uint16_t* d_samples, std::uint64_t rows,
-                                   std::uint32_t channels, std::uint32_t active_channels,
-                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-
+template <class T, class Count>
+Status histogram_multichannel_even(const T* d_samples, std::uint64_t rows, std::uint32_t channels,
+                                   std::uint32_t active_channels, std::uint32_t num_bins,
+                                   typename EvenBound<T>::type lower,
+                                   typename EvenBound<T>::type upper, Count* d_counts,
+                                   cudaStream_t stream = nullptr);
 // Multi-channel range binning: every active channel uses the same num_bins + 1 levels at
 // d_levels (as histogram_range).
-Status histogram_multichannel_range(const std::uint8_t* d_samples, std::uint64_t rows,
+template <class T, class Count>
+Status histogram_multichannel_range(const T* d_samples, std::uint64_t rows,
                                     std::uint32_t channels, std::uint32_t active_channels,
-                                    std::uint32_t num_bins, const std::uint8_t* d_levels,
-                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_t rows,
-                                    std::uint32_t channels, std::uint32_t active_channels,
-                                    std::uint32_t num_bins, const std::uint16_t* d_levels,
-                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+                                    std::uint32_t num_bins,
+                                    const typename SameType<T>::type* d_levels, Count* d_counts,
+                                    cudaStream_t stream = nullptr);
 
 // Multi-channel images with a row pitch (CUB's MultiHistogram* with num_row_pixels, num_rows,
 // row_stride_bytes): num_rows image rows of row_pixels pixels (rows of `channels` samples), image
@@ -273,129 +282,49 @@ Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_
 // the same as the calls above with rows = row_pixels x num_rows). The configuration is the one
 // tuned for the packed image of the same shape; a pitch that is not a multiple of 16 bytes
 // costs narrower loads where an image row starts off a vector's alignment.
-Status histogram_multichannel_direct(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+template <class T, class Count>
+Status histogram_multichannel_direct(const T* d_samples, std::uint64_t row_pixels,
                                      std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
                                      std::uint32_t channels, std::uint32_t active_channels,
-                                     std::uint32_t num_bins, std::uint32_t* d_counts,
+                                     std::uint32_t num_bins, Count* d_counts,
                                      cudaStream_t stream = nullptr);
-Status histogram_multichannel_direct(const std::uint16_t* d_samples, std::uint64_t row_pixels,
-                                     std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
-                                     std::uint32_t channels, std::uint32_t active_channels,
-                                     std::uint32_t num_bins, std::uint32_t* d_counts,
-                                     cudaStream_t stream = nullptr);
-Status histogram_multichannel_even(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+template <class T, class Count>
+Status histogram_multichannel_even(const T* d_samples, std::uint64_t row_pixels,
                                    std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
                                    std::uint32_t channels, std::uint32_t active_channels,
-                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_multichannel_even(const std::uint16_t* d_samples, std::uint64_t row_pixels,
-                                   std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
-                                   std::uint32_t channels, std::uint32_t active_channels,
-                                   std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                   std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_multichannel_range(const std::uint8_t* d_samples, std::uint64_t row_pixels,
+                                   std::uint32_t num_bins, typename EvenBound<T>::type lower,
+                                   typename EvenBound<T>::type upper, Count* d_counts,
+                                   cudaStream_t stream = nullptr);
+template <class T, class Count>
+Status histogram_multichannel_range(const T* d_samples, std::uint64_t row_pixels,
                                     std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
                                     std::uint32_t channels, std::uint32_t active_channels,
-                                    std::uint32_t num_bins, const std::uint8_t* d_levels,
-                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_multichannel_range(const std::uint16_t* d_samples, std::uint64_t row_pixels,
-                                    std::uint64_t num_rows, std::uint64_t row_pitch_bytes,
-                                    std::uint32_t channels, std::uint32_t active_channels,
-                                    std::uint32_t num_bins, const std::uint16_t* d_levels,
-                                    std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+                                    std::uint32_t num_bins,
+                                    const typename SameType<T>::type* d_levels, Count* d_counts,
+                                    cudaStream_t stream = nullptr);
 
 // One histogram per row (the batched family). `rows` rows of n samples each, row r starting
 // r x row_stride samples after d_samples (row_stride 0: n, a packed [rows, n] tensor; otherwise
 // at least n: a strided view, whose rows may start off any alignment but the sample's). d_counts
-// holds rows x num_bins counters, row r's at r x num_bins, overwritten. Every binning and sample
-// type of the 1D calls above, with their rules; rows = 0 is a call with nothing to do when n = 0
-// and refused otherwise. The configuration is looked up in the tuning database for (rows, n).
-Status histogram_batched_even(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const std::uint16_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const std::uint32_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const float* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
-                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_even(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, std::int64_t lower,
-                              std::int64_t upper, std::uint32_t* d_counts,
-                              cudaStream_t stream = nullptr);
-Status histogram_batched_even(const __half* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
-                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_even(const __nv_bfloat16* d_samples, std::uint64_t rows, std::uint64_t n,
-                              std::uint64_t row_stride, std::uint32_t num_bins, float lower,
-                              float upper, std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                                std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::uint16_t* d_samples, std::uint64_t rows,
-                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::uint32_t* d_samples, std::uint64_t rows,
-                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                                std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                                std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_direct(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                                std::uint64_t row_stride, std::uint32_t num_bins,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::uint8_t* d_samples, std::uint64_t rows, std::uint64_t n,
+// holds rows x num_bins counters, row r's at r x num_bins, overwritten. Every sample type T of
+// the 1D calls with their rules (direct binning of integers, even bounds of EvenBound<T>, range
+// levels of T). Count is std::uint32_t (n at most 2^32 - 1) or std::uint64_t (64-bit counts, as
+// the 1D calls': n up to 2^60, every row cut into chunks of at most 2^31 samples, each added into
+// d_counts). rows = 0 is a call with nothing to do when n = 0 and refused otherwise. The
+// configuration is looked up in the tuning database for (rows, n).
+template <class T, class Count>
+Status histogram_batched_even(const T* d_samples, std::uint64_t rows, std::uint64_t n,
+                              std::uint64_t row_stride, std::uint32_t num_bins,
+                              typename EvenBound<T>::type lower, typename EvenBound<T>::type upper,
+                              Count* d_counts, cudaStream_t stream = nullptr);
+template <class T, class Count>
+Status histogram_batched_direct(const T* d_samples, std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t row_stride, std::uint32_t num_bins, Count* d_counts,
+                                cudaStream_t stream = nullptr);
+template <class T, class Count>
+Status histogram_batched_range(const T* d_samples, std::uint64_t rows, std::uint64_t n,
                                std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::uint8_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::uint16_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::uint16_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::uint32_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::uint32_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::int32_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::int32_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const float* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const float* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::int8_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::int8_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const std::int16_t* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const std::int16_t* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const __half* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const __half* d_levels, std::uint32_t* d_counts,
-                               cudaStream_t stream = nullptr);
-Status histogram_batched_range(const __nv_bfloat16* d_samples, std::uint64_t rows, std::uint64_t n,
-                               std::uint64_t row_stride, std::uint32_t num_bins,
-                               const __nv_bfloat16* d_levels, std::uint32_t* d_counts,
+                               const typename SameType<T>::type* d_levels, Count* d_counts,
                                cudaStream_t stream = nullptr);
 
 // One histogram per segment (the segmented family, CUB's segmented offsets): n samples at
@@ -405,102 +334,23 @@ Status histogram_batched_range(const __nv_bfloat16* d_samples, std::uint64_t row
 // the samples. The offsets are not checked on the host (that would need a synchronisation): each
 // is clamped to [0, n] and a segment whose end comes before its begin is empty, so offsets out of
 // order or beyond n give counts of the clamped segments, never an access outside the n samples.
-Status histogram_segmented_even(const std::uint8_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const std::uint16_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const std::uint32_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const std::int32_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const float* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, float lower, float upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const std::int8_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const std::int16_t* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, std::int64_t lower, std::int64_t upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const __half* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, float lower, float upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_even(const __nv_bfloat16* d_samples, std::uint64_t n,
-                                std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                std::uint32_t num_bins, float lower, float upper,
-                                std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::uint8_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::uint16_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::uint32_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::int32_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::int8_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_direct(const std::int16_t* d_samples, std::uint64_t n,
-                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                  std::uint32_t num_bins, std::uint32_t* d_counts,
-                                  cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::uint8_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::uint8_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::uint16_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::uint16_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::uint32_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::uint32_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::int32_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::int32_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const float* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const float* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::int8_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::int8_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const std::int16_t* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const std::int16_t* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const __half* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const __half* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
-Status histogram_segmented_range(const __nv_bfloat16* d_samples, std::uint64_t n,
-                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
-                                 std::uint32_t num_bins, const __nv_bfloat16* d_levels,
-                                 std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+// The sample types and Count of the batched calls (64-bit counts: n up to 2^60, in chunks of at
+// most 2^31 samples).
+template <class T, class Count>
+Status histogram_segmented_even(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                typename EvenBound<T>::type lower,
+                                typename EvenBound<T>::type upper, Count* d_counts,
+                                cudaStream_t stream = nullptr);
+template <class T, class Count>
+Status histogram_segmented_direct(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                  const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                  Count* d_counts, cudaStream_t stream = nullptr);
+template <class T, class Count>
+Status histogram_segmented_range(const T* d_samples, std::uint64_t n, std::uint64_t num_segments,
+                                 const std::int64_t* d_offsets, std::uint32_t num_bins,
+                                 const typename SameType<T>::type* d_levels, Count* d_counts,
+                                 cudaStream_t stream = nullptr);
 
 // ---- Weighted histograms (families "weighted" and "weighted_det") ----------------------------
 // Sample i adds d_weights[i] to its bin instead of 1 (numpy.histogram's weights=): n samples and
@@ -524,19 +374,13 @@ struct WeightedOptions {
   bool deterministic = false;
   double max_abs_weight = 0;  // deterministic: a bound on |w| the caller guarantees; 0: measured
 };
-// The bins of weights of type W, and the even bounds of samples of type T.
+// The bins of weights of type W (the even bounds of samples of type T: EvenBound above).
 template <class W> struct WeightedBin;
 template <> struct WeightedBin<float> { using type = float; };
 template <> struct WeightedBin<double> { using type = double; };
 template <> struct WeightedBin<std::int32_t> { using type = std::int64_t; };
 template <> struct WeightedBin<std::int64_t> { using type = std::int64_t; };
 template <class W> using weighted_bin_t = typename WeightedBin<W>::type;
-template <class T> struct EvenBound { using type = std::int64_t; };  // integers up to 4 bytes
-template <> struct EvenBound<float> { using type = float; };
-template <> struct EvenBound<__half> { using type = float; };
-template <> struct EvenBound<__nv_bfloat16> { using type = float; };
-template <> struct EvenBound<double> { using type = double; };
-template <> struct EvenBound<std::uint64_t> { using type = std::uint64_t; };  // exact bounds
 
 // Every sample type of histogram_even, and W one of float, double, std::int32_t, std::int64_t.
 template <class T, class W>

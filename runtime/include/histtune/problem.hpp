@@ -112,6 +112,9 @@ struct Problem {
   std::uint64_t rows = 1;
   std::uint64_t row_stride = 0;
   const std::int64_t* d_offsets = nullptr;
+  // Segmented: the sample the offsets count from (a chunk of a call with 64-bit counts, whose n
+  // samples start there; counts64.hpp). A call argument; 0 for whole calls.
+  std::uint64_t offsets_base = 0;
   // Weighted problems (families "weighted" and "weighted_det"): the weights' type (part of the
   // key) and, as call arguments like the even bounds, n weights in device memory (sample i adds
   // d_weights[i]) and, for the deterministic family, the caller's bound on |weight| that sets

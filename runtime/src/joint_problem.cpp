@@ -37,12 +37,20 @@ void split_joint_bins(Problem& p) {
       std::llround(std::pow(static_cast<double>(p.num_bins), 1.0 / dims)));
   std::uint64_t power = 1;
   for (std::uint32_t d = 0; d < dims; ++d) power *= root;
-  for (std::uint32_t d = 0; d < dims; ++d) {
+  for (std::uint32_t d = 0; d < dims; ++d)
     p.joint.bins[d] = power == p.num_bins ? root : d == 0 ? p.num_bins : 1;
-    p.joint.lower[d] = p.lower;
-    p.joint.upper[d] = p.upper;
-  }
   p.active_channels = dims;
+}
+
+void set_joint_bounds(Problem& p, bool given) {
+  if (!given) {
+    p.lower = 0;
+    p.upper = p.joint.bins[0];
+  }
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
+    p.joint.lower[d] = p.lower;
+    p.joint.upper[d] = given ? p.upper : p.joint.bins[d];
+  }
 }
 
 }  // namespace histtune

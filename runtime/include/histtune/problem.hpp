@@ -203,8 +203,11 @@ Problem joint_problem(SampleType t, Binning b, std::uint32_t dims, const std::ui
 Problem joint_dim(const Problem& p, std::uint32_t d);
 // A joint problem's bins from its key alone (the dimensions and their product): the product's
 // D-th root in each dimension where it is a whole number, else the product in dimension 0 and 1 in
-// the others; each dimension's bounds [p.lower, p.upper).
+// the others.
 void split_joint_bins(Problem& p);
+// Each dimension's bounds: [p.lower, p.upper) when `given`, else [0, its bins) as a 1D problem's
+// default (lower and upper then dimension 0's, the span the tuner draws values over).
+void set_joint_bounds(Problem& p, bool given);
 
 // A segmented problem: n samples cut into `rows` segments by rows + 1 offsets (set d_offsets).
 Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,

@@ -165,7 +165,7 @@ Problem parse_problem(const std::string& spec) {
                      " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
                      "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
                      "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
-                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all) or "
+                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all), "
                      "w|wdet:WEIGHTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (weighted, fast or "
                      "deterministic; WEIGHTS f32, f64, i32, i64) or "
                      "j:DIMS:TYPE:even:BINSxBINS..:N[:LOWER:UPPER] (joint, N tuples))");

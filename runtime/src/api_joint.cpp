@@ -9,13 +9,6 @@
 namespace histtune {
 namespace {
 
-template <class T> constexpr SampleType sample_type_of();
-#define HT_TYPE_OF(TAG, C, T, BOUND) \
-  template <> constexpr SampleType sample_type_of<T>() { return SampleType::TAG; }
-HT_TYPES_UP_TO_4_BYTES(HT_TYPE_OF)
-HT_TYPE_OF(f64, double, double, double)
-#undef HT_TYPE_OF
-
 Status refuse(const std::string& why) {
   return Status(StatusCode::invalid_argument, "histtune: joint histogram: " + why);
 }

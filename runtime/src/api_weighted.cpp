@@ -9,12 +9,6 @@
 namespace histtune {
 namespace {
 
-template <class T> constexpr SampleType sample_type_of();
-#define HT_TYPE_OF(TAG, C, T, BOUND) \
-  template <> constexpr SampleType sample_type_of<T>() { return SampleType::TAG; }
-HT_ALL_TYPES(HT_TYPE_OF)
-#undef HT_TYPE_OF
-
 template <class W> constexpr WeightType weight_type_of();
 template <> constexpr WeightType weight_type_of<float>() { return WeightType::f32; }
 template <> constexpr WeightType weight_type_of<double>() { return WeightType::f64; }

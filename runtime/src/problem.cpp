@@ -556,7 +556,8 @@ std::string validate_even_bounds(const Problem& p) {
 }  // namespace
 
 std::string validate(const Problem& p) {
-  if (p.num_bins == 0) return "num_bins must be at least 1";
+  // A joint problem's family names the dimension without bins.
+  if (p.num_bins == 0 && !family_of(p).has_dims()) return "num_bins must be at least 1";
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow" +

@@ -9,6 +9,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "histtune/problem.hpp"
+
 #define HT_INTEGERS_UP_TO_4_BYTES(X)                   \
   X(u8, std::uint8_t, std::uint8_t, std::int64_t)      \
   X(u16, std::uint16_t, std::uint16_t, std::int64_t)   \
@@ -31,3 +33,12 @@
 #define HT_INTEGER_TYPES(X) HT_INTEGERS_UP_TO_4_BYTES(X) HT_INTEGERS_8_BYTES(X)
 #define HT_ALL_TYPES(X) \
   HT_TYPES_UP_TO_4_BYTES(X) HT_INTEGERS_8_BYTES(X) X(f64, double, double, double)
+
+namespace histtune {
+// The SampleType of a C++ sample type, for the templated entry points.
+template <class T> constexpr SampleType sample_type_of();
+#define HT_TYPE_OF(TAG, C, T, BOUND) \
+  template <> constexpr SampleType sample_type_of<T>() { return SampleType::TAG; }
+HT_ALL_TYPES(HT_TYPE_OF)
+#undef HT_TYPE_OF
+}  // namespace histtune

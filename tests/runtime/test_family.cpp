@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/families.hpp"
 #include "histtune/jit.hpp"
 

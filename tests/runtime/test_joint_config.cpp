@@ -11,6 +11,7 @@
 #include "fake_device.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/families.hpp"
+#include "histtune/histtune.h"
 #include "histtune/histtune.hpp"
 #include "histtune/reference.hpp"
 
@@ -172,6 +173,41 @@ TEST(JointConfig, PublicCallsRefuseBadInputWithoutTouchingTheOutput) {
   for (std::uint32_t c : counts) EXPECT_EQ(c, 7u);
 }
 
+TEST(JointConfig, TheCCallRefusesBadCodesAndArgumentsWithoutTouchingTheOutput) {
+  std::uint32_t counts[16];
+  std::fill(std::begin(counts), std::end(counts), 7u);
+  const std::uint32_t bins[] = {4, 4};
+  const double lower[] = {0, 0}, upper[] = {1, 1};
+  EXPECT_EQ(histtune_histogramdd(12, kSamples, nullptr, 100, 2, 1, bins, lower, upper, nullptr,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("unknown sample type code 12"),
+            std::string::npos);
+  EXPECT_EQ(histtune_histogramdd(4, kSamples, nullptr, 100, 2, 0, bins, lower, upper, nullptr,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("neither even (1) nor range (2)"),
+            std::string::npos);
+  EXPECT_EQ(histtune_histogramdd(4, kSamples, nullptr, 100, 2, 1, bins, nullptr, upper, nullptr,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_EQ(histtune_histogramdd(4, kSamples, nullptr, 100, 9, 1, bins, lower, upper, nullptr,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("1 to 4 dimensions"), std::string::npos);
+  const double reversed[] = {1, 0};
+  EXPECT_EQ(histtune_histogramdd(4, kSamples, nullptr, 100, 2, 1, bins, reversed, upper, nullptr,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("dimension 0"), std::string::npos);
+  const void* no_edges[] = {kSamples, nullptr};
+  EXPECT_EQ(histtune_histogramdd(4, kSamples, nullptr, 100, 2, 2, bins, nullptr, nullptr, no_edges,
+                                 counts, nullptr),
+            HISTTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(histtune_last_error()).find("d_edges[1] is null"), std::string::npos);
+  for (std::uint32_t c : counts) EXPECT_EQ(c, 7u);
+}
+
 TEST(JointConfig, RestrictionsAndTheDefaultAroundTheSharedMemoryBoundary) {
   const DeviceInfo d = h100_like();
   const Problem small = pairs(SampleType::f32, 64, 64);
@@ -201,9 +237,12 @@ TEST(JointConfig, RestrictionsAndTheDefaultAroundTheSharedMemoryBoundary) {
     EXPECT_EQ(joint::check(def, p, d).message(), "") << total << " bins: " << def.label();
     const std::size_t smem = joint::geometry(def, p, d).smem_bytes;
     EXPECT_LE(smem, d.smem_per_block_optin) << total << " bins: " << def.label();
-    if (total <= words32 - 1) EXPECT_EQ(def.counter_bits, 32) << total;
-    if (total >= words32 && total <= 2 * words32) EXPECT_EQ(def.counter_bits, 16) << total;
-    if (total > 2 * words32) EXPECT_EQ(def.private_copies, 0) << total;
+    const int bits = total <= words32 - 1 ? 32 : total <= 2 * words32 ? 16 : 0;
+    if (bits != 0) {
+      EXPECT_EQ(def.counter_bits, bits) << total;
+    } else {
+      EXPECT_EQ(def.private_copies, 0) << total;
+    }
   }
   for (const Problem& p : joint::plan_problems())
     EXPECT_EQ(joint::check(joint::default_for(p, d), p, d).message(), "") << p.describe();

@@ -20,7 +20,7 @@ std::string check_joint_pointers(const Problem& p) {
   if (p.n == 0) return {};
   const std::size_t bytes = sample_bytes(p.sample_type);
   const bool separate = p.joint.d_columns[0] != nullptr;
-  for (std::uint32_t d = 0; d < p.channels; ++d) {
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
     const std::string dim = "[" + std::to_string(d) + "]";
     const void* col = p.joint.d_columns[d];
     if (separate && col == nullptr) return "d_columns" + dim + " is null with n = " + std::to_string(p.n);

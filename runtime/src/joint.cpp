@@ -161,7 +161,7 @@ JointArgs joint_args(const Problem& p, const void* d_samples, std::uint32_t* d_c
   JointArgs a{};
   const std::size_t sb = sample_bytes(p.sample_type);
   const bool separate = p.joint.d_columns[0] != nullptr;
-  for (std::uint32_t d = 0; d < p.channels; ++d) {
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
     const BinningArgs b = BinningArgs::of(joint_dim(p, d));
     a.cols[d] = separate ? p.joint.d_columns[d] : static_cast<const char*>(d_samples) + d * sb;
     a.levels[d] = p.joint.d_levels[d];

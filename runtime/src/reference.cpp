@@ -185,7 +185,7 @@ std::vector<std::uint32_t> reference_joint(const Problem& p, const void* samples
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   const std::size_t sb = sample_bytes(p.sample_type);
   std::vector<std::uint32_t> index(p.n, 0);  // the joint bin so far, or kNone
-  for (std::uint32_t d = 0; d < p.channels; ++d) {
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
     // Dimension d as one channel of `dims` interleaved ones (one of one in the separate form).
     Problem one = joint_dim(p, d);
     one.channels = columns != nullptr ? 1 : p.channels;

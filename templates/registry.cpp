@@ -17,6 +17,7 @@ void link_batched_cuh();
 void link_read_floor_cuh();
 void link_reduce_cuh();
 void link_weighted_cuh();
+void link_joint_cuh();
 void link_counts64_cuh();
 
 namespace {
@@ -51,6 +52,7 @@ void ensure_linked() {
     link_read_floor_cuh();
     link_reduce_cuh();
     link_weighted_cuh();
+    link_joint_cuh();
     link_counts64_cuh();
     std::string shared;
     for (const auto& [k, v] : table())

@@ -139,6 +139,30 @@ void exact_bounds(Problem& p, const std::string& lower, const std::string& upper
 }
 }  // namespace
 
+// A joint spec's bins: BINSxBINS.. one count per dimension (bins: the product), or the product
+// alone, split as a stored key's (split_joint_bins); each dimension over LOWER:UPPER, or [0, its
+// bins).
+template <class Bad>
+void joint_bins_of_spec(Problem& p, const std::string& text, bool bounds_given, Bad bad) {
+  if (p.binning != Binning::even) throw bad("joint specs take even bins (the tuner draws no edges)");
+  std::vector<std::uint32_t> each;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, 'x');)
+    each.push_back(part.empty() || part.size() > 10 || part.find_first_not_of("0123456789") !=
+                                                           std::string::npos
+                       ? 0
+                       : static_cast<std::uint32_t>(std::min(std::stoull(part), 0xFFFFFFFFull)));
+  if (each.size() == 1) {
+    split_joint_bins(p);
+  } else if (each.size() != p.channels) {
+    throw bad("joint bins '" + text + "' name " + std::to_string(each.size()) + " dimensions, not " +
+              std::to_string(p.channels));
+  } else {
+    for (std::uint32_t d = 0; d < p.channels; ++d) p.joint.bins[d] = each[d];
+  }
+  set_joint_bounds(p, bounds_given);
+}
+
 Problem parse_problem(const std::string& spec) {
   std::vector<std::string> f;
   std::stringstream in(spec);
@@ -149,9 +173,10 @@ Problem parse_problem(const std::string& spec) {
                      " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
                      "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
                      "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
-                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all) or "
+                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all), "
                      "w|wdet:WEIGHTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (weighted, fast or "
-                     "deterministic; WEIGHTS f32, f64, i32, i64))");
+                     "deterministic; WEIGHTS f32, f64, i32, i64) or "
+                     "j:DIMS:TYPE:even:BINSxBINS..:N[:LOWER:UPPER] (joint, N tuples))");
   };
   Problem p;
   for (const KernelFamily* fam : families())
@@ -177,6 +202,14 @@ Problem parse_problem(const std::string& spec) {
     if (rows.empty() || rows.size() > 10 || rows.find_first_not_of("0123456789") != std::string::npos)
       throw bad("bad row count '" + rows + "'");
     p.rows = std::stoull(rows);
+    f.erase(f.begin(), f.begin() + 2);
+  } else if (family_of(p).has_dims()) {
+    // Joint tuples: "j:2:u8:even:256x256:2^26" is u8 pairs into 256 x 256 bins.
+    if (f.size() < 2) throw bad("wrong number of fields");
+    const std::string& dims = f[1];
+    if (dims.size() != 1 || dims[0] < '1' || dims[0] > '0' + static_cast<int>(kMaxJointDims))
+      throw bad("bad dimensions '" + dims + "' (1 to " + std::to_string(kMaxJointDims) + ")");
+    p.channels = p.active_channels = static_cast<std::uint32_t>(dims[0] - '0');
     f.erase(f.begin(), f.begin() + 2);
   } else if (family_of(p).has_weights()) {
     // Weighted samples: "w:f32:f32:even:256:2^26" is f32 samples with f32 weights.
@@ -240,6 +273,7 @@ Problem parse_problem(const std::string& spec) {
   } else if (p.binning == Binning::range) {
     tuner::set_default_level_span(p);
   }
+  if (family_of(p).has_dims()) joint_bins_of_spec(p, f[2], f.size() == 6, bad);
   if (std::string why = rejected_by_cli(p, f.size() == 6); !why.empty()) throw bad(why);
   if (std::string why = validate(p); !why.empty()) throw bad(why);
   // Range problems: LOWER:UPPER is the span of the tuner's levels (tuner::make_levels).
@@ -270,6 +304,7 @@ std::string problem_spec(const db::ProblemRow& key) {
       : f.has_rows()   ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
       : f.has_weights() ? std::string(f.spec_prefix()) + ":" +
                               to_string(static_cast<WeightType>(key.channels)) + ":"
+      : f.has_dims() ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
                         : "";
   return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
          count_text(key.n);
@@ -284,6 +319,8 @@ std::string problem_name(const db::ProblemRow& key) {
     s = key.family + " " + s + " rows=" + std::to_string(key.channels);  // the channels column
   else if (const auto fam = parse_family(key.family); fam && family(*fam).has_weights())
     s = key.family + " " + s + " weights=" + to_string(static_cast<WeightType>(key.channels));
+  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_dims())
+    s = key.family + " " + s + " dims=" + std::to_string(key.channels);
   return s;
 }
 

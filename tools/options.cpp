@@ -95,7 +95,10 @@ const char* const kProblemFormat =
     "mc:3/4:u8:direct:256:7680x4320 (an RGBA frame, colour channels only).\n"
     "One histogram per row: bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (ROWS rows of N\n"
     "samples) or seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N samples cut into SEGMENTS\n"
-    "segments at random). Example: bat:4096:u8:direct:256:65536.";
+    "segments at random). Example: bat:4096:u8:direct:256:65536.\n"
+    "A joint histogram (N tuples of DIMS values, 1 to 4, even bins per dimension) is\n"
+    "j:DIMS:TYPE:even:BINS:N[:LOWER:UPPER], BINS per dimension (64x64) or their product.\n"
+    "Example: j:2:u8:even:256x256:2^26.";
 
 std::string help_footer(const std::string& details) { return details + "\n\n" + kExitCodes; }
 

@@ -13,11 +13,11 @@ namespace histtune::cli {
 namespace {
 
 const char* const kDetails =
-    "Tunes the default plan (53 problems: u8, u16, u32, i32, f32, i64, f16, bf16, i8 and i16\n"
+    "Tunes the default plan (56 problems: u8, u16, u32, i32, f32, i64, f16, bf16, i8 and i16\n"
     "samples, 10 to 1048576 and n/16 bins, 2^12 to 2^28 samples, direct, even and range\n"
     "binning; RGBA frames\n"
     "and [1048576, 512] columns of interleaved channels; batched and segmented rows; weighted\n"
-    "samples, fast and deterministic), or each\n"
+    "samples, fast and deterministic; joint f32 and u8 pairs and f32 triples), or each\n"
     "--problem, on one GPU. Per problem: the search (annealing with a budget, started from\n"
     "the winners of similar problems already tuned) times configurations on uniform data,\n"
     "each compiled by NVRTC (or loaded from the database), timed until its median is\n"

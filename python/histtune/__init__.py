@@ -17,10 +17,11 @@ import sys
 from . import _core
 from ._api import (Choice, bincount, histogram, histogram_channels, histogram_rows,
                    histogram_segments, last_choice)
+from ._joint import histogram2d, histogramdd
 
 __version__ = _core.__version__
 __all__ = ["histogram", "bincount", "histogram_channels", "histogram_rows", "histogram_segments",
-           "last_choice", "Choice"]
+           "histogram2d", "histogramdd", "last_choice", "Choice"]
 
 if "torch" in sys.modules:  # torch.compile finds the custom ops (else: on the first torch call)
     from ._arrays import torch_adapter

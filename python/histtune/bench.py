@@ -4,7 +4,8 @@ Prints issues 24, 25, 26 and 27's rows with each column measured here: medians o
 timings of 5 calls back to back (100 for the launch-bound row, 2^16 samples) after a warm-up,
 inputs larger than the L2 cache except that row, every histtune result checked exactly (against torch.bincount
 for integers, against the float rule bin = (s - lo) * (bins / (hi - lo)) computed in float32 by
-torch for floats). Then the host time one call adds: a warm call from Python against the same
+torch for floats; the joint rows against cupy.histogramdd too, their peer, as torch has no CUDA
+histogramdd). Then the host time one call adds: a warm call from Python against the same
 call made from C++ (histtune._core.warm_call_us), medians of many calls.
 
 Needs torch; CuPy's columns read "-" without it. The configurations come from the tuning
@@ -196,6 +197,41 @@ def _row_weighted(torch, n: int, samples: int, deterministic: bool):
     return ({"histtune": t(run), "torch.bincount(weights=)": t(torch_sums)}, level, check)
 
 
+def _row_joint(torch, cp, n: int, dims: int, bins: int, u8: bool, samples: int):
+    """Joint histograms (issue 26): n tuples of `dims` values, interleaved [n, dims], into bins^dims
+    bins against cupy.histogramdd of the same array (torch has no CUDA histogramdd). u8 values
+    over [0, 256), or float32 values at bin centres over [0, 1) (so that NumPy's edges and the
+    kernel's float rule agree): checked exactly against torch's count by histtune's rule, and
+    against cupy.histogramdd."""
+    if u8:
+        x = torch.randint(0, 256, (n, dims), dtype=torch.uint8, device="cuda")
+        lo, hi = 0, 256
+    else:
+        x = (torch.randint(0, bins, (n, dims), device="cuda").float() + 0.5) / bins
+        lo, hi = 0.0, 1.0
+    rng = [(lo, hi)] * dims
+    run = lambda: histtune.histogramdd(x, bins, range=rng)  # noqa: E731
+    got = run()
+    index = torch.zeros(n, dtype=torch.int64, device="cuda")
+    keep = torch.ones(n, dtype=torch.bool, device="cuda")
+    for d in range(dims):
+        b, inside = _float_bins(torch, x[:, d].float(), bins, float(lo), float(hi))
+        index, keep = index * bins + b, keep & inside
+    want = torch.bincount(index[keep], minlength=bins ** dims).reshape((bins,) * dims)
+    check = _check("joint", got, want)
+    level = histtune.last_choice().level
+    t = lambda f: _median_ms(torch, f, samples)  # noqa: E731
+    cols = {"histtune": t(run)}
+    if cp is not None:
+        xc = cp.asarray(x)
+        peer = lambda: cp.histogramdd(xc, bins, range=rng)[0]  # noqa: E731
+        if not bool((cp.asarray(got).astype(cp.float64) == peer()).all()):
+            raise SystemExit("histtune.bench: joint counts differ from cupy.histogramdd")
+        check += ", = cupy.histogramdd"
+        cols["cupy.histogramdd"] = t(peer)
+    return cols, level, check
+
+
 def _row_columns(torch, rows: int, cols: int, samples: int):
     x = torch.randint(0, 256, (rows, cols), dtype=torch.uint8, device="cuda")
     offsets = torch.arange(cols, device="cuda", dtype=torch.int64) * 256
@@ -259,7 +295,10 @@ def _format(cols: dict, level: str, check: str) -> list:
     torch_cols = ", ".join(f"`{k}` {ms(v)}" for k, v in cols.items() if k.startswith("torch"))
     cupy_cols = ", ".join(f"`{k}` {ms(v)}" for k, v in cols.items() if k.startswith("cupy"))
     best_torch = min((v for k, v in cols.items() if k.startswith("torch")), default=None)
+    best_cupy = min((v for k, v in cols.items() if k.startswith("cupy")), default=None)
     speedup = f"{best_torch / cols['histtune']:.1f}x" if best_torch else "-"
+    if not best_torch and best_cupy:  # no torch peer (joint histograms): against CuPy's
+        speedup = f"{best_cupy / cols['histtune']:.1f}x (cupy)"
     return [ours, torch_cols or "-", cupy_cols or "-", speedup]
 
 
@@ -294,7 +333,11 @@ def main(argv=None) -> int:
             ("weighted f32 + f32 weights, 256 even bins, 2^26",
              _row_weighted(torch, 1 << 26, s, deterministic=False)),
             ("the same, deterministic (max_abs_weight=1)",
-             _row_weighted(torch, 1 << 26, s, deterministic=True))]
+             _row_weighted(torch, 1 << 26, s, deterministic=True)),
+            ("joint f32 pairs, 64 x 64 bins, 2^26", _row_joint(torch, cp, 1 << 26, 2, 64, False, s)),
+            ("joint u8 pairs, 256 x 256 bins, 2^26",
+             _row_joint(torch, cp, 1 << 26, 2, 256, True, s)),
+            ("joint f32 triples, 32^3 bins, 2^24", _row_joint(torch, cp, 1 << 24, 3, 32, False, s))]
     print(f"histtune {histtune.__version__}, torch {torch.__version__}"
           + (f", cupy {cp.__version__}" if cp else "") + f", {torch.cuda.get_device_name()}")
     print("\n| workload | histtune | torch | cupy | vs best torch |\n|---|---|---|---|---|")

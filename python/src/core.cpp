@@ -317,6 +317,37 @@ void weighted_run(int type, int weight_type, int binning, std::uintptr_t samples
          deterministic ? Family::weighted_det : Family::weighted);
 }
 
+// A joint call (histtune::histogram_joint): interleaved tuples at `samples`, or (samples 0) one
+// array per dimension at `columns`; even bounds per dimension, or range edges per dimension.
+// The lists' lengths are the dimensions' (the Python layer checks them; here again, since the C++
+// call reads `dims` entries of each).
+void joint_run(int type, int binning, std::uintptr_t samples,
+               const std::vector<std::uintptr_t>& columns, std::uint64_t n,
+               const std::vector<std::uint32_t>& bins, const std::vector<double>& lower,
+               const std::vector<double>& upper, const std::vector<std::uintptr_t>& edges,
+               std::uintptr_t counts, std::uintptr_t stream, int device) {
+  if (type < 0 || type > static_cast<int>(SampleType::f64) ||
+      (binning != static_cast<int>(Binning::even) && binning != static_cast<int>(Binning::range)))
+    throw nb::value_error("histtune: unknown sample type or joint binning code");
+  const std::size_t dims = bins.size();
+  const bool even = binning == static_cast<int>(Binning::even);
+  if ((even && (lower.size() != dims || upper.size() != dims)) || (!even && edges.size() != dims) ||
+      (samples == 0 && columns.size() != dims))
+    throw nb::value_error("histtune: joint histogram: one bin count, range and array per dimension");
+  std::vector<JointBounds> bounds(dims);
+  for (std::size_t d = 0; even && d < dims; ++d) bounds[d] = {lower[d], upper[d]};
+  std::vector<const void*> cols(columns.size()), eds(edges.size());
+  for (std::size_t d = 0; d < cols.size(); ++d) cols[d] = as<void>(columns[d]);
+  for (std::size_t d = 0; d < eds.size(); ++d) eds[d] = as<void>(edges[d]);
+  DeviceScope scope(device);
+  finish(histogram_joint(static_cast<SampleType>(type), as<void>(samples),
+                         samples == 0 ? cols.data() : nullptr, n,
+                         static_cast<std::uint32_t>(dims), static_cast<Binning>(binning),
+                         bins.data(), even ? bounds.data() : nullptr,
+                         even ? nullptr : eds.data(), counts_at(counts), stream_at(stream)),
+         Family::joint);
+}
+
 // What the last successful call on this thread ran, as the Python Choice's fields.
 nb::dict last_choice_dict() {
   nb::dict d;
@@ -336,8 +367,10 @@ nb::dict last_choice_dict() {
     fill(c, to_string(last_family));
     // A segmented configuration is labelled as its family labels it ("seg.").
     d["config"] = family(last_family).label(FamilyModel<BatchedFamily>::values(c.config));
-  } else if (last_family == Family::weighted || last_family == Family::weighted_det) {
-    const FamilyChoice c = last_weighted_choice();
+  } else if (last_family == Family::weighted || last_family == Family::weighted_det ||
+             last_family == Family::joint) {
+    const FamilyChoice c =
+        last_family == Family::joint ? last_joint_choice() : last_weighted_choice();
     d["family"] = to_string(last_family);
     d["config"] = c.label();
     d["level"] = to_string(c.level);
@@ -499,6 +532,8 @@ NB_MODULE(_core, m) {
   m.def("weighted", &weighted_run, "type"_a, "weight_type"_a, "binning"_a, "samples"_a,
         "weights"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
         "max_abs_weight"_a, "stream"_a, "device"_a);
+  m.def("joint", &joint_run, "type"_a, "binning"_a, "samples"_a, "columns"_a, "n"_a, "bins"_a,
+        "lower"_a, "upper"_a, "edges"_a, "counts"_a, "stream"_a, "device"_a);
   m.def("last_choice", &last_choice_dict);
   m.def("warm_call_us", &warm_call_us, "type"_a, "samples"_a, "n"_a, "bins"_a, "counts"_a,
         "stream"_a, "calls"_a);

@@ -16,6 +16,32 @@ std::string address(const void* ptr) {
   return buf;
 }
 
+// A joint problem's arrays per dimension: the separate form's columns and range binning's
+// edges, each non-null and aligned to the samples' type (n > 0).
+std::string check_joint_pointers(const Problem& p) {
+  if (p.n == 0) return {};
+  const std::size_t bytes = sample_bytes(p.sample_type);
+  const bool separate = p.joint.d_columns[0] != nullptr;
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
+    const std::string dim = "[" + std::to_string(d) + "]";
+    const void* col = p.joint.d_columns[d];
+    if (separate && col == nullptr) return "d_columns" + dim + " is null with n = " + std::to_string(p.n);
+    if (reinterpret_cast<std::uintptr_t>(col) % bytes != 0)
+      return "d_columns" + dim + " = " + address(col) + " is not aligned to its " +
+             std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " samples";
+    if (p.binning != Binning::range) continue;
+    const void* edges = p.joint.d_levels[d];
+    if (edges == nullptr)
+      return "d_edges" + dim + " is null with n = " + std::to_string(p.n) + " (dimension " +
+             std::to_string(d) + " reads " + std::to_string(std::uint64_t{p.joint.bins[d]} + 1) +
+             " edges)";
+    if (reinterpret_cast<std::uintptr_t>(edges) % bytes != 0)
+      return "d_edges" + dim + " = " + address(edges) + " is not aligned to its " +
+             std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " edges";
+  }
+  return {};
+}
+
 // The pointer checks of both count widths, after the problem's: counts of `count_bytes` each.
 std::string check_pointers(const Problem& p, const void* d_samples, const void* d_counts,
                            std::size_t count_bytes) {
@@ -40,6 +66,7 @@ std::string check_pointers(const Problem& p, const void* d_samples, const void* 
       return "d_weights = " + address(p.d_weights) + " is not aligned to its " +
              std::to_string(wb) + "-byte " + to_string(p.weight_type) + " weights";
   }
+  if (family_of(p).has_dims()) return check_joint_pointers(p);
   if (p.binning == Binning::range && p.n > 0) {
     if (p.d_levels == nullptr)
       return "d_levels is null with n = " + std::to_string(p.n) + " (range binning reads " +
@@ -133,6 +160,14 @@ std::string check_readable(const void* ptr, const char* name, const char* what,
 }  // namespace
 
 std::string check_levels(const Problem& p, int current_device) {
+  if (family_of(p).has_dims()) {  // its edges per dimension (no levels, weights or offsets)
+    if (p.binning == Binning::range && p.n > 0)
+      for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d)
+        if (std::string why = check_readable(p.joint.d_levels[d], "d_edges", "edges", current_device);
+            !why.empty())
+          return why;
+    return {};
+  }
   if (p.binning == Binning::range && p.n > 0)
     if (std::string why = check_readable(p.d_levels, "d_levels", "levels", current_device);
         !why.empty())

@@ -16,8 +16,9 @@ thread_local bool t_any_success = false;  // before one, the getters answer ""
 thread_local histtune::MultiChannelChoice t_mc_choice;  // of the last successful multi-channel call
 thread_local histtune::BatchedChoice t_rows_choice;     // of the last successful call of rows
 thread_local histtune::FamilyChoice t_weighted_choice;   // of the last successful weighted call
+thread_local histtune::FamilyChoice t_joint_choice;      // of the last successful joint call
 // Which family's call was the last successful one.
-enum class Last { hist1d, multichannel, rows, weighted };
+enum class Last { hist1d, multichannel, rows, weighted, joint };
 thread_local Last t_last = Last::hist1d;
 
 histtune_status finish(const histtune::Status& s) {
@@ -59,6 +60,15 @@ histtune_status finish_weighted(const histtune::Status& s) {
   return HISTTUNE_OK;
 }
 
+histtune_status finish_joint(const histtune::Status& s) {
+  if (!s.ok()) return finish(s);
+  t_error.clear();
+  t_joint_choice = histtune::last_joint_choice();
+  t_any_success = true;
+  t_last = Last::joint;
+  return HISTTUNE_OK;
+}
+
 // A choice's label, typed or of any family.
 template <class C>
 std::string label_of(const histtune::ChoiceOf<C>& c) {
@@ -73,6 +83,7 @@ auto with_last(F f) {
     case Last::multichannel: return f(t_mc_choice);
     case Last::rows: return f(t_rows_choice);
     case Last::weighted: return f(t_weighted_choice);
+    case Last::joint: return f(t_joint_choice);
     default: return f(t_choice);
   }
 }
@@ -268,6 +279,30 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
       static_cast<SampleType>(sample_type), d_samples, static_cast<WeightType>(weight_type),
       d_weights, n, static_cast<Binning>(binning), num_bins, lower, upper, d_levels, d_bins,
       stream, WeightedOptions{deterministic != 0, max_abs_weight}));
+}
+
+histtune_status histtune_histogramdd(int sample_type, const void* d_samples,
+                                     const void* const* d_columns, uint64_t n, uint32_t dims,
+                                     int binning, const uint32_t* bins, const double* lower,
+                                     const double* upper, const void* const* d_edges,
+                                     uint32_t* d_counts, cudaStream_t stream) {
+  using namespace histtune;
+  // Codes outside the enumerations are refused here: the casts below would name no type.
+  if (sample_type < 0 || sample_type > static_cast<int>(SampleType::f64))
+    return finish(Status(StatusCode::invalid_argument,
+                         "histtune: unknown sample type code " + std::to_string(sample_type)));
+  if (binning != static_cast<int>(Binning::even) && binning != static_cast<int>(Binning::range))
+    return finish(Status(StatusCode::invalid_argument,
+                         "histtune: joint binning code " + std::to_string(binning) +
+                             " is neither even (1) nor range (2)"));
+  JointBounds bounds[kMaxJointDims];
+  const bool even = binning == static_cast<int>(Binning::even);
+  if (even && dims <= kMaxJointDims && (lower == nullptr || upper == nullptr))
+    return finish(Status(StatusCode::invalid_argument, "histtune: joint histogram: lower or upper is null"));
+  for (uint32_t d = 0; even && d < dims && d < kMaxJointDims; ++d) bounds[d] = {lower[d], upper[d]};
+  return finish_joint(histogram_joint(static_cast<SampleType>(sample_type), d_samples, d_columns, n,
+                                      dims, static_cast<Binning>(binning), bins,
+                                      even ? bounds : nullptr, d_edges, d_counts, stream));
 }
 
 const char* histtune_last_error(void) { return t_error.c_str(); }

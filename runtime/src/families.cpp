@@ -5,6 +5,7 @@
 #include "histtune/batched.hpp"
 #include "histtune/family_model.hpp"
 #include "histtune/hist1d.hpp"
+#include "histtune/joint.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/templates/registry.hpp"
 #include "histtune/weighted.hpp"
@@ -18,8 +19,10 @@ const std::vector<const KernelFamily*>& families() {
   static const FamilyModel<SegmentedFamily> segmented;
   static const FamilyModel<WeightedFamily> weighted;
   static const FamilyModel<DeterministicWeightedFamily> weighted_det;
-  static const std::vector<const KernelFamily*> all = {&hist1d,    &multichannel, &batched,
-                                                       &segmented, &weighted,     &weighted_det};
+  static const FamilyModel<JointFamily> joint;
+  static const std::vector<const KernelFamily*> all = {&hist1d,   &multichannel, &batched,
+                                                       &segmented, &weighted,    &weighted_det,
+                                                       &joint};
   return all;
 }
 

@@ -158,6 +158,12 @@ Problem as_one_stream(const Problem& p) {
   flat.weight_type = WeightType::none;
   flat.d_weights = nullptr;
   flat.weight_bound = 0;
+  // A joint problem's tuples as one stream of dimension 0's binning (the tuner draws every
+  // dimension over its span).
+  if (family_of(p).has_dims()) {
+    flat.num_bins = p.joint.bins[0];
+    flat.joint = JointBins{};
+  }
   return flat;
 }
 
@@ -252,6 +258,8 @@ db::ProblemRow Problem::key() const {
   // Weighted problems keep their weights' type code (1 .. 4) in the channels column, so that a
   // nearer shape is one of the same weights.
   if (family_of(*this).has_weights()) row.channels = static_cast<std::uint32_t>(weight_type);
+  // Joint problems keep their dimensions there, so that a nearer shape has as many.
+  if (family_of(*this).has_dims()) row.channels = channels;
   return row;
 }
 
@@ -287,10 +295,16 @@ std::string Problem::describe() const {
     if (row_stride != 0) s << " row_stride=" << row_stride;
   }
   if (family_of(*this).has_weights()) s << " weights=" << to_string(weight_type);
+  if (family_of(*this).has_dims()) {
+    s << " dims=" << channels << " (";
+    for (std::uint32_t d = 0; d < channels && d < kMaxJointDims; ++d) s << (d ? "x" : "") << joint.bins[d];
+    s << ")";
+  }
   if (row_pixels != 0) {
     s << " image=" << image_rows() << "x" << row_pixels;
     if (row_pitch_bytes != 0) s << " pitch=" << row_pitch_bytes << "B";
   }
+  if (family_of(*this).has_dims()) return s.str();  // each dimension has its own bounds
   if (binning == Binning::even && is_int64(sample_type)) {
     // Exactly: a double's six digits would print two different bounds alike.
     if (sample_type == SampleType::u64)
@@ -312,6 +326,7 @@ bool every_value_a_bin(const Problem& p) {
 }
 
 int range_mode(const Problem& p) {
+  if (p.family == Family::joint) return 0;  // one search per dimension, in global memory
   if (sample_bytes(p.sample_type) == 1) return 2;  // u8 and i8
   const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
   return bytes <= kRangeStageMaxBytes ? 1 : 0;
@@ -347,6 +362,16 @@ bool offsets_fit_32_bits(const Problem& p, double range) {
 }  // namespace
 
 int even_narrow(const Problem& p) {
+  if (p.family == Family::joint) {
+    // One mode for every dimension: 2 serves wherever 1 does; 0 (64-bit) wherever either does.
+    int mode = 0;
+    for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
+      const int m = even_narrow(joint_dim(p, d));
+      if (m == 0) return 0;
+      mode = m > mode ? m : mode;
+    }
+    return mode;
+  }
   if (p.binning != Binning::even || is_float(p.sample_type)) return 0;
   // Integral for integer samples (validate()); i64 and u64 from their exact bounds.
   const double r = is_int64(p.sample_type) ? static_cast<double>(even_range64(p)) : p.upper - p.lower;
@@ -531,7 +556,8 @@ std::string validate_even_bounds(const Problem& p) {
 }  // namespace
 
 std::string validate(const Problem& p) {
-  if (p.num_bins == 0) return "num_bins must be at least 1";
+  // A joint problem's family names the dimension without bins.
+  if (p.num_bins == 0 && !family_of(p).has_dims()) return "num_bins must be at least 1";
   if (p.n > kMaxSamples)
     return "n = " + std::to_string(p.n) +
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow" +
@@ -539,6 +565,8 @@ std::string validate(const Problem& p) {
   if (std::string why = family_of(p).validate(p); !why.empty()) return why;
   if (!family_of(p).has_weights() && p.weight_type != WeightType::none)
     return std::string(to_string(p.family)) + " problems take no weights (the weighted families do)";
+  // The joint family checked each dimension's binning as a 1D problem's (joint_dim).
+  if (family_of(p).has_dims()) return {};
   if (p.binning == Binning::direct && is_float(p.sample_type))
     return std::string("direct binning needs integer samples; use even binning for ") +
            to_string(p.sample_type);

@@ -179,10 +179,36 @@ std::vector<std::uint32_t> count_rows(const Problem& p, const void* samples, con
 
 }  // namespace
 
+std::vector<std::uint32_t> reference_joint(const Problem& p, const void* samples,
+                                           const void* const* columns,
+                                           const void* const* levels) {
+  if (p.binning == Binning::range && levels == nullptr && p.n > 0)
+    throw std::invalid_argument("reference_joint: edges need the host edges of every dimension");
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  const std::size_t sb = sample_bytes(p.sample_type);
+  std::vector<std::uint32_t> index(p.n, 0);  // the joint bin so far, or kNone
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
+    // Dimension d as one channel of `dims` interleaved ones (one of one in the separate form).
+    Problem one = joint_dim(p, d);
+    one.channels = columns != nullptr ? 1 : p.channels;
+    const void* at = columns != nullptr ? columns[d] : static_cast<const char*>(samples) + d * sb;
+    std::vector<std::uint32_t> bin(p.n, kNone);
+    visit_samples(one, at, levels != nullptr ? levels[d] : nullptr,
+                  [&](std::uint32_t, std::uint32_t b, std::uint64_t i) { bin[i] = b; });
+    for (std::uint64_t i = 0; i < p.n; ++i)
+      index[i] = index[i] == kNone || bin[i] == kNone ? kNone : index[i] * p.joint.bins[d] + bin[i];
+  }
+  std::vector<std::uint32_t> h(p.num_bins, 0);
+  for (std::uint32_t j : index)
+    if (j != kNone) ++h[j];
+  return h;
+}
+
 std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* samples,
                                                const void* levels, const std::int64_t* offsets) {
   if (p.family == Family::batched || p.family == Family::segmented)
     return count_rows(p, samples, levels, offsets);
+  if (p.family == Family::joint) return reference_joint(p, samples, nullptr, nullptr);
   if (p.binning == Binning::range && levels == nullptr && p.n > 0)
     throw std::invalid_argument("reference_histogram: range binning needs the host levels");
   // The pitch's arithmetic assumes what validate() checks (row_pixels divides n, the pitch is

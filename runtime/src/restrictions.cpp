@@ -1,5 +1,7 @@
 #include "restrictions.hpp"
 
+#include <algorithm>
+
 #include "histtune/two_phase.hpp"
 
 namespace histtune {
@@ -53,6 +55,15 @@ Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceI
   if (bytes <= two_phase::max_bytes(d)) return {};
   return refused(RestrictionKind::partials, static_cast<std::int64_t>(bytes),
                  static_cast<std::int64_t>(two_phase::max_bytes(d)), shape);
+}
+
+unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_per_sm,
+                           std::uint64_t n, const DeviceInfo& d) {
+  const std::uint64_t tile = std::uint64_t{static_cast<unsigned>(block_threads)} * items_per_thread;
+  const std::uint64_t tiles = std::max<std::uint64_t>((n + tile - 1) / tile, 1);
+  const std::uint64_t resident =
+      std::uint64_t{static_cast<unsigned>(std::max(d.sm_count, 1))} * blocks_per_sm;
+  return static_cast<unsigned>(std::min(tiles, resident));
 }
 
 }  // namespace histtune

@@ -1,7 +1,8 @@
 // The restrictions every kernel family shares: a block's threads and shared memory against the
 // device's per-SM and per-block limits, and a two-phase flush's partials against the temporary
 // memory limit. Each returns a Restriction (restriction.hpp) that holds(), or the one that does
-// not with the numbers it compared.
+// not with the numbers it compared. Beside them, the grid of the families whose blocks stride
+// over the samples (weighted, joint), sized by the same residency.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,10 @@ namespace histtune {
 // blocks_per_sm blocks of block_threads threads and smem_bytes each, side by side on one SM.
 Restriction check_residency(int block_threads, int blocks_per_sm, std::size_t smem_bytes,
                             const DeviceInfo& d);
+// A grid of resident blocks (blocks_per_sm per SM) that stride over the tiles of
+// block_threads x items_per_thread samples, no more blocks than tiles (at least 1).
+unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_per_sm,
+                           std::uint64_t n, const DeviceInfo& d);
 // A two-phase flush's partials of `bytes` (`shape` names them: "blocks x bins").
 Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceInfo& d);
 

@@ -72,12 +72,7 @@ WeightedGeometry geometry(const WeightedConfig& c, const Problem& p, const Devic
   g.block = static_cast<unsigned>(c.block_threads);
   g.hist_stride = hist_stride(p);
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_bytes(p) + range_smem_bytes(p);
-  // A grid of resident blocks that stride over the tiles, no more blocks than tiles.
-  const std::uint64_t tile = std::uint64_t{static_cast<unsigned>(c.block_threads)} * c.items_per_thread;
-  const std::uint64_t tiles = std::max<std::uint64_t>((p.n + tile - 1) / tile, 1);
-  const std::uint64_t resident =
-      std::uint64_t{static_cast<unsigned>(std::max(d.sm_count, 1))} * c.blocks_per_sm;
-  g.grid = static_cast<unsigned>(std::min(tiles, resident));
+  g.grid = striding_grid(c.block_threads, c.items_per_thread, c.blocks_per_sm, p.n, d);
   return g;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fake_device.hpp"
+#include "histtune/db/database.hpp"
 #include "histtune/families.hpp"
 #include "histtune/jit.hpp"
 
@@ -39,6 +40,10 @@ Problem typical(const KernelFamily& f) {
   if (f.has_weights())
     return weighted_problem(SampleType::u8, WeightType::f32, Binning::direct, 256, 1 << 24,
                             f.id() == Family::weighted_det);
+  if (f.has_dims()) {
+    const std::uint32_t bins[] = {64, 64};
+    return joint_problem(SampleType::f32, Binning::even, 2, bins, 1 << 24, 0, 1);
+  }
   return f.has_channels() ? multichannel_problem(SampleType::u8, 4, 3, 1 << 20)
                           : flat_problem(SampleType::u8, Binning::direct, 256, 1 << 24);
 }
@@ -76,8 +81,8 @@ TEST(FamilyRegistry, EachFamilyDeclaresItsOwnPlanProblemsAndBenchRows) {
       EXPECT_FALSE(r.target.empty()) << r.id;
     }
     // The families of rows have no CUB peer (CUB has no histogram per row or segment), nor the
-    // weighted ones (CUB has no weights).
-    if (!f->has_rows() && !f->has_weights()) {
+    // weighted ones (CUB has no weights), nor the joint one (CUB has no joint histogram).
+    if (!f->has_rows() && !f->has_weights() && !f->has_dims()) {
       EXPECT_NE(f->baseline(), Baseline::none) << f->name() << ": both families have a CUB peer";
     }
   }
@@ -112,6 +117,23 @@ std::vector<Problem> variants(const KernelFamily& f) {
       out.push_back(p);
       p.d_weights = weights;
       p.weight_bound = 2;
+      out.push_back(p);
+    }
+    return out;
+  }
+  if (f.has_dims()) {
+    // Each dimension's bins, bounds, edges and arrays are call arguments, the bins' product and
+    // the bounds that need the 64-bit even arithmetic are not.
+    static const std::uint16_t column[1] = {0};
+    for (double upper : {256.0, 65536.0}) {
+      const std::uint32_t bins[] = {4, 16};
+      Problem p = joint_problem(SampleType::u16, Binning::even, 2, bins, 1 << 20, 0, upper);
+      out.push_back(p);
+      p.joint.bins[0] = 16;
+      p.joint.bins[1] = 4;
+      p.joint.lower[1] = 7;
+      out.push_back(p);
+      p.joint.d_columns[0] = p.joint.d_columns[1] = column;
       out.push_back(p);
     }
     return out;
@@ -174,6 +196,18 @@ TEST(ShapeKey, TheBoundsThatChangeTheArithmeticChangeTheKey) {
   Problem pitched = packed;
   pitched.row_pitch_bytes = 64 * 4 + 32;
   EXPECT_NE(shape_key(packed), shape_key(pitched));
+}
+
+TEST(ShapeKey, AJointProblemsKeyHoldsItsDimensionsAndTheirProduct) {
+  const std::uint32_t square[] = {64, 64}, wide[] = {16, 256}, cube[] = {16, 16, 16};
+  const Problem a = joint_problem(SampleType::f32, Binning::even, 2, square, 1 << 20, 0, 1);
+  const Problem b = joint_problem(SampleType::f32, Binning::even, 2, wide, 1 << 20, 0, 1);
+  const Problem c = joint_problem(SampleType::f32, Binning::even, 3, cube, 1 << 20, 0, 1);
+  EXPECT_EQ(shape_key(a), shape_key(b)) << "the split of the bins is a call argument";
+  EXPECT_NE(shape_key(a), shape_key(c));
+  EXPECT_EQ(a.key().channels, 2u);
+  EXPECT_EQ(a.key().num_bins, 4096u);
+  EXPECT_EQ(c.key().channels, 3u);
 }
 
 }  // namespace

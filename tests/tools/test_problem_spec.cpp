@@ -206,6 +206,38 @@ TEST(ProblemSpec, WeightedProblemsRoundTripThroughTheKey) {
   EXPECT_NE(error_of("w:f32").find("wrong number of fields"), std::string::npos);
 }
 
+TEST(ProblemSpec, JointProblemsRoundTripThroughTheKey) {
+  const Problem p = parse_problem("j:2:u8:even:256x256:2^26");
+  EXPECT_EQ(p.family, Family::joint);
+  EXPECT_EQ(p.channels, 2u);
+  EXPECT_EQ(p.num_bins, 65536u);
+  EXPECT_EQ(p.joint.bins[0], 256u);
+  EXPECT_EQ(p.joint.upper[1], 256);
+  EXPECT_EQ(problem_spec(p.key()), "j:2:u8:even:65536:2^26");
+  EXPECT_EQ(problem_name(p.key()), "joint u8 even bins=65536 n=2^26 dims=2");
+  const Problem back = problem_of(p.key());
+  EXPECT_EQ(back.key(), p.key());
+  EXPECT_EQ(back.joint.bins[1], 256u);
+  EXPECT_EQ(back.joint.upper[0], 256);
+  EXPECT_EQ(validate(back), "");
+  EXPECT_EQ(parse_problem(problem_spec(p.key())).key(), p.key());
+  // Unequal bins, bounds given for every dimension; a product that is no power splits as
+  // (product, 1, ...).
+  const Problem q = parse_problem("j:3:f32:even:4x8x2:1000:-1:1");
+  EXPECT_EQ(q.num_bins, 64u);
+  EXPECT_EQ(q.joint.bins[1], 8u);
+  EXPECT_EQ(q.joint.lower[2], -1);
+  EXPECT_EQ(problem_of(parse_problem("j:2:f32:even:100:10").key()).joint.bins[0], 10u);
+  EXPECT_EQ(problem_of(parse_problem("j:2:f32:even:300:10").key()).joint.bins[0], 300u);
+  EXPECT_EQ(problem_of(parse_problem("j:2:f32:even:10x20:10").key()).joint.bins[0], 200u);
+  EXPECT_NE(error_of("j:5:f32:even:4:100").find("bad dimensions '5'"), std::string::npos);
+  EXPECT_NE(error_of("j:2:f32:even:4x4x4:100").find("name 3 dimensions, not 2"), std::string::npos);
+  EXPECT_NE(error_of("j:2:f32:range:16:100").find("even bins"), std::string::npos);
+  EXPECT_NE(error_of("j:2:f32:even:65536x65536:100").find("out of range"), std::string::npos);
+  EXPECT_NE(error_of("j:2:f32:even:65536x32768:100").find("exceed 2^31 - 1"), std::string::npos);
+  EXPECT_NE(error_of("j:2:f32:even:64x64:100:1:0").find("lower < upper"), std::string::npos);
+}
+
 }  // namespace
 
 // Direct bins no i8 or i16 sample reaches (negative samples are never counted): refused like

@@ -6,7 +6,8 @@
 // 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of 0.190 ms; for issue 25, the
 // batched and segmented families' targets in both, and the new sample types' rows in both; for
 // issue 26, the weighted families' (fast and deterministic, f32 and f64 weights) in the plan and
-// their two targets in the bench.
+// their two targets in the bench; and the joint family's three problems (f32 64 x 64 and u8 256 x
+// 256 pairs, f32 32^3 triples) in both.
 #include <gtest/gtest.h>
 
 #include <iomanip>
@@ -105,6 +106,9 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "weighted f32 even bins=256 n=2^24 weights=f64 [0, 100) | 0 100 | weighted.cuh",
       "weighted_det f32 even bins=256 n=2^26 weights=f32 [0, 100) | 0 100 | weighted.cuh",
       "weighted_det f32 even bins=256 n=2^24 weights=f64 [0, 100) | 0 100 | weighted.cuh",
+      "joint f32 even bins=4096 n=2^26 dims=2 (64x64) | 0 64 | joint.cuh",
+      "joint u8 even bins=65536 n=2^26 dims=2 (256x256) | 0 256 | joint.cuh",
+      "joint f32 even bins=32768 n=2^24 dims=3 (32x32x32) | 0 32 | joint.cuh",
   };
   EXPECT_EQ(plan_lines(), expected);
 }
@@ -160,6 +164,9 @@ TEST(BenchMatrix, HoldsTheRowsOfBeforeInTheirOrder) {
       "segmented-u32-256-1e5x1024 | segmented u32 direct bins=256 n=102400000 rows=100000 | uniform | >= 50% of floor | 50 - - |  | no CUB peer: CUB has no histogram per row",
       "weighted-f32-f32-even256-2^26 | weighted f32 even bins=256 n=2^26 weights=f32 [0, 100) | uniform | >= 70% of floor (samples + weights) | 70 - - |  | no CUB peer: CUB has no weighted histogram",
       "weighted-det-f32-f32-even256-2^26 | weighted_det f32 even bins=256 n=2^26 weights=f32 [0, 100) | uniform | within 1.5x of the fast mode; identical across runs and configurations | - - - |  | no CUB peer: CUB has no weighted histogram",
+      "joint-f32-64x64-2^26 | joint f32 even bins=4096 n=2^26 dims=2 (64x64) | uniform | >= 60% of floor | 60 - - |  | no CUB peer: CUB has no joint histogram (the Python bench compares cupy.histogramdd)",
+      "joint-u8-256x256-2^26 | joint u8 even bins=65536 n=2^26 dims=2 (256x256) | uniform | >= 50% of floor | 50 - - |  | no CUB peer: CUB has no joint histogram (the Python bench compares cupy.histogramdd)",
+      "joint-f32-32^3-2^24 | joint f32 even bins=32768 n=2^24 dims=3 (32x32x32) | uniform | >= 40% of floor | 40 - - |  | no CUB peer: CUB has no joint histogram (the Python bench compares cupy.histogramdd)",
   };
   EXPECT_EQ(bench_lines(), expected);
 }

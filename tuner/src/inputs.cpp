@@ -485,6 +485,11 @@ Problem problem_of_key(const db::ProblemRow& key, std::optional<double> lower,
   } else if (p.binning == Binning::range) {
     set_default_level_span(p);
   }
+  if (family_of(p).has_dims()) {  // the key's channels column holds the dimensions
+    p.channels = key.channels;
+    split_joint_bins(p);
+    set_joint_bounds(p, lower || upper);
+  }
   return p;
 }
 

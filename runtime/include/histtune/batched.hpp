@@ -155,6 +155,7 @@ struct RowsFamily {
   static constexpr bool kChannels = false;
   static constexpr bool kRows = true;
   static constexpr bool kWeights = false;
+  static constexpr bool kDims = false;
   static constexpr Baseline kBaseline = Baseline::none;
   static const std::vector<Param<Config>>& params() { return batched::params<Config>(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }

@@ -85,6 +85,9 @@ class KernelFamily {
   // Whether its problems carry weights (Problem::weight_type): their key and description name
   // the weights' type, and each call its d_weights.
   virtual bool has_weights() const = 0;
+  // Whether its problems are joint histograms of `channels` dimensions (Problem::joint): their key
+  // and description name the dimensions, and the family checks each dimension's binning.
+  virtual bool has_dims() const = 0;
   // The counters one call writes (and zeroes): its histograms' bins, one after another.
   virtual std::uint64_t counters(const Problem& p) const = 0;
 

@@ -1,5 +1,6 @@
 // KernelFamily over a family's traits F: F::Config (its value struct), F::Launch (its prepared
-// launch), F::kId, F::kName, F::kTemplate, F::kKernel, kChannels, kRows, kWeights, kSpecPrefix and kBaseline, and
+// launch), F::kId, F::kName, F::kTemplate, F::kKernel, kChannels, kRows, kWeights, kDims, kSpecPrefix and
+// kBaseline, and
 // static params(), parse(), check(), fallback(), request(), validate(), counters(),
 // plan_problems() and bench_rows(). runtime/src/families.cpp instantiates one per family.
 #pragma once
@@ -75,6 +76,7 @@ class FamilyModel final : public KernelFamily {
   bool has_channels() const override { return F::kChannels; }
   bool has_rows() const override { return F::kRows; }
   bool has_weights() const override { return F::kWeights; }
+  bool has_dims() const override { return F::kDims; }
   const char* spec_prefix() const override { return F::kSpecPrefix; }
   std::uint64_t counters(const Problem& p) const override { return F::counters(p); }
   std::vector<Problem> plan_problems() const override { return F::plan_problems(); }

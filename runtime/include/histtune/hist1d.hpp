@@ -294,6 +294,7 @@ struct Hist1DFamily {
   static constexpr bool kChannels = false;
   static constexpr bool kRows = false;
   static constexpr bool kWeights = false;
+  static constexpr bool kDims = false;
   static constexpr Baseline kBaseline = Baseline::cub_histogram;
   static const std::vector<Param<Config>>& params() { return hist1d::params(); }
   static Restriction check(const Config& c, const Problem& p, const DeviceInfo& d) {

@@ -1126,10 +1126,25 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
                                             const void* d_levels, void* d_bins, int deterministic,
                                             double max_abs_weight, cudaStream_t stream);
 
+/* ---- joint ----
+ * A histogram over tuples (numpy.histogramdd): n tuples of dims values (1 .. 4), interleaved
+ * [n, dims] at d_samples, or (d_samples NULL) separate, d_columns[d] holding dimension d's n
+ * values. sample_type as above (every type of at most 4 bytes, and f64 11); binning 1 even
+ * (dimension d's bins[d] bins over [lower[d], upper[d]), half-open) or 2 range (d_edges[d]:
+ * bins[d] + 1 ascending edges of the samples' type). d_counts: the product of the bins (below
+ * 2^31), row-major, overwritten. A tuple with a value in no bin (out of range, NaN, infinite) is
+ * not counted. The semantics, checks and errors of histtune::histogram_joint; docs/api.md. */
+histtune_status histtune_histogramdd(int sample_type, const void* d_samples,
+                                     const void* const* d_columns, uint64_t n, uint32_t dims,
+                                     int binning, const uint32_t* bins, const double* lower,
+                                     const double* upper, const void* const* d_edges,
+                                     uint32_t* d_counts, cudaStream_t stream);
+
 /* The message of this thread's last failed call ("" after a success). */
 const char* histtune_last_error(void);
 /* The configuration label and lookup level ("exact", "same_model", "nearest_shape", "same_arch",
- * "default") of this thread's last successful call, 1D, multi-channel, batched, segmented or weighted. */
+ * "default") of this thread's last successful call, 1D, multi-channel, batched, segmented,
+ * weighted or joint. */
 const char* histtune_last_configuration(void);
 const char* histtune_last_lookup_level(void);
 /* 1 when this thread's last successful call used a stored result recorded under another driver,

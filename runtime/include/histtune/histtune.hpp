@@ -408,6 +408,60 @@ Status histogram_weighted(SampleType t, const void* d_samples, WeightType w, con
                           double upper, const void* d_levels, void* d_bins,
                           cudaStream_t stream = nullptr, const WeightedOptions& options = {});
 
+// ---- Joint histograms (family "joint") -------------------------------------------------------
+// A histogram over tuples (numpy.histogram2d, numpy.histogramdd): n tuples of `dims` values
+// (1 .. kMaxJointDims), dimension d binned as the 1D call of bins[d] bins bins it, and each tuple
+// counted once in the joint bin of its dimensions' bins. d_counts holds the product of the bins,
+// row-major as NumPy's ([bins_x, bins_y]: bin (i, j) at i x bins_y + j), overwritten; the product
+// must be below 2^31. Even bins: dimension d's bins split [lower, upper) evenly, half-open as the
+// 1D even binning (a value equal to upper is in no bin, where NumPy's last bin takes it). Edges
+// (range binning): bins[d] + 1 ascending edges of the samples' type in device memory, bin i
+// counting edges[i] <= v < edges[i + 1], as the 1D range binning (edges that do not ascend give
+// unspecified counts, never an out-of-bounds read; the Python calls check them). A tuple with any
+// value in no bin (out of range, NaN, infinite) is not counted, as numpy.histogramdd with range=.
+// Samples: every type of at most 4 bytes, and double. Interleaved tuples are row-major [n, dims]
+// (d_samples); the separate form takes one array of n values per dimension (d_columns).
+struct JointBounds {
+  double lower = 0;
+  double upper = 0;
+};
+
+// 2D, even bins: separate x and y arrays, or interleaved [n, 2] pairs.
+template <class T>
+Status histogram2d(const T* d_x, const T* d_y, std::uint64_t n, std::uint32_t bins_x,
+                   std::uint32_t bins_y, JointBounds x, JointBounds y, std::uint32_t* d_counts,
+                   cudaStream_t stream = nullptr);
+template <class T>
+Status histogram2d(const T* d_pairs, std::uint64_t n, std::uint32_t bins_x, std::uint32_t bins_y,
+                   JointBounds x, JointBounds y, std::uint32_t* d_counts,
+                   cudaStream_t stream = nullptr);
+// N-D, even bins: bins[d] and bounds[d] for each of `dims` dimensions; interleaved [n, dims]
+// tuples, or d_columns[d] the n values of dimension d.
+template <class T>
+Status histogramdd(const T* d_samples, std::uint64_t n, std::uint32_t dims,
+                   const std::uint32_t* bins, const JointBounds* bounds, std::uint32_t* d_counts,
+                   cudaStream_t stream = nullptr);
+template <class T>
+Status histogramdd(const T* const* d_columns, std::uint64_t n, std::uint32_t dims,
+                   const std::uint32_t* bins, const JointBounds* bounds, std::uint32_t* d_counts,
+                   cudaStream_t stream = nullptr);
+// N-D, edges: d_edges[d] holds bins[d] + 1 ascending edges of dimension d in device memory.
+template <class T>
+Status histogramdd_edges(const T* d_samples, std::uint64_t n, std::uint32_t dims,
+                         const std::uint32_t* bins, const T* const* d_edges,
+                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+template <class T>
+Status histogramdd_edges(const T* const* d_columns, std::uint64_t n, std::uint32_t dims,
+                         const std::uint32_t* bins, const T* const* d_edges,
+                         std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+// The same calls with the type as a value, for bindings (the C API, Python): samples of type t
+// interleaved at d_samples, or (d_samples null) separate at d_columns[0 .. dims - 1]; b even (the
+// bounds) or range (the edges, d_edges[d] of the samples' type).
+Status histogram_joint(SampleType t, const void* d_samples, const void* const* d_columns,
+                       std::uint64_t n, std::uint32_t dims, Binning b, const std::uint32_t* bins,
+                       const JointBounds* bounds, const void* const* d_edges,
+                       std::uint32_t* d_counts, cudaStream_t stream = nullptr);
+
 // The configuration and lookup level of the last 1D call made on this thread.
 Choice last_choice();
 // The same for the last successful multi-channel call made on this thread.
@@ -418,6 +472,8 @@ BatchedChoice last_batched_choice();
 // The same for the last successful weighted call (fast or deterministic) made on this thread, as
 // its family's parameter values (label() names the form: "w." or "wdet.").
 FamilyChoice last_weighted_choice();
+// The same for the last successful joint call made on this thread (labels "j.").
+FamilyChoice last_joint_choice();
 // The process-wide dispatcher behind the free functions (created on first use).
 Dispatcher& default_dispatcher();
 

@@ -155,6 +155,7 @@ struct MultiChannelFamily {
   static constexpr bool kChannels = true;
   static constexpr bool kRows = false;
   static constexpr bool kWeights = false;
+  static constexpr bool kDims = false;
   static constexpr Baseline kBaseline = Baseline::cub_multi_histogram;
   static const std::vector<Param<Config>>& params() { return multichannel::params(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }

@@ -15,7 +15,7 @@ struct ProblemRow;
 }
 
 // The kernel families (family.hpp). The database stores a family by its name.
-enum class Family { hist1d, multichannel, batched, segmented, weighted, weighted_det };
+enum class Family { hist1d, multichannel, batched, segmented, weighted, weighted_det, joint };
 const char* to_string(Family f);
 std::optional<Family> parse_family(const std::string& s);
 
@@ -67,6 +67,24 @@ std::size_t weight_bytes(WeightType w);  // 0 for none
 
 // Counts are uint32; n <= 2^32 - 1 means no counter, private or global, can overflow.
 constexpr std::uint64_t kMaxSamples = 0xFFFFFFFFull;
+
+// Joint histograms (family "joint", joint.hpp): up to this many dimensions, and fewer joint bins
+// (the product of every dimension's) than 2^31, the kernels' 32-bit bin index with its sink.
+constexpr std::uint32_t kMaxJointDims = 4;
+constexpr std::uint64_t kMaxJointBins = 0x7FFFFFFFull;
+
+// Each dimension's binning of a joint problem: call arguments like the even bounds (the key holds
+// the dimensions and the product of their bins only). Dimension d bins exactly as a 1D call of
+// bins[d] bins over [lower[d], upper[d]) (even) or of bins[d] + 1 levels d_levels[d] (range).
+// d_columns: the separate form's arrays, one per dimension, n samples each; all null for the
+// interleaved form, whose d_samples is row-major [n, dims].
+struct JointBins {
+  std::uint32_t bins[kMaxJointDims] = {};
+  double lower[kMaxJointDims] = {};
+  double upper[kMaxJointDims] = {};
+  const void* d_levels[kMaxJointDims] = {};
+  const void* d_columns[kMaxJointDims] = {};
+};
 
 struct Problem {
   Family family = Family::hist1d;
@@ -123,6 +141,11 @@ struct Problem {
   WeightType weight_type = WeightType::none;
   const void* d_weights = nullptr;
   double weight_bound = 0;
+  // Joint problems (family "joint"): `channels` holds the dimensions (part of the key), num_bins
+  // the product of their bins (the key's), and `joint` each dimension's binning and, in the
+  // separate form, its array. lower and upper are dimension 0's bounds (the span the tuner draws
+  // every dimension's samples over). Other families: empty.
+  JointBins joint;
 
   // The samples read: n x channels (1D, multi-channel), n x rows (batched), n (segmented).
   std::uint64_t total_samples() const;
@@ -172,6 +195,22 @@ Problem weighted_problem(SampleType t, WeightType w, Binning b, std::uint32_t nu
 // Bytes of one output bin: 4 (uint32 counts, float sums of f32 weights) or 8 (double sums of f64
 // weights, int64 sums of integer weights).
 std::size_t bin_bytes(const Problem& p);
+
+// A joint problem of `dims` dimensions over n samples (tuples): bins[d] bins in dimension d, each
+// over [lower, upper) (even; range: the levels are set by the caller), interleaved [n, dims].
+// num_bins is the product (saturating at 2^32 - 1; validate() refuses beyond kMaxJointBins).
+Problem joint_problem(SampleType t, Binning b, std::uint32_t dims, const std::uint32_t* bins,
+                      std::uint64_t n, double lower = 0, double upper = 0);
+// Dimension d of a joint problem as the 1D problem whose binning it shares (its bins, bounds and
+// levels; n samples).
+Problem joint_dim(const Problem& p, std::uint32_t d);
+// A joint problem's bins from its key alone (the dimensions and their product): the product's
+// D-th root in each dimension where it is a whole number, else the product in dimension 0 and 1 in
+// the others.
+void split_joint_bins(Problem& p);
+// Each dimension's bounds: [p.lower, p.upper) when `given`, else [0, its bins) as a 1D problem's
+// default (lower and upper then dimension 0's, the span the tuner draws values over).
+void set_joint_bounds(Problem& p, bool given);
 
 // A segmented problem: n samples cut into `rows` segments by rows + 1 offsets (set d_offsets).
 Problem segmented_problem(SampleType t, Binning b, std::uint32_t num_bins, std::uint64_t rows,

@@ -24,6 +24,15 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
                                                const void* levels = nullptr,
                                                const std::int64_t* offsets = nullptr);
 
+// Joint problems (reference_histogram takes their interleaved even ones): the product of the
+// bins, row-major, each tuple counted where every dimension's 1D rules above give it a bin. The
+// tuples are p.n x p.channels interleaved host values at `samples`, or (columns non-null) the
+// p.n values of dimension d at columns[d]; range binning reads dimension d's p.joint.bins[d] + 1
+// host edges at levels[d].
+std::vector<std::uint32_t> reference_joint(const Problem& p, const void* samples,
+                                           const void* const* columns = nullptr,
+                                           const void* const* levels = nullptr);
+
 // Weighted problems: the sum in double, in sample order, of the host weights (p.n of
 // p.weight_type) of each bin's samples (the bin rules above); a NaN weight makes its bin NaN.
 // What the GPU's float sums are held to within a tolerance, and the deterministic mode within its

@@ -131,6 +131,7 @@ struct WeightedFamilyOf {
   static constexpr bool kChannels = false;
   static constexpr bool kRows = false;
   static constexpr bool kWeights = true;
+  static constexpr bool kDims = false;
   static constexpr Baseline kBaseline = Baseline::none;
   static const std::vector<Param<Config>>& params() { return weighted::params<Config>(); }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }

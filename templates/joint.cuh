@@ -1,0 +1,162 @@
+// Joint histograms (numpy.histogram2d, numpy.histogramdd): each sample is a tuple of HT_JOINT_DIMS
+// values. Dimension d bins its value by ht_common.cuh's rules (HtBinning), exactly as the 1D call
+// of that dimension's bins and bounds does, and the tuple counts once in the joint bin
+// (b0 x bins1 + b1) x bins2 + b2 ..., row-major as NumPy's. A tuple with a value in no bin
+// (outside its bounds or levels, NaN, infinite) is not counted, as numpy.histogramdd with range=.
+//
+// Technique: as weighted.cuh, each block keeps HT_PRIVATE_COPIES private joint histograms in
+// shared memory (one per group of warps), walks the tuples in tiles of
+// HT_BLOCK_THREADS x HT_ITEMS_PER_THREAD (every load of a tile issued before any add), then adds
+// its non-zero bins to the zeroed output with one global atomic each. Two ways past shared
+// memory (u8 256 x 256 is 65536 bins, 256 KiB of 32-bit counters, beyond the H100's 227 KiB a
+// block):
+//   - HT_COUNTER_BITS 16: two 16-bit counters a word, half the bytes (256 x 256 fits, 128 KiB).
+//     A counter that wraps hands 65536 to the output at once (ht_add16), so the counts stay
+//     exact whatever a block counts; wins while the bins fit this way.
+//   - HT_PRIVATE_COPIES 0: no private histogram, every tuple an atomic on the output in L2. No
+//     flush and no limit on bins; each atomic costs more than a shared one.
+// Loads: the interleaved form ([n, dims]) loads a tuple as one vector where its bytes are 2, 4, 8
+// or 16 and the array is aligned to them (the launch's tuple_loads), else one load per value;
+// the separate form reads each dimension's array (coalesced either way).
+//
+// Compile-time parameters: those of ht_common.cuh (sample type, binning; range binning searches
+// each dimension's levels in global memory, HT_RANGE_MODE 0), HT_JOINT_DIMS (1 .. 4),
+// HT_BLOCK_THREADS, HT_ITEMS_PER_THREAD, HT_PRIVATE_COPIES, HT_COUNTER_BITS (32 or 16),
+// HT_BLOCKS_PER_SM (the launch bounds' resident blocks per SM) and HT_HIST_STRIDE (counters per
+// copy: the joint bins and, for 32-bit counters, a sink for tuples in no bin).
+#ifndef HT_VECTOR_BYTES
+#define HT_VECTOR_BYTES 0
+#endif
+#include "ht_common.cuh"
+
+enum : unsigned int {
+  kDims = HT_JOINT_DIMS,
+  kThreads = HT_BLOCK_THREADS,
+  kItems = HT_ITEMS_PER_THREAD,
+  kCopies = HT_PRIVATE_COPIES,
+  kStride = HT_HIST_STRIDE,
+  kTile = kThreads * kItems,
+  kTupleBytes = kDims * sizeof(SampleT),
+};
+
+// The arguments of one call, in one parameter (joint.cpp's JointArgs: the same fields in the same
+// order). Dimension d's binning scalars are BinningArgs' (kernel_args.hpp) of its 1D problem.
+struct HtJointArgs {
+  const SampleT* cols[4];    // dimension d's first value: the separate arrays, or d_samples + d
+  const SampleT* levels[4];  // range binning's levels per dimension
+  long long lower_i[4];
+  unsigned long long range_i[4];
+  unsigned long long recip_i[4];
+  unsigned long long n;       // tuples
+  unsigned long long stride;  // values between one tuple's value and the next's: dims or 1
+  unsigned int* counts;       // the product of the bins, zeroed
+  float lower_f[4], upper_f[4], scale_f[4];
+  unsigned int bins[4];
+  unsigned int total_bins;
+  unsigned int tuple_loads;  // 1: interleaved tuples of 2, 4, 8 or 16 bytes, aligned to them
+};
+
+template <unsigned int Bytes> struct HtTuple { typedef SampleT T; };  // never loaded as one
+template <> struct HtTuple<2> { typedef unsigned short T; };
+template <> struct HtTuple<4> { typedef unsigned int T; };
+template <> struct HtTuple<8> { typedef uint2 T; };
+template <> struct HtTuple<16> { typedef uint4 T; };
+typedef HtTuple<kTupleBytes>::T TupleT;
+enum : unsigned int {
+  kTupleVector = kTupleBytes == 2 || kTupleBytes == 4 || kTupleBytes == 8 || kTupleBytes == 16,
+};
+
+// Tuple i's values.
+__device__ __forceinline__ void ht_load_tuple(const HtJointArgs& a, unsigned long long i,
+                                              SampleT (&v)[kDims]) {
+  if constexpr (kTupleVector) {
+    if (a.tuple_loads) {
+      union {
+        TupleT t;
+        SampleT s[kDims];
+      } u;
+      u.t = reinterpret_cast<const TupleT*>(a.cols[0])[i];
+#pragma unroll
+      for (unsigned int d = 0; d < kDims; ++d) v[d] = u.s[d];
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned int d = 0; d < kDims; ++d) v[d] = a.cols[d][i * a.stride];
+}
+
+// One 16-bit counter of `words` (two a word, bin b in half b & 1) plus one. A half that wraps
+// past 0xFFFF hands its 65536 to the output bin; a low half's wrap also carries one into the
+// high half, which the same thread takes back, and the high half's own wraps either way (by an
+// add, the carry or the taking back) move 65536 of the high bin's to or from the output. The
+// words' flush then adds what remains: every bin's output is its count modulo 2^32, whatever the
+// order of the atomics.
+__device__ __forceinline__ void ht_add16(unsigned int* words, unsigned int* out, unsigned int bin,
+                                         unsigned int total_bins) {
+  unsigned int* w = words + bin / 2;
+  if (bin & 1u) {
+    if ((atomicAdd(w, 0x10000u) >> 16) == 0xFFFFu) atomicAdd(out + bin, 0x10000u);
+    return;
+  }
+  const unsigned int old = atomicAdd(w, 1u);
+  if ((old & 0xFFFFu) != 0xFFFFu) return;
+  atomicAdd(out + bin, 0x10000u);
+  const bool pair = bin + 1 < total_bins;  // else the high half is padding: nothing to move
+  if ((old >> 16) == 0xFFFFu && pair) atomicAdd(out + bin + 1, 0x10000u);
+  if ((atomicSub(w, 0x10000u) >> 16) == 0u && pair) atomicSub(out + bin + 1, 0x10000u);
+}
+
+extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS, HT_BLOCKS_PER_SM)
+histtune_joint(const HtJointArgs a) {
+  extern __shared__ unsigned int smem[];
+  HtBinning binning[kDims];
+#pragma unroll
+  for (unsigned int d = 0; d < kDims; ++d)
+    binning[d] = {a.bins[d],    a.lower_i[d], a.range_i[d], a.recip_i[d], a.lower_f[d],
+                  a.upper_f[d], a.scale_f[d], ht_range_setup(a.levels[d], a.bins[d], nullptr)};
+  const unsigned int words = HT_COUNTER_BITS == 16 ? (kStride + 1) / 2 : kStride;
+  if constexpr (kCopies != 0)
+    for (unsigned int i = threadIdx.x; i < kCopies * words; i += kThreads) smem[i] = 0;
+  __syncthreads();
+  unsigned int* mine = smem + (threadIdx.x / 32) % (kCopies ? kCopies : 1) * words;
+  for (unsigned long long base = (unsigned long long)blockIdx.x * kTile; base < a.n;
+       base += (unsigned long long)gridDim.x * kTile) {
+    SampleT v[kItems][kDims];
+#pragma unroll
+    for (unsigned int k = 0; k < kItems; ++k) {
+      const unsigned long long i = base + k * kThreads + threadIdx.x;
+      if (i < a.n) ht_load_tuple(a, i, v[k]);
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < kItems; ++k) {
+      if (base + k * kThreads + threadIdx.x >= a.n) continue;
+      unsigned int joint = 0;
+      bool in = true;
+#pragma unroll
+      for (unsigned int d = 0; d < kDims; ++d) {
+        unsigned int b = 0;
+        in &= binning[d].bin_of(v[k][d], b);
+        joint = joint * a.bins[d] + b;
+      }
+      if constexpr (kCopies == 0) {
+        if (in) atomicAdd(a.counts + joint, 1u);
+      } else if constexpr (HT_COUNTER_BITS == 16) {
+        if (in) ht_add16(mine, a.counts, joint, a.total_bins);
+      } else {
+        atomicAdd(mine + (in ? joint : a.total_bins), 1u);  // the sink takes tuples in no bin
+      }
+    }
+  }
+  if constexpr (kCopies != 0) {
+    __syncthreads();
+    for (unsigned int b = threadIdx.x; b < a.total_bins; b += kThreads) {
+      unsigned int sum = 0;
+#pragma unroll
+      for (unsigned int c = 0; c < kCopies; ++c) {
+        const unsigned int word = smem[c * words + (HT_COUNTER_BITS == 16 ? b / 2 : b)];
+        sum += HT_COUNTER_BITS == 16 ? (b & 1u ? word >> 16 : word & 0xFFFFu) : word;
+      }
+      if (sum != 0) atomicAdd(a.counts + b, sum);
+    }
+  }
+}

@@ -22,13 +22,9 @@ Problem segments() {
 }
 
 BenchRow target(std::string id, Problem p, double floor_pct) {
-  BenchRow r;
-  r.id = std::move(id);
-  r.problem = std::move(p);
-  r.min_floor_pct = floor_pct;
-  r.target = ">= " + std::to_string(static_cast<int>(floor_pct)) + "% of floor";
-  r.skip_cub = "no CUB peer: CUB has no histogram per row";
-  return r;
+  return row_without_cub(std::move(id), std::move(p),
+                         ">= " + std::to_string(static_cast<int>(floor_pct)) + "% of floor",
+                         floor_pct, "no CUB peer: CUB has no histogram per row");
 }
 
 }  // namespace

@@ -13,13 +13,9 @@ Problem even(SampleType t, std::uint32_t dims, std::uint32_t bins, int log2_n) {
 }
 
 BenchRow target(std::string id, Problem p, std::string goal, double floor_pct) {
-  BenchRow r;
-  r.id = std::move(id);
-  r.problem = std::move(p);
-  r.min_floor_pct = floor_pct;
-  r.target = std::move(goal);
-  r.skip_cub = "no CUB peer: CUB has no joint histogram (the Python bench compares cupy.histogramdd)";
-  return r;
+  return row_without_cub(
+      std::move(id), std::move(p), std::move(goal), floor_pct,
+      "no CUB peer: CUB has no joint histogram (the Python bench compares cupy.histogramdd)");
 }
 
 }  // namespace

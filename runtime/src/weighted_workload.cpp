@@ -12,13 +12,8 @@ Problem even(WeightType w, Family f, int log2_n) {
 }
 
 BenchRow target(std::string id, Problem p, std::string goal, std::optional<double> floor_pct) {
-  BenchRow r;
-  r.id = std::move(id);
-  r.problem = std::move(p);
-  r.min_floor_pct = floor_pct;
-  r.target = std::move(goal);
-  r.skip_cub = "no CUB peer: CUB has no weighted histogram";
-  return r;
+  return row_without_cub(std::move(id), std::move(p), std::move(goal), floor_pct,
+                         "no CUB peer: CUB has no weighted histogram");
 }
 
 }  // namespace

@@ -20,4 +20,15 @@ std::optional<Distribution> parse_distribution(const std::string& name) {
   return std::nullopt;
 }
 
+BenchRow row_without_cub(std::string id, Problem p, std::string target,
+                         std::optional<double> floor_pct, std::string no_cub) {
+  BenchRow r;
+  r.id = std::move(id);
+  r.problem = std::move(p);
+  r.min_floor_pct = floor_pct;
+  r.target = std::move(target);
+  r.skip_cub = std::move(no_cub);
+  return r;
+}
+
 }  // namespace histtune

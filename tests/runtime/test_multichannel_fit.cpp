@@ -134,8 +134,11 @@ TEST(MultiChannelDefaults, OneChannelBeyondSharedMemoryRunsOnTheGlobalLayout) {
     EXPECT_NE(why.find("per-block limit 232448 B"), std::string::npos) << why;
     EXPECT_NE(why.find("the global layout (3) takes it"), std::string::npos) << why;
     if (channels != 17) continue;
-    for (const auto& x : multichannel::space())
-      if (x.layout != ChannelLayout::global) ASSERT_NE(multichannel::check(x, p, d).message(), "");
+    for (const auto& x : multichannel::space()) {
+      if (x.layout != ChannelLayout::global) {
+        ASSERT_NE(multichannel::check(x, p, d).message(), "");
+      }
+    }
   }
   // Below 16384 bins private copies fit: the global layout is not searched there.
   const Problem small = shape(SampleType::u16, 4, 4, 1 << 20, 4096);

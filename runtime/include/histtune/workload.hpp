@@ -44,4 +44,9 @@ struct BenchRow {
   int graph_calls = 0;  // > 0: timed per call in replays of a CUDA graph of that many calls
 };
 
+// A row of a family CUB has no counterpart of (`no_cub` says so), held to `target`, which is a
+// share of the floor where floor_pct is given.
+BenchRow row_without_cub(std::string id, Problem p, std::string target,
+                         std::optional<double> floor_pct, std::string no_cub);
+
 }  // namespace histtune

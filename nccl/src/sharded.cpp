@@ -39,6 +39,10 @@ void check_shards(const Problem& p, const std::vector<Shard>& shards, Combine ho
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const Shard& s = shards[i];
     const Problem q = shard_problem(p, s);
+    // Each shard is one 1D histogram of its samples; rows and channels are not sharded here.
+    if (q.family != Family::hist1d)
+      throw invalid(shard_name(i, shards.size()) + " (" + q.describe() +
+                    "): only 1D histograms are sharded, not " + to_string(q.family));
     if (std::string why = check_arguments64(q, s.d_samples, s.d_counts); !why.empty())
       throw invalid(shard_name(i, shards.size()) + " (" + q.describe() + "): " + why);
     if (!s.comm) throw invalid(shard_name(i, shards.size()) + ": comm is null");

@@ -63,7 +63,7 @@ TEST(NcclArguments, EachShardsProblemIsCheckedAsTheLocalCallWould) {
   // Range binning needs levels: the shard's, else the problem's.
   expect_refused(histogram(flat_problem(SampleType::u8, Binning::range, 4, 0), {good}),
                  "shard 0 of 1");
-  // Only 1D problems have 64-bit counts.
+  // Only 1D problems are sharded.
   Problem rows = u8_direct();
   rows.family = Family::batched;
   expect_refused(histogram(rows, {good}), "shard 0 of 1");

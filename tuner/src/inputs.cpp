@@ -12,7 +12,6 @@
 #include "histtune/reference.hpp"
 #include "histtune/weighted.hpp"
 #include "histtune/status.hpp"
-#include "count_differences.hpp"
 
 namespace histtune::tuner {
 namespace {
@@ -436,21 +435,6 @@ std::vector<std::uint32_t> DeviceInputs::read_counts(std::uint32_t num_bins) con
   std::vector<std::uint32_t> h(num_bins);
   HT_CUDA(cudaMemcpy(h.data(), d_counts_, sizeof(std::uint32_t) * num_bins, cudaMemcpyDeviceToHost));
   return h;
-}
-
-bool DeviceInputs::counts_equal(const std::vector<std::uint32_t>& expect) {
-  if (!d_expect_) {
-    HT_CUDA(cudaMalloc(&d_expect_, sizeof(std::uint32_t) * std::max<std::size_t>(expect.size(), 1)));
-    HT_CUDA(cudaMemcpy(d_expect_, expect.data(), sizeof(std::uint32_t) * expect.size(),
-                       cudaMemcpyHostToDevice));
-    HT_CUDA(cudaMalloc(&d_differ_, sizeof(unsigned long long)));
-    expect_words_ = expect.size();
-  }
-  if (expect.size() != expect_words_)
-    throw Error(StatusCode::invalid_argument,
-                "DeviceInputs::counts_equal: " + std::to_string(expect.size()) +
-                    " words expected, " + std::to_string(expect_words_) + " held");
-  return count_differences(d_counts_, d_expect_, expect_words_, d_differ_) == 0;
 }
 
 const std::vector<Distribution>& benchmark_distributions() {

@@ -1,6 +1,7 @@
 """One rank of test_distributed's two-process group (torch.multiprocessing.spawn imports this
-module in each child): every call of histtune.distributed against the one-GPU histogram of the
-concatenated shards, exactly."""
+module in each child), or of a torchrun group
+(`NCCL_NVLS_ENABLE=0 torchrun --nproc-per-node 2 python/tests/distributed_worker.py`): every call
+of histtune.distributed against the one-GPU histogram of the concatenated shards, exactly."""
 
 import os
 
@@ -20,11 +21,14 @@ def shards(torch, world):
     return ints, floats
 
 
-def run(rank, world, port):
+def run(rank, world, port=None):
+    """One rank: spawned by test_distributed (port given), or started by torchrun (its
+    environment names the rendezvous)."""
     import torch
     import torch.distributed as dist
 
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    if port is not None:
+        os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", rank=rank, world_size=world)
@@ -51,3 +55,8 @@ def run(rank, world, port):
         torch.cuda.synchronize()
     finally:
         dist.destroy_process_group()
+
+
+if __name__ == "__main__":  # under torchrun: one process per GPU, ranks from its environment
+    run(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]))
+    print(f"rank {os.environ['RANK']} of {os.environ['WORLD_SIZE']}: exact", flush=True)

@@ -17,11 +17,16 @@
 //     flush and no limit on bins; each atomic costs more than a shared one.
 // Loads: the interleaved form ([n, dims]) loads a tuple as one vector where its bytes are 2, 4, 8
 // or 16 and the array is aligned to them (the launch's tuple_loads), else one load per value;
-// the separate form reads each dimension's array (coalesced either way).
+// the separate form reads each dimension's array (coalesced either way). HT_TUPLE_VECTORS 1
+// (tuples of 2, 4 or 8 bytes) loads 16 bytes at a time instead, 8, 4 or 2 tuples: a u8 pair a
+// load kept too few bytes in flight to cover the memory's latency (docs/kernels.md).
 //
 // Compile-time parameters: those of ht_common.cuh (sample type, binning; range binning searches
 // each dimension's levels in global memory, HT_RANGE_MODE 0), HT_JOINT_DIMS (1 .. 4),
 // HT_BLOCK_THREADS, HT_ITEMS_PER_THREAD, HT_PRIVATE_COPIES, HT_COUNTER_BITS (32 or 16),
+// HT_TUPLE_VECTORS (0 or 1), HT_JOINT_UNIT_BINS (1: integer even bins one value wide in every
+// dimension, so a bin is the value's offset from the lower bound; 2: and every value of the type
+// in a bin, u8 or i8 256 bins over the whole type, so no compare either),
 // HT_BLOCKS_PER_SM (the launch bounds' resident blocks per SM) and HT_HIST_STRIDE (counters per
 // copy: the joint bins and, for 32-bit counters, a sink for tuples in no bin).
 #ifndef HT_VECTOR_BYTES
@@ -37,6 +42,10 @@ enum : unsigned int {
   kStride = HT_HIST_STRIDE,
   kTile = kThreads * kItems,
   kTupleBytes = kDims * sizeof(SampleT),
+  // Tuples a 16-byte load holds under HT_TUPLE_VECTORS (1: the tuple alone).
+  kVecTuples = HT_TUPLE_VECTORS && (kTupleBytes == 2 || kTupleBytes == 4 || kTupleBytes == 8)
+                   ? 16 / kTupleBytes
+                   : 1,
 };
 
 // The arguments of one call, in one parameter (joint.cpp's JointArgs: the same fields in the same
@@ -54,6 +63,7 @@ struct HtJointArgs {
   unsigned int bins[4];
   unsigned int total_bins;
   unsigned int tuple_loads;  // 1: interleaved tuples of 2, 4, 8 or 16 bytes, aligned to them
+  unsigned int vec_head;     // with tuple_loads: the tuples before the first 16-byte boundary
 };
 
 template <unsigned int Bytes> struct HtTuple { typedef SampleT T; };  // never loaded as one
@@ -85,7 +95,8 @@ __device__ __forceinline__ void ht_load_tuple(const HtJointArgs& a, unsigned lon
   for (unsigned int d = 0; d < kDims; ++d) v[d] = a.cols[d][i * a.stride];
 }
 
-// One 16-bit counter of `words` (two a word, bin b in half b & 1) plus one. A half that wraps
+// One 16-bit counter of `words` (two a word, bin b in half b & 1) plus one: one atomic for either
+// half, so the lanes of a warp stay together whichever halves their bins are. A half that wraps
 // past 0xFFFF hands its 65536 to the output bin; a low half's wrap also carries one into the
 // high half, which the same thread takes back, and the high half's own wraps either way (by an
 // add, the carry or the taking back) move 65536 of the high bin's to or from the output. The
@@ -94,57 +105,134 @@ __device__ __forceinline__ void ht_load_tuple(const HtJointArgs& a, unsigned lon
 __device__ __forceinline__ void ht_add16(unsigned int* words, unsigned int* out, unsigned int bin,
                                          unsigned int total_bins) {
   unsigned int* w = words + bin / 2;
-  if (bin & 1u) {
-    if ((atomicAdd(w, 0x10000u) >> 16) == 0xFFFFu) atomicAdd(out + bin, 0x10000u);
-    return;
-  }
-  const unsigned int old = atomicAdd(w, 1u);
-  if ((old & 0xFFFFu) != 0xFFFFu) return;
+  const unsigned int shift = (bin & 1u) * 16u;
+  const unsigned int old = atomicAdd(w, 1u << shift);
+  if (((old >> shift) & 0xFFFFu) != 0xFFFFu) return;
   atomicAdd(out + bin, 0x10000u);
+  if (shift != 0) return;  // the high half: its carry left the word
   const bool pair = bin + 1 < total_bins;  // else the high half is padding: nothing to move
   if ((old >> 16) == 0xFFFFu && pair) atomicAdd(out + bin + 1, 0x10000u);
   if ((atomicSub(w, 0x10000u) >> 16) == 0u && pair) atomicSub(out + bin + 1, 0x10000u);
 }
 
+// Each tuple's joint bin, counted in `mine` (or the output): the steps every load path shares.
+struct HtJointCounter {
+  HtBinning binning[kDims];
+  unsigned int* mine;
+  unsigned int* out;
+  unsigned int total_bins;
+
+  // The joint bin of tuple v; false when a value is in no bin of its dimension.
+  __device__ __forceinline__ bool bin_of(const SampleT (&v)[kDims], unsigned int& joint) const {
+    joint = 0;
+    bool in = true;
+#pragma unroll
+    for (unsigned int d = 0; d < kDims; ++d) {
+      unsigned int b = 0;
+      if constexpr (HT_JOINT_UNIT_BINS) {
+        b = (unsigned int)v[d] - (unsigned int)binning[d].lower_i;  // negatives wrap past bins
+        if constexpr (HT_JOINT_UNIT_BINS == 1) in &= b < binning[d].num_bins;
+      } else {
+        in &= binning[d].bin_of(v[d], b);
+      }
+      joint = joint * binning[d].num_bins + b;
+    }
+    return in;
+  }
+
+  // Counts N tuples, each at once (issuing every add before any wrap check was slower).
+  template <unsigned int N>
+  __device__ __forceinline__ void count(const SampleT (&v)[N][kDims]) const {
+#pragma unroll
+    for (unsigned int j = 0; j < N; ++j) {
+      unsigned int joint;
+      const bool in = bin_of(v[j], joint);
+      if constexpr (kCopies == 0) {
+        if (in) atomicAdd(out + joint, 1u);
+      } else if constexpr (HT_COUNTER_BITS == 16) {
+        if (in) ht_add16(mine, out, joint, total_bins);
+      } else {
+        atomicAdd(mine + (in ? joint : total_bins), 1u);  // the sink takes tuples in no bin
+      }
+    }
+  }
+
+  __device__ __forceinline__ void count_one(const SampleT (&v)[kDims]) const {
+    SampleT one[1][kDims];
+#pragma unroll
+    for (unsigned int d = 0; d < kDims; ++d) one[0][d] = v[d];
+    count<1>(one);
+  }
+};
+
+// HT_TUPLE_VECTORS: the tuples of 16-byte-aligned vectors, kVecTuples each, in tiles of
+// kThreads x kItems vectors (every load of a tile issued before any count); the tuples before
+// the first vector and after the last, one a thread.
+__device__ __forceinline__ void ht_count_vectors(const HtJointArgs& a, const HtJointCounter& c) {
+  const unsigned long long head = a.vec_head < a.n ? a.vec_head : a.n;
+  const unsigned long long vecs = (a.n - head) / kVecTuples;
+  const uint4* body = reinterpret_cast<const uint4*>(a.cols[0] + head * kDims);
+  for (unsigned long long base = (unsigned long long)blockIdx.x * kTile; base < vecs;
+       base += (unsigned long long)gridDim.x * kTile) {
+    uint4 v[kItems];
+#pragma unroll
+    for (unsigned int k = 0; k < kItems; ++k) {
+      const unsigned long long i = base + k * kThreads + threadIdx.x;
+      if (i < vecs) v[k] = body[i];
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < kItems; ++k) {
+      if (base + k * kThreads + threadIdx.x >= vecs) continue;
+      union {
+        uint4 u;
+        SampleT s[kVecTuples][kDims];
+      } x;
+      x.u = v[k];
+      c.count<kVecTuples>(x.s);
+    }
+  }
+  const unsigned long long gtid = (unsigned long long)blockIdx.x * kThreads + threadIdx.x;
+  const unsigned long long rest = head + vecs * kVecTuples;  // the tail's first tuple
+  SampleT t[kDims];
+  if (gtid < head) {
+    ht_load_tuple(a, gtid, t);
+    c.count_one(t);
+  }
+  if (gtid < a.n - rest) {
+    ht_load_tuple(a, rest + gtid, t);
+    c.count_one(t);
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS, HT_BLOCKS_PER_SM)
 histtune_joint(const HtJointArgs a) {
   extern __shared__ unsigned int smem[];
-  HtBinning binning[kDims];
+  HtJointCounter c;
 #pragma unroll
   for (unsigned int d = 0; d < kDims; ++d)
-    binning[d] = {a.bins[d],    a.lower_i[d], a.range_i[d], a.recip_i[d], a.lower_f[d],
-                  a.upper_f[d], a.scale_f[d], ht_range_setup(a.levels[d], a.bins[d], nullptr)};
+    c.binning[d] = {a.bins[d],    a.lower_i[d], a.range_i[d], a.recip_i[d], a.lower_f[d],
+                    a.upper_f[d], a.scale_f[d], ht_range_setup(a.levels[d], a.bins[d], nullptr)};
   const unsigned int words = HT_COUNTER_BITS == 16 ? (kStride + 1) / 2 : kStride;
   if constexpr (kCopies != 0)
     for (unsigned int i = threadIdx.x; i < kCopies * words; i += kThreads) smem[i] = 0;
   __syncthreads();
-  unsigned int* mine = smem + (threadIdx.x / 32) % (kCopies ? kCopies : 1) * words;
-  for (unsigned long long base = (unsigned long long)blockIdx.x * kTile; base < a.n;
-       base += (unsigned long long)gridDim.x * kTile) {
-    SampleT v[kItems][kDims];
+  c.mine = smem + (threadIdx.x / 32) % (kCopies ? kCopies : 1) * words;
+  c.out = a.counts;
+  c.total_bins = a.total_bins;
+  if (kVecTuples > 1 && a.tuple_loads) {
+    ht_count_vectors(a, c);
+  } else {
+    for (unsigned long long base = (unsigned long long)blockIdx.x * kTile; base < a.n;
+         base += (unsigned long long)gridDim.x * kTile) {
+      SampleT v[kItems][kDims];
 #pragma unroll
-    for (unsigned int k = 0; k < kItems; ++k) {
-      const unsigned long long i = base + k * kThreads + threadIdx.x;
-      if (i < a.n) ht_load_tuple(a, i, v[k]);
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < kItems; ++k) {
-      if (base + k * kThreads + threadIdx.x >= a.n) continue;
-      unsigned int joint = 0;
-      bool in = true;
-#pragma unroll
-      for (unsigned int d = 0; d < kDims; ++d) {
-        unsigned int b = 0;
-        in &= binning[d].bin_of(v[k][d], b);
-        joint = joint * a.bins[d] + b;
+      for (unsigned int k = 0; k < kItems; ++k) {
+        const unsigned long long i = base + k * kThreads + threadIdx.x;
+        if (i < a.n) ht_load_tuple(a, i, v[k]);
       }
-      if constexpr (kCopies == 0) {
-        if (in) atomicAdd(a.counts + joint, 1u);
-      } else if constexpr (HT_COUNTER_BITS == 16) {
-        if (in) ht_add16(mine, a.counts, joint, a.total_bins);
-      } else {
-        atomicAdd(mine + (in ? joint : a.total_bins), 1u);  // the sink takes tuples in no bin
-      }
+#pragma unroll
+      for (unsigned int k = 0; k < kItems; ++k)
+        if (base + k * kThreads + threadIdx.x < a.n) c.count_one(v[k]);
     }
   }
   if constexpr (kCopies != 0) {
@@ -152,8 +240,8 @@ histtune_joint(const HtJointArgs a) {
     for (unsigned int b = threadIdx.x; b < a.total_bins; b += kThreads) {
       unsigned int sum = 0;
 #pragma unroll
-      for (unsigned int c = 0; c < kCopies; ++c) {
-        const unsigned int word = smem[c * words + (HT_COUNTER_BITS == 16 ? b / 2 : b)];
+      for (unsigned int k = 0; k < kCopies; ++k) {
+        const unsigned int word = smem[k * words + (HT_COUNTER_BITS == 16 ? b / 2 : b)];
         sum += HT_COUNTER_BITS == 16 ? (b & 1u ? word >> 16 : word & 0xFFFFu) : word;
       }
       if (sum != 0) atomicAdd(a.counts + b, sum);

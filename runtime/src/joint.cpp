@@ -1,6 +1,7 @@
 #include "histtune/joint.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/kernel_args.hpp"
@@ -17,6 +18,7 @@ const std::vector<Param<JointConfig>>& params() {
       param<&C::private_copies>("private_copies", "pc", {1, 2, 4, 0}, true),
       param<&C::counter_bits>("counter_bits", "cb", {32, 16}, true),
       param<&C::blocks_per_sm>("blocks_per_sm", "bps", {2, 1, 4, 8}, true),
+      param<&C::tuple_vectors>("tuple_vectors", "tv", {0, 1}, true),
   };
   return table;
 }
@@ -32,6 +34,15 @@ constexpr std::uint32_t kGlobalBinsFrom = 16384;
 // 16-bit ones branch instead, since a wrap of the sink would be handed to a bin that is not there.
 unsigned int hist_stride(const JointConfig& c, const Problem& p) {
   return c.counter_bits == 16 ? p.num_bins : p.num_bins + 1;
+}
+
+// Bytes of one tuple of p.
+std::size_t tuple_bytes(const Problem& p) { return sample_bytes(p.sample_type) * p.channels; }
+
+// Tuples a thread's 16-byte load holds under tuple_vectors 1 (joint.cuh's kVecTuples).
+int vector_tuples(const JointConfig& c, const Problem& p) {
+  const std::size_t t = tuple_bytes(p);
+  return c.tuple_vectors && (t == 2 || t == 4 || t == 8) ? static_cast<int>(16 / t) : 1;
 }
 
 std::size_t copy_bytes(const JointConfig& c, const Problem& p) {
@@ -50,6 +61,9 @@ Restriction check(const JointConfig& c, const Problem& p, const DeviceInfo& d) {
     return Restriction::rule("private_copies > warps per block (" + std::to_string(warps) + ")");
   if (c.private_copies == 0 && c.counter_bits != 32)
     return Restriction::rule("counter_bits 16 is for private copies (private_copies 0 adds to the output)");
+  if (c.tuple_vectors && vector_tuples(c, p) == 1)
+    return Restriction::rule("tuple_vectors 1 is for tuples of 2, 4 or 8 bytes, not " +
+                             std::to_string(tuple_bytes(p)));
   JointConfig one = c;
   one.private_copies = 1;
   one.counter_bits = 32;
@@ -66,12 +80,15 @@ JointGeometry geometry(const JointConfig& c, const Problem& p, const DeviceInfo&
   g.block = static_cast<unsigned>(c.block_threads);
   g.hist_stride = hist_stride(c, p);
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_bytes(c, p);
-  g.grid = striding_grid(c.block_threads, c.items_per_thread, c.blocks_per_sm, p.n, d);
+  g.grid = striding_grid(c.block_threads, c.items_per_thread * vector_tuples(c, p),
+                         c.blocks_per_sm, p.n, d);
   return g;
 }
 
 JointConfig default_for(const Problem& p, const DeviceInfo& d) {
   JointConfig c;
+  const std::size_t t = tuple_bytes(p);
+  c.tuple_vectors = t == 2 || t == 4 || t == 8;
   if (copy_bytes(c, p) > d.smem_per_block_optin) c.counter_bits = 16;
   if (copy_bytes(c, p) > d.smem_per_block_optin) {
     c.counter_bits = 32;
@@ -87,6 +104,7 @@ JointConfig default_for(const Problem& p, const DeviceInfo& d) {
   plain.private_copies = c.private_copies;
   plain.counter_bits = c.counter_bits;
   plain.blocks_per_sm = 1;
+  plain.tuple_vectors = c.tuple_vectors;
   return plain;
 }
 
@@ -126,10 +144,29 @@ std::string validate(const Problem& p) {
   return {};
 }
 
+namespace {
+// Integer even bins one value wide in every dimension (u8 256 bins over [10, 266)): the bin is
+// the offset from the lower bound, no multiplies (1); and where every dimension's bins cover
+// the whole type (u8 over [0, 256), i8 over [-128, 128)), no compare either (2). Else 0.
+int unit_bins(const Problem& p) {
+  if (p.binning != Binning::even || is_float(p.sample_type) || is_int64(p.sample_type)) return 0;
+  const double span = std::ldexp(1.0, 8 * static_cast<int>(sample_bytes(p.sample_type)));
+  const bool is_signed = p.sample_type == SampleType::i8 || p.sample_type == SampleType::i16 ||
+                         p.sample_type == SampleType::i32;
+  bool whole = true;
+  for (std::uint32_t d = 0; d < p.channels && d < kMaxJointDims; ++d) {
+    if (p.joint.upper[d] - p.joint.lower[d] != p.joint.bins[d]) return 0;
+    whole &= p.joint.bins[d] == span && p.joint.lower[d] == (is_signed ? -span / 2 : 0.0);
+  }
+  return whole ? 2 : 1;
+}
+}  // namespace
+
 CompileRequest request(const JointConfig& c, const Problem& p, int arch) {
   std::vector<std::string> defs = params::defines(params(), c);
   defs.push_back("-DHT_JOINT_DIMS=" + std::to_string(p.channels));
   defs.push_back("-DHT_HIST_STRIDE=" + std::to_string(hist_stride(c, p)));
+  defs.push_back("-DHT_JOINT_UNIT_BINS=" + std::to_string(unit_bins(p)));
   for (auto& s : sample_defines(p)) defs.push_back(std::move(s));
   return CompileRequest{kTemplate, defs, arch, c.label()};
 }
@@ -154,8 +191,9 @@ struct JointArgs {
   unsigned int bins[kMaxJointDims];
   unsigned int total_bins;
   unsigned int tuple_loads;
+  unsigned int vec_head;
 };
-static_assert(sizeof(JointArgs) == 256, "JointArgs is joint.cuh's HtJointArgs");
+static_assert(sizeof(JointArgs) == 264, "JointArgs is joint.cuh's HtJointArgs");
 
 JointArgs joint_args(const Problem& p, const void* d_samples, std::uint32_t* d_counts) {
   JointArgs a{};
@@ -178,8 +216,10 @@ JointArgs joint_args(const Problem& p, const void* d_samples, std::uint32_t* d_c
   a.counts = d_counts;
   a.total_bins = p.num_bins;
   const std::size_t tuple = sb * p.channels;
+  const auto address = reinterpret_cast<std::uintptr_t>(d_samples);
   a.tuple_loads = !separate && (tuple == 2 || tuple == 4 || tuple == 8 || tuple == 16) &&
-                  reinterpret_cast<std::uintptr_t>(d_samples) % tuple == 0;
+                  address % tuple == 0;
+  if (a.tuple_loads) a.vec_head = static_cast<unsigned>((16 - address % 16) % 16 / tuple);
   return a;
 }
 
@@ -210,7 +250,8 @@ std::string JointConfig::label() const {
 }
 
 std::optional<JointConfig> JointConfig::parse(const std::string& label) {
-  return params::parse(joint::params(), label, joint::params().size(), joint::kLabelPrefix);
+  // Labels written before tuple_vectors existed end after 5 fields.
+  return params::parse(joint::params(), label, 5, joint::kLabelPrefix);
 }
 
 std::string JointConfig::to_json() const { return params::json(joint::params(), *this); }

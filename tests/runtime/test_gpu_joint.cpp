@@ -2,7 +2,8 @@
 // dimension count and sample type it takes, odd sizes, values out of range, NaN and infinite,
 // the three ways of counting (32-bit and 16-bit private copies, atomics on the output) in several
 // configurations, bins just above each shared-memory boundary, 16-bit counters that wrap many
-// times on hot bins, misaligned interleaved tuples, and the public calls (interleaved, separate,
+// times on hot bins, misaligned interleaved tuples, 16-byte loads of 2, 4 or 8 tuples from every
+// tuple-aligned start, and the public calls (interleaved, separate,
 // edges) with their refusals leaving the output untouched. Skipped without a GPU; run with
 // --gtest_filter='GpuJoint*'.
 #include <gtest/gtest.h>
@@ -49,6 +50,8 @@ const Case kCases[] = {
     {"u8_edges_100x5", SampleType::u8, Binning::range, 2, {100, 5}, 0, 256},
     {"f32_edges_20x30x2", SampleType::f32, Binning::range, 3, {20, 30, 2}, 0, 1},
     {"f64_edges_300", SampleType::f64, Binning::range, 1, {300}, -1, 1},
+    {"i8_256x256_unit", SampleType::i8, Binning::even, 2, {256, 256}, -128, 128},  // bin = offset
+    {"u16_16x16_unit", SampleType::u16, Binning::even, 2, {16, 16}, 100, 116},
 };
 const std::uint64_t kSizes[] = {1, 4097, (std::uint64_t{1} << 20) + 3};
 
@@ -165,7 +168,8 @@ std::vector<ParamValues> configs_of(const Problem& p, const DeviceInfo& d) {
   std::vector<ParamValues> out = {f.fallback(p, d)};
   for (const char* label : {"j.tpb128.ipt2.pc2.cb32.bps4", "j.tpb512.ipt16.pc4.cb16.bps1",
                             "j.tpb1024.ipt4.pc1.cb16.bps1", "j.tpb256.ipt8.pc0.cb32.bps2",
-                            "j.tpb1024.ipt4.pc0.cb32.bps2"}) {
+                            "j.tpb1024.ipt4.pc0.cb32.bps2", "j.tpb512.ipt4.pc1.cb16.bps1.tv1",
+                            "j.tpb128.ipt2.pc2.cb32.bps4.tv1", "j.tpb1024.ipt4.pc0.cb32.bps1.tv1"}) {
     const auto v = f.parse(label);
     if (v && f.check(*v, p, d).holds() && *v != out.front()) out.push_back(*v);
   }
@@ -220,7 +224,8 @@ TEST(GpuJoint, SixteenBitCountersWrapExactlyOnHotBins) {
     }
     in.d_tuples = upload(in.tuples);
     const std::vector<std::uint32_t> ref = expected(in);
-    for (const char* label : {"j.tpb1024.ipt4.pc1.cb16.bps1", "j.tpb256.ipt16.pc1.cb16.bps1"}) {
+    for (const char* label : {"j.tpb1024.ipt4.pc1.cb16.bps1", "j.tpb256.ipt16.pc1.cb16.bps1",
+                              "j.tpb1024.ipt4.pc1.cb16.bps1.tv1"}) {
       const auto c = family_of(in.p).parse(label);
       ASSERT_TRUE(c && family_of(in.p).check(*c, in.p, d).holds()) << label;
       EXPECT_EQ(run_config(cache, d, in.p, *c, in.d_tuples->ptr), ref) << label << " pattern " << pattern;
@@ -239,6 +244,32 @@ TEST(GpuJoint, MisalignedInterleavedTuplesLoadValueByValue) {
     const void* at = static_cast<const char*>(shifted->ptr) + sb;
     for (const ParamValues& c : configs_of(in.p, d))
       EXPECT_EQ(run_config(cache, d, in.p, c, at), expected(in)) << k.name;
+  }
+}
+
+TEST(GpuJoint, VectorLoadsCountFromEveryTupleAlignedStart) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(0);
+  KernelCache cache;
+  // u8 pairs (8 a vector), u16 pairs (4), f32 pairs (2): starts 0 .. 7 tuples past a 16-byte
+  // boundary, sizes below one vector, around one tile and odd, so the head, the vectors and the
+  // tail each get tuples or none.
+  for (const Case& k : {kCases[1], kCases[3], kCases[0]}) {
+    const std::size_t tuple = sample_bytes(k.type) * k.dims;
+    for (const std::uint64_t n : {std::uint64_t{3}, std::uint64_t{4099}, (std::uint64_t{1} << 18) + 7}) {
+      const Inputs in = inputs_of(k, n, n);
+      const std::vector<std::uint32_t> ref = expected(in);
+      for (std::size_t start = 0; start < 16 / tuple; ++start) {
+        const auto shifted = upload(in.tuples, start * tuple);
+        const void* at = static_cast<const char*>(shifted->ptr) + start * tuple;
+        for (const char* label : {"j.tpb256.ipt4.pc1.cb32.bps2.tv1", "j.tpb1024.ipt4.pc1.cb16.bps1.tv1"}) {
+          const auto c = family_of(in.p).parse(label);
+          if (!c || !family_of(in.p).check(*c, in.p, d).holds()) continue;
+          EXPECT_EQ(run_config(cache, d, in.p, *c, at), ref)
+              << k.name << " n=" << n << " start " << start << " " << label;
+        }
+      }
+    }
   }
 }
 

@@ -40,15 +40,39 @@ TEST(JointConfig, LabelsRoundTripForEveryPoint) {
     EXPECT_EQ(*back, c);
     labels.insert(c.label());
   }
-  EXPECT_EQ(joint::space().size(), 4u * 4 * 4 * 2 * 4);
+  EXPECT_EQ(joint::space().size(), 4u * 4 * 4 * 2 * 4 * 2);
   EXPECT_EQ(labels.size(), joint::space().size());
-  EXPECT_EQ(JointConfig{}.label(), "j.tpb256.ipt8.pc1.cb32.bps2");
+  EXPECT_EQ(JointConfig{}.label(), "j.tpb256.ipt8.pc1.cb32.bps2.tv0");
+  // Labels stored before tuple_vectors existed read as tuple_vectors 0.
+  EXPECT_EQ(JointConfig::parse("j.tpb256.ipt8.pc1.cb32.bps2"), JointConfig{});
   EXPECT_FALSE(JointConfig::parse("w.tpb256.ipt8.pc1.bps2"));
   const CompileRequest req = joint::request(JointConfig{}, pairs(SampleType::f32, 64, 64), 90);
   for (const char* def : {"-DHT_BLOCK_THREADS=256", "-DHT_ITEMS_PER_THREAD=8",
                           "-DHT_PRIVATE_COPIES=1", "-DHT_COUNTER_BITS=32", "-DHT_BLOCKS_PER_SM=2",
-                          "-DHT_JOINT_DIMS=2", "-DHT_HIST_STRIDE=4097"})
+                          "-DHT_TUPLE_VECTORS=0", "-DHT_JOINT_DIMS=2", "-DHT_HIST_STRIDE=4097"})
     EXPECT_NE(std::find(req.defines.begin(), req.defines.end(), def), req.defines.end()) << def;
+}
+
+TEST(JointConfig, UnitBinsAreCompiledInWhereEveryDimensionsBinIsOneValueWide) {
+  // The define's value: 1 one value a bin, 2 and every value of the type in a bin, else 0.
+  const auto unit = [](const Problem& p) {
+    const auto defs = joint::request(JointConfig{}, p, 90).defines;
+    int found = -1, how_many = 0;
+    for (int v : {0, 1, 2})
+      if (std::find(defs.begin(), defs.end(), "-DHT_JOINT_UNIT_BINS=" + std::to_string(v)) != defs.end()) {
+        found = v;
+        ++how_many;
+      }
+    EXPECT_EQ(how_many, 1) << p.describe();
+    return found;
+  };
+  EXPECT_EQ(unit(pairs(SampleType::u8, 256, 256, 1 << 20, 0, 256)), 2);
+  EXPECT_EQ(unit(pairs(SampleType::i8, 256, 256, 1 << 20, -128, 128)), 2);
+  EXPECT_EQ(unit(pairs(SampleType::u8, 16, 16, 1 << 20, 10, 26)), 1);
+  EXPECT_EQ(unit(pairs(SampleType::u16, 256, 256, 1 << 20, 0, 256)), 1);
+  EXPECT_EQ(unit(pairs(SampleType::u8, 128, 256, 1 << 20, 0, 256)), 0);  // one dimension 2 wide
+  EXPECT_EQ(unit(pairs(SampleType::u8, 10, 7, 1 << 20, 3, 250)), 0);
+  EXPECT_EQ(unit(pairs(SampleType::f32, 64, 64)), 0);
 }
 
 TEST(JointConfig, KeyHoldsTheDimensionsAndTheProductAndDescribesTheSplit) {
@@ -227,6 +251,19 @@ TEST(JointConfig, RestrictionsAndTheDefaultAroundTheSharedMemoryBoundary) {
   c.private_copies = 0;
   c.counter_bits = 16;
   EXPECT_FALSE(joint::check(c, pairs(SampleType::u8, 256, 256), d).holds());
+  // 16-byte loads take 8, 4 or 2 tuples of 2, 4 or 8 bytes; the default uses them there.
+  c = JointConfig{};
+  c.tuple_vectors = 1;
+  EXPECT_TRUE(joint::check(c, small, d).holds());
+  const std::uint32_t three[] = {8, 8, 8}, four[] = {8, 8, 8, 8};
+  for (const Problem& p : {joint_problem(SampleType::f32, Binning::even, 3, three, 1 << 20, 0, 1),
+                           joint_problem(SampleType::f32, Binning::even, 4, four, 1 << 20, 0, 1),
+                           joint_problem(SampleType::f64, Binning::even, 2, three, 1 << 20, 0, 1)}) {
+    EXPECT_FALSE(joint::check(c, p, d).holds()) << p.describe();
+    EXPECT_EQ(joint::default_for(p, d).tuple_vectors, 0) << p.describe();
+  }
+  EXPECT_EQ(joint::default_for(pairs(SampleType::u8, 256, 256), d).tuple_vectors, 1);
+  EXPECT_EQ(joint::default_for(small, d).tuple_vectors, 1);
   // The default on either side of the boundary of one 32-bit copy (the bins and a sink) and of
   // one 16-bit copy: bins just above it still run.
   const std::uint32_t words32 = static_cast<std::uint32_t>(d.smem_per_block_optin / 4);

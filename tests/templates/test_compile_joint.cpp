@@ -40,7 +40,8 @@ const Case kCases[] = {
 };
 
 const char* const kLabels[] = {"j.tpb128.ipt2.pc1.cb32.bps1", "j.tpb512.ipt16.pc4.cb16.bps2",
-                               "j.tpb1024.ipt4.pc0.cb32.bps1", "j.tpb256.ipt8.pc2.cb16.bps4"};
+                               "j.tpb1024.ipt4.pc0.cb32.bps1", "j.tpb256.ipt8.pc2.cb16.bps4",
+                               "j.tpb256.ipt8.pc1.cb32.bps2.tv1", "j.tpb1024.ipt4.pc0.cb32.bps1.tv1"};
 
 Problem problem_of(const Case& k) {
   const std::uint32_t bins[] = {k.bins, k.bins, k.bins, k.bins};

@@ -33,10 +33,13 @@ struct JointConfig {
   int counter_bits = 32;
   // Resident blocks per SM the grid is sized for {2, 1, 4, 8} (also the launch bounds).
   int blocks_per_sm = 2;
+  // Interleaved tuples of 2, 4 or 8 bytes loaded 16 bytes at a time {0, 1} (0: a tuple a load):
+  // more bytes in flight per thread for a few more instructions to take the tuples apart.
+  int tuple_vectors = 0;
 
   bool operator==(const JointConfig& o) const;
   bool operator!=(const JointConfig& o) const { return !(*this == o); }
-  // "j.tpb256.ipt8.pc1.cb32.bps2"
+  // "j.tpb256.ipt8.pc1.cb32.bps2.tv0"
   std::string label() const;
   static std::optional<JointConfig> parse(const std::string& label);
   std::string to_json() const;

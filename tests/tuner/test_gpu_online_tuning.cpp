@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -78,5 +80,64 @@ TEST(TunerOnline, AFirstCallTunesItsShapeStoresTheWinnerAndRunsItExact) {
   db::Database database(path);
   EXPECT_TRUE(database.winner(query_device(0).uuid, p.key()));
   EXPECT_TRUE(database.pending().empty());
+  std::filesystem::remove_all(dir);
+}
+
+// What online tuning costs the first call of a shape, with the default budget: printed (the
+// figures docs/tuning.md quotes), and each call exact and `exact` after it. The second call is
+// the warm path; a new dispatcher on the same database (as a later process) loads the stored
+// kernel instead of compiling it.
+TEST(TunerOnline, FirstCallCostsWithTheDefaultBudget) {
+  HT_REQUIRE_GPU();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("histtune_online_cost_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  tuner::enable_online_tuning();
+  DispatcherOptions o;
+  o.db_path = (dir / "h.db").string();
+  o.tune = true;
+  const Problem shapes[] = {flat_problem(SampleType::u8, Binning::direct, 256, 1 << 20),
+                            flat_problem(SampleType::i32, Binning::direct, 4096, 1 << 24),
+                            flat_problem(SampleType::f32, Binning::even, 1000, 1 << 22, 0.0, 1.0)};
+  std::uint8_t* d_samples = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  HT_CUDA(cudaMalloc(&d_samples, std::size_t{4} << 24));
+  HT_CUDA(cudaMalloc(&d_counts, 4096 * sizeof(std::uint32_t)));
+  HT_CUDA(cudaMemset(d_samples, 0, std::size_t{4} << 24));  // zeros: every sample in bin 0
+  // One call, timed from the host (zeroing, lookup, tuning or loading, launch), checked.
+  const auto timed_call = [&](Dispatcher& disp, const Problem& p) {
+    HT_CUDA(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    const FamilyChoice* used = nullptr;
+    const Status s = disp.run(p, d_samples, d_counts, nullptr, &used);
+    HT_CUDA(cudaDeviceSynchronize());
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - t0;
+    EXPECT_TRUE(s.ok()) << p.describe() << ": " << s.message();
+    if (used) {
+      EXPECT_EQ(used->level, LookupLevel::exact) << p.describe() << ": " << used->detail;
+    }
+    std::uint32_t bin0 = 0;
+    HT_CUDA(cudaMemcpy(&bin0, d_counts, 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(bin0, p.n) << p.describe();
+    return took.count();
+  };
+  std::printf("online tuning, budget %zu: first call, second call, a new dispatcher's first call\n",
+              o.tune_budget);
+  for (const Problem& p : shapes) {
+    double first = 0, second = 0, later = 0;
+    {
+      Dispatcher disp(o);
+      first = timed_call(disp, p);
+      second = timed_call(disp, p);
+    }
+    {
+      Dispatcher disp(o);
+      later = timed_call(disp, p);
+    }
+    std::printf("  %-44s %9.1f ms %8.3f ms %8.1f ms\n", p.describe().c_str(), first, second, later);
+  }
+  set_online_tuner(nullptr);
+  (void)cudaFree(d_samples);
+  (void)cudaFree(d_counts);
   std::filesystem::remove_all(dir);
 }

@@ -71,6 +71,12 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
+  app->add_option("--compile-threads", flags.compile_threads,
+                  "NVRTC threads per problem (0: the machine's threads shared by the problems\n"
+                  "at once, three shares for a problem of bins beyond shared memory)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
   app->add_option("--time-limit", flags.time_limit_s,
                   "stop searching a problem after this many seconds (0: no limit)")
       ->type_name("SECONDS")

@@ -263,9 +263,8 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   opt.finalists = f_.finalists;
   opt.decision = tuner::robust_rule_of(f_.decision);
   opt.turn = &turn_;
-  // The hardware's threads, shared by the problems tuned at once, on every GPU tuning.
-  opt.compile_threads = std::max(
-      2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / (jobs_ * gpus_));
+  opt.compile_threads =
+      compile_threads_for(f_, p, std::thread::hardware_concurrency(), jobs_, gpus_);
   opt.on_progress = [&progress, t0](const tuner::Progress& pr) {
     progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
   };
@@ -415,9 +414,10 @@ void PlanRun::print_summary(double seconds) const {
   if (c_.quiet) return;
   if (!stability_.empty()) print_stability(most_apart_of(stability_));
   say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s); %zu kernels needed, "
-                  "%zu compiled by NVRTC, %zu from the database's CUBIN store; results in %s\n",
+                  "%zu compiled by NVRTC, %zu from the database's CUBIN store, %zu shared "
+                  "between problems compiling them at once; results in %s\n",
                   seconds, device_s_, compiled_, cache_.compiles(), cache_.store_hits(),
-                  database_.path().c_str()));
+                  cache_.shared_compiles(), database_.path().c_str()));
 }
 
 nlohmann::json PlanRun::summary_json(double seconds) const {
@@ -431,6 +431,7 @@ nlohmann::json PlanRun::summary_json(double seconds) const {
           {"kernels_needed", compiled_},
           {"compiled_by_nvrtc", cache_.compiles()},
           {"loaded_from_database", cache_.store_hits()},
+          {"compiles_shared", cache_.shared_compiles()},
           {"seconds", seconds},
           {"winners_at_most_apart", stability_.empty()
                                         ? nlohmann::json()
@@ -492,12 +493,25 @@ int auto_jobs(const DeviceInfo& d) {
   return static_cast<int>(std::clamp<std::int64_t>(gib / 6, 1, 8));
 }
 
+namespace {
+bool slow_to_compile(const Problem& p) { return p.num_bins >= (1u << 18); }
+}  // namespace
+
 std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   std::vector<std::size_t> order(plan.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_partition(order.begin(), order.end(),
-                        [&](std::size_t i) { return plan[i].num_bins >= (1u << 18); });
+                        [&](std::size_t i) { return slow_to_compile(plan[i]); });
   return order;
+}
+
+int compile_threads_for(const TuneFlags& f, const Problem& p, unsigned hardware, int jobs,
+                        int gpus) {
+  if (f.compile_threads > 0) return f.compile_threads;
+  // The hardware's threads, shared by the problems tuned at once, on every GPU tuning.
+  const int share =
+      std::max(2, static_cast<int>(std::max(1u, hardware)) / std::max(1, jobs * gpus));
+  return slow_to_compile(p) ? 3 * share : share;
 }
 
 int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems) {

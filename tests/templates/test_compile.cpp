@@ -9,8 +9,12 @@
 // are 32-bit). The GPU tests compile and run every 13th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "histtune/db/database.hpp"
 #include "histtune/dispatcher.hpp"
@@ -237,6 +241,55 @@ TEST(CubinStore, WithoutAStoreEveryCacheCompiles) {
   a.compiled(req);
   b.compiled(req);
   EXPECT_EQ(a.compiles() + b.compiles(), 2u);
+}
+
+// `threads` threads released at once, each asking `cache` for `req`: how many threw.
+int ask_at_once(KernelCache& cache, const CompileRequest& req, int threads,
+                std::vector<CompiledKernel>& got) {
+  std::atomic<bool> go{false};
+  std::atomic<int> failed{0};
+  std::mutex m;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      while (!go) std::this_thread::yield();
+      try {
+        CompiledKernel k = cache.compiled(req);
+        std::lock_guard<std::mutex> lock(m);
+        got.push_back(std::move(k));
+      } catch (const Error&) {
+        ++failed;
+      }
+    });
+  go = true;
+  for (auto& t : pool) t.join();
+  return failed;
+}
+
+// The problems a plan tunes at once ask for the same kernels: a compile in flight is shared, not
+// repeated (a compile takes ~0.1 s: four threads released together overlap it).
+TEST(CubinStore, ThreadsAskingForOneKernelAtOnceShareItsCompile) {
+  Problem p;
+  const CompileRequest req = hist1d_request(hist1d::default_config(), p, 90);
+  KernelCache cache;
+  std::vector<CompiledKernel> got;
+  EXPECT_EQ(ask_at_once(cache, req, 4, got), 0);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(cache.compiles() + cache.shared_compiles(), 4u);
+  EXPECT_GE(cache.shared_compiles(), 1u);
+  for (const CompiledKernel& k : got) EXPECT_EQ(k.cubin, got.front().cubin);
+  // Done: nothing is in flight, so (without a store) the next request compiles again.
+  const std::size_t before = cache.compiles();
+  cache.compiled(req);
+  EXPECT_EQ(cache.compiles(), before + 1);
+}
+
+TEST(CubinStore, ACompileErrorReachesEveryThreadThatWaitedForIt) {
+  const CompileRequest req{hist1d::kTemplate, {"-DHT_BLOCK_THREADS=256"}, 90, "broken-config"};
+  KernelCache cache;
+  std::vector<CompiledKernel> got;
+  EXPECT_EQ(ask_at_once(cache, req, 3, got), 3);
+  EXPECT_THROW(cache.compiled(req), Error);  // tried again, not remembered
 }
 
 }  // namespace

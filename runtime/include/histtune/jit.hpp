@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,7 +58,7 @@ class KernelCache {
   // Compiles (first time only), loads with cudaLibraryLoadData and returns `kernel_name`.
   Kernel get(const CompileRequest& req, const char* kernel_name);
   // The CUBIN for `req`: from the store when it has it, else compiled by NVRTC (and stored).
-  // Needs no GPU.
+  // A request for a kernel another thread is compiling waits for that compile. Needs no GPU.
   CompiledKernel compiled(const CompileRequest& req);
   // Loads an already compiled CUBIN under the request's key (used by the tuner's compile pool).
   Kernel load(const CompileRequest& req, const CompiledKernel& compiled, const char* kernel_name);
@@ -68,6 +68,8 @@ class KernelCache {
   bool contains(const CompileRequest& req) const;
   std::size_t compiles() const { return compiles_; }      // NVRTC compiles by this cache
   std::size_t store_hits() const { return store_hits_; }  // CUBINs the store supplied
+  // Requests that waited for another thread's compile of the same kernel instead of compiling.
+  std::size_t shared_compiles() const { return shared_compiles_; }
 
  private:
   // A loaded module and the kernels taken from it by name (a template may define several).
@@ -77,11 +79,15 @@ class KernelCache {
   };
   // The kernel `name` of a loaded entry, taken from its library on first use (under mutex_).
   static Kernel kernel_of(Entry& e, const char* name);
+  // compiled() without the sharing of compiles in flight.
+  CompiledKernel stored_or_compiled(const CompileRequest& req, const std::string& key);
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
   std::map<std::pair<cudaKernel_t, int>, std::size_t> smem_set_;  // (kernel, device) -> limit set
   std::size_t compiles_ = 0;
   std::size_t store_hits_ = 0;
+  std::size_t shared_compiles_ = 0;
+  std::map<std::string, std::shared_future<CompiledKernel>> in_flight_;  // by cache key
   db::Database* store_ = nullptr;
   std::mutex store_mutex_;  // one SQLite connection: one transaction at a time
 };

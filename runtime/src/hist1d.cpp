@@ -34,45 +34,54 @@ const std::vector<Hist1DParam>& params() {
 
 Hist1DConfig default_config() { return Hist1DConfig{}; }
 
-Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
-  // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
-  // problems of its kind (docs/kernels.md has the measurements). `slices`: the most bin-range
-  // slices the candidate is taken with.
-  struct Candidate {
-    const char* label;
-    unsigned slices = 1;
-    std::uint64_t min_n = 0;  // taken from this many samples
-  };
-  std::vector<Candidate> candidates;
+namespace {
+
+// A built-in candidate: its label, the most bin-range slices it is taken with, and the fewest
+// samples.
+struct Candidate {
+  const char* label;
+  unsigned slices = 1;
+  std::uint64_t min_n = 0;
+};
+
+// Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
+// problems of its kind (docs/kernels.md has the measurements).
+std::vector<Candidate> default_candidates(const Problem& p) {
   if (p.num_bins >= kLargeBinsFrom) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
     // 32-bit copies while a few slices hold them (i32 131072 bins 2^26: three slices, 0.131 ms
     // worst of four distributions), then partition-then-count on large inputs, then atomics on
     // the output (docs/kernels.md has the figures).
-    candidates = {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
-                  {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
-                  {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
-                  {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
-                  {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1", 1,
-                   kPartitionedFromSamples},
-                  {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
-                  {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
-  } else if (p.n >= (std::uint64_t{1} << 22)) {
-    candidates = {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
-                  {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
-                  {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
-  } else if (p.n > (std::uint64_t{1} << 17)) {
+    return {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+            {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+            {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+            {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
+            {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1", 1,
+             kPartitionedFromSamples},
+            {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
+            {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
+  }
+  if (p.n >= (std::uint64_t{1} << 22))
+    return {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
+            {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
+            {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
+  if (p.n > (std::uint64_t{1} << 17)) {
     // The second for 8-byte samples, which vec8 loads one at a time: the same bytes per thread
     // in one 16-byte load (not timed; the tuner finds better where it has run).
-    candidates = {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
-                  {"tpb1024.vpt1.vec16.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
-  } else if (p.n > kSingleBlockDefaultMaxSamples) {
-    candidates = {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
-  } else {
-    candidates = {{"tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl1"},
-                  {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
+    return {{"tpb1024.vpt2.vec8.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
+            {"tpb1024.vpt1.vec16.pc1.lay0.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"}};
   }
+  if (p.n > kSingleBlockDefaultMaxSamples)
+    return {{"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
+  return {{"tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps1.st0.b1.sb1.cl1"},
+          {"tpb512.vpt2.vec0.pc2.lay0.agg0.u2.pad1.bps1.st0.b1.sb0.cl1"}};
+}
+
+}  // namespace
+
+Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
+  const std::vector<Candidate> candidates = default_candidates(p);
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.
   const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;

@@ -40,28 +40,6 @@ Status run(const Problem& p, const void* d_samples, void* d_bins, cudaStream_t s
   return run_recorded(p, d_samples, static_cast<std::uint32_t*>(d_bins), stream);
 }
 
-WeightedShape dense_rows(std::uint64_t rows, std::uint64_t row_stride) {
-  WeightedShape s;
-  s.rows = rows;
-  s.row_stride = row_stride;
-  return s;
-}
-
-WeightedShape segments_of(std::uint64_t num_segments, const std::int64_t* d_offsets) {
-  WeightedShape s;
-  s.rows = num_segments;
-  s.d_offsets = d_offsets;
-  s.segments = true;
-  return s;
-}
-
-WeightedShape pixels_of(std::uint32_t channels, std::uint32_t active_channels) {
-  WeightedShape s;
-  s.channels = channels;
-  s.active_channels = active_channels;
-  return s;
-}
-
 // The typed calls of every shape, by binning (the even bounds exact, as the 1D calls').
 template <class T, class W>
 Status run_even(const WeightedShape& shape, const T* d_samples, const W* d_weights,
@@ -92,6 +70,29 @@ Status run_direct(const WeightedShape& shape, const T* d_samples, const W* d_wei
 }
 
 }  // namespace
+
+WeightedShape WeightedShape::dense_rows(std::uint64_t rows, std::uint64_t row_stride) {
+  WeightedShape s;
+  s.rows = rows;
+  s.row_stride = row_stride;
+  return s;
+}
+
+WeightedShape WeightedShape::segments_of(std::uint64_t num_segments,
+                                         const std::int64_t* d_offsets) {
+  WeightedShape s;
+  s.rows = num_segments;
+  s.d_offsets = d_offsets;
+  s.segments = true;
+  return s;
+}
+
+WeightedShape WeightedShape::pixels_of(std::uint32_t channels, std::uint32_t active_channels) {
+  WeightedShape s;
+  s.channels = channels;
+  s.active_channels = active_channels;
+  return s;
+}
 
 template <class T, class W>
 Status histogram_even(const T* d_samples, const W* d_weights, std::uint64_t n,
@@ -146,8 +147,8 @@ Status histogram_batched_even(const T* d_samples, const W* d_weights, std::uint6
                               typename EvenBound<T>::type lower, typename EvenBound<T>::type upper,
                               weighted_bin_t<W>* d_bins, cudaStream_t stream,
                               const WeightedOptions& options) {
-  return run_even(dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins, lower, upper,
-                  d_bins, stream, options);
+  return run_even(WeightedShape::dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins,
+                  lower, upper, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -155,8 +156,8 @@ Status histogram_batched_range(const T* d_samples, const W* d_weights, std::uint
                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
                                const T* d_levels, weighted_bin_t<W>* d_bins, cudaStream_t stream,
                                const WeightedOptions& options) {
-  return run_range(dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins, d_levels,
-                   d_bins, stream, options);
+  return run_range(WeightedShape::dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins,
+                   d_levels, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -164,8 +165,8 @@ Status histogram_batched_direct(const T* d_samples, const W* d_weights, std::uin
                                 std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
                                 weighted_bin_t<W>* d_bins, cudaStream_t stream,
                                 const WeightedOptions& options) {
-  return run_direct(dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins, d_bins,
-                    stream, options);
+  return run_direct(WeightedShape::dense_rows(rows, row_stride), d_samples, d_weights, n, num_bins,
+                    d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -174,8 +175,8 @@ Status histogram_segmented_even(const T* d_samples, const W* d_weights, std::uin
                                 std::uint32_t num_bins, typename EvenBound<T>::type lower,
                                 typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
                                 cudaStream_t stream, const WeightedOptions& options) {
-  return run_even(segments_of(num_segments, d_offsets), d_samples, d_weights, n, num_bins, lower,
-                  upper, d_bins, stream, options);
+  return run_even(WeightedShape::segments_of(num_segments, d_offsets), d_samples, d_weights, n,
+                  num_bins, lower, upper, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -184,8 +185,8 @@ Status histogram_segmented_range(const T* d_samples, const W* d_weights, std::ui
                                  std::uint32_t num_bins, const T* d_levels,
                                  weighted_bin_t<W>* d_bins, cudaStream_t stream,
                                  const WeightedOptions& options) {
-  return run_range(segments_of(num_segments, d_offsets), d_samples, d_weights, n, num_bins,
-                   d_levels, d_bins, stream, options);
+  return run_range(WeightedShape::segments_of(num_segments, d_offsets), d_samples, d_weights, n,
+                   num_bins, d_levels, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -193,8 +194,8 @@ Status histogram_segmented_direct(const T* d_samples, const W* d_weights, std::u
                                   std::uint64_t num_segments, const std::int64_t* d_offsets,
                                   std::uint32_t num_bins, weighted_bin_t<W>* d_bins,
                                   cudaStream_t stream, const WeightedOptions& options) {
-  return run_direct(segments_of(num_segments, d_offsets), d_samples, d_weights, n, num_bins,
-                    d_bins, stream, options);
+  return run_direct(WeightedShape::segments_of(num_segments, d_offsets), d_samples, d_weights, n,
+                    num_bins, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -203,8 +204,8 @@ Status histogram_multichannel_even(const T* d_samples, const W* d_weights, std::
                                    std::uint32_t num_bins, typename EvenBound<T>::type lower,
                                    typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
                                    cudaStream_t stream, const WeightedOptions& options) {
-  return run_even(pixels_of(channels, active_channels), d_samples, d_weights, pixels, num_bins,
-                  lower, upper, d_bins, stream, options);
+  return run_even(WeightedShape::pixels_of(channels, active_channels), d_samples, d_weights, pixels,
+                  num_bins, lower, upper, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -213,8 +214,8 @@ Status histogram_multichannel_range(const T* d_samples, const W* d_weights, std:
                                     std::uint32_t num_bins, const T* d_levels,
                                     weighted_bin_t<W>* d_bins, cudaStream_t stream,
                                     const WeightedOptions& options) {
-  return run_range(pixels_of(channels, active_channels), d_samples, d_weights, pixels, num_bins,
-                   d_levels, d_bins, stream, options);
+  return run_range(WeightedShape::pixels_of(channels, active_channels), d_samples, d_weights,
+                   pixels, num_bins, d_levels, d_bins, stream, options);
 }
 
 template <class T, class W>
@@ -222,8 +223,8 @@ Status histogram_multichannel_direct(const T* d_samples, const W* d_weights, std
                                      std::uint32_t channels, std::uint32_t active_channels,
                                      std::uint32_t num_bins, weighted_bin_t<W>* d_bins,
                                      cudaStream_t stream, const WeightedOptions& options) {
-  return run_direct(pixels_of(channels, active_channels), d_samples, d_weights, pixels, num_bins,
-                    d_bins, stream, options);
+  return run_direct(WeightedShape::pixels_of(channels, active_channels), d_samples, d_weights,
+                    pixels, num_bins, d_bins, stream, options);
 }
 
 FamilyChoice last_weighted_choice() { return last_family_choice(last_weighted_family()); }

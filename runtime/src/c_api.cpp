@@ -296,17 +296,16 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
                        max_abs_weight, stream);
 }
 
-histtune_status histtune_histogram_weighted_batched(
-    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t rows,
-    uint64_t n, uint64_t row_stride, int binning, uint32_t num_bins, double lower, double upper,
-    const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
-    cudaStream_t stream) {
-  histtune::WeightedShape shape;
-  shape.rows = rows;
-  shape.row_stride = row_stride;
-  return weighted_call(shape, sample_type, d_samples, weight_type, d_weights, n, binning,
-                       num_bins, lower, upper, d_levels, d_bins, deterministic, max_abs_weight,
-                       stream);
+histtune_status histtune_histogram_weighted_batched(int sample_type, const void* d_samples,
+                                                    int weight_type, const void* d_weights,
+                                                    uint64_t rows, uint64_t n, uint64_t row_stride,
+                                                    int binning, uint32_t num_bins, double lower,
+                                                    double upper, const void* d_levels,
+                                                    void* d_bins, int deterministic,
+                                                    double max_abs_weight, cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape::dense_rows(rows, row_stride), sample_type,
+                       d_samples, weight_type, d_weights, n, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
 }
 
 histtune_status histtune_histogram_weighted_segmented(
@@ -314,26 +313,19 @@ histtune_status histtune_histogram_weighted_segmented(
     uint64_t num_segments, const int64_t* d_offsets, int binning, uint32_t num_bins, double lower,
     double upper, const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
     cudaStream_t stream) {
-  histtune::WeightedShape shape;
-  shape.rows = num_segments;
-  shape.d_offsets = d_offsets;
-  shape.segments = true;
-  return weighted_call(shape, sample_type, d_samples, weight_type, d_weights, n, binning,
-                       num_bins, lower, upper, d_levels, d_bins, deterministic, max_abs_weight,
-                       stream);
+  return weighted_call(histtune::WeightedShape::segments_of(num_segments, d_offsets), sample_type,
+                       d_samples, weight_type, d_weights, n, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
 }
 
 histtune_status histtune_histogram_weighted_multichannel(
-    int sample_type, const void* d_samples, int weight_type, const void* d_weights,
-    uint64_t pixels, uint32_t channels, uint32_t active_channels, int binning, uint32_t num_bins,
-    double lower, double upper, const void* d_levels, void* d_bins, int deterministic,
-    double max_abs_weight, cudaStream_t stream) {
-  histtune::WeightedShape shape;
-  shape.channels = channels;
-  shape.active_channels = active_channels;
-  return weighted_call(shape, sample_type, d_samples, weight_type, d_weights, pixels, binning,
-                       num_bins, lower, upper, d_levels, d_bins, deterministic, max_abs_weight,
-                       stream);
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t pixels,
+    uint32_t channels, uint32_t active_channels, int binning, uint32_t num_bins, double lower,
+    double upper, const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
+    cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape::pixels_of(channels, active_channels), sample_type,
+                       d_samples, weight_type, d_weights, pixels, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
 }
 
 histtune_status histtune_histogramdd(int sample_type, const void* d_samples,

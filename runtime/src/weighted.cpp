@@ -214,7 +214,8 @@ void WeightedLaunch::run_deterministic(const Problem& p, const void* d_samples, 
     }
     double bound = p.weight_bound;
     void* args[] = {&d_sums, &d_marks, &bins, &n, &bound, &d_max, &d_out};
-    const auto grid = static_cast<unsigned>(std::min<unsigned long long>(aux_grid_, (bins + 255) / 256));
+    const auto grid =
+        static_cast<unsigned>(std::min<unsigned long long>(aux_grid_, (bins + 255) / 256));
     if (grid > 0)
       HT_CUDA(cudaLaunchKernel(finish_.func(), dim3(grid), dim3(256), args, 0, stream));
   } catch (...) {

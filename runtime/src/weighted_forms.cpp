@@ -71,7 +71,8 @@ std::string validate_form(const Problem& p) {
     case WeightedForm::segments:
       if (p.rows > kMaxWeightedRows)
         return "rows = " + std::to_string(p.rows) + " exceeds " +
-               std::to_string(kMaxWeightedRows) + ", the most weighted rows (or segments) a call takes";
+               std::to_string(kMaxWeightedRows) +
+               ", the most weighted rows (or segments) a call takes";
       return validate_rows(p);
     case WeightedForm::channels:
       if (p.channels < 1 || p.channels > 4096) return "channels must be 1 .. 4096";

@@ -12,6 +12,7 @@
 
 #include "gpu.hpp"
 #include "gpu_exact.hpp"
+#include "weighted_gpu.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/families.hpp"
 #include "histtune/histtune.h"
@@ -90,18 +91,8 @@ Problem shaped_problem(const Case& k, Shape s, WeightType w, bool det) {
 // Real weights uniform in [-1, 2) (a NaN at nan_at if given), or the tuner's integers.
 std::vector<std::uint8_t> weights_of(WeightType w, std::uint64_t count, bool real,
                                      std::int64_t nan_at) {
-  Problem flat = weighted_problem(SampleType::u8, w, Binning::direct, 1, count);
-  if (!real) return tuner::make_weights(flat, 11);
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(-1.0, 2.0);
-  const std::size_t wb = weight_bytes(w);
-  std::vector<std::uint8_t> out(count * wb);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const double v = static_cast<std::int64_t>(i) == nan_at ? NAN : u(rng);
-    const float f = static_cast<float>(v);
-    std::memcpy(out.data() + i * wb, wb == 4 ? static_cast<const void*>(&f) : &v, wb);
-  }
-  return out;
+  if (real) return test::real_weights(w, count, 5, nan_at);
+  return tuner::make_weights(weighted_problem(SampleType::u8, w, Binning::direct, 1, count), 11);
 }
 
 Inputs inputs_of(const Case& k, Shape s, WeightType w, bool det, bool real,
@@ -122,7 +113,8 @@ Inputs inputs_of(const Case& k, Shape s, WeightType w, bool det, bool real,
   in.d_offsets = upload(in.offsets.data(), in.offsets.size() * 8);
   in.p.d_weights = in.d_weights->ptr;
   in.p.d_levels = in.levels.empty() ? nullptr : in.d_levels->ptr;
-  in.p.d_offsets = in.offsets.empty() ? nullptr : static_cast<const std::int64_t*>(in.d_offsets->ptr);
+  in.p.d_offsets =
+      in.offsets.empty() ? nullptr : static_cast<const std::int64_t*>(in.d_offsets->ptr);
   return in;
 }
 
@@ -141,18 +133,6 @@ std::vector<std::uint32_t> run_config(KernelCache& cache, const DeviceInfo& d, c
   std::vector<std::uint32_t> got(out_bytes(in.p) / 4);
   HT_CUDA(cudaMemcpy(got.data(), out.ptr, got.size() * 4, cudaMemcpyDeviceToHost));
   return got;
-}
-
-// Three configurations that hold for p: the default and two others.
-std::vector<ParamValues> three_configs(const Problem& p, const DeviceInfo& d) {
-  const KernelFamily& f = family_of(p);
-  std::vector<ParamValues> out = {f.fallback(p, d)};
-  for (const char* label : {"tpb128.ipt2.pc2.bps4", "tpb512.ipt16.pc4.bps1",
-                            "tpb1024.ipt4.pc8.bps1", "tpb256.ipt4.pc0.bps2"}) {
-    const auto v = f.parse(std::string(p.family == Family::weighted ? "w." : "wdet.") + label);
-    if (v && f.check(*v, p, d).holds() && *v != out.front() && out.size() < 3) out.push_back(*v);
-  }
-  return out;
 }
 
 // The words as doubles (float, double or int64 bins).
@@ -201,9 +181,10 @@ TEST(GpuWeightedShapes, FastFormEqualsTheReferenceWordForWord) {
     for (Shape s : kShapes)
       for (WeightType w : {WeightType::f32, WeightType::f64, WeightType::i32, WeightType::i64}) {
         const Inputs in = inputs_of(k, s, w, false, false);
-        const std::vector<std::uint32_t> expect = weighted_words(
-            in.p, reference_weighted(in.p, in.samples.data(), in.weights.data(), in.lv(), in.off()));
-        for (const ParamValues& c : three_configs(in.p, d))
+        const std::vector<double> sums =
+            reference_weighted(in.p, in.samples.data(), in.weights.data(), in.lv(), in.off());
+        const std::vector<std::uint32_t> expect = weighted_words(in.p, sums);
+        for (const ParamValues& c : test::three_weighted_configs(in.p, d))
           ASSERT_EQ(run_config(cache, d, in, c), expect)
               << k.name << " " << name_of(s) << " weights " << to_string(w) << " "
               << family_of(in.p).label(c);
@@ -225,7 +206,7 @@ TEST(GpuWeightedShapes, DeterministicIsIdenticalAcrossThreeConfigurationsAndFive
           const auto [counts, abs_sums] = bin_stats(in);
           const std::string what = std::string(k.name) + " " + name_of(s) + " weights " +
                                    to_string(w) + " bound " + std::to_string(bound);
-          const auto configs = three_configs(in.p, d);
+          const auto configs = test::three_weighted_configs(in.p, d);
           ASSERT_EQ(configs.size(), 3u) << what;
           std::vector<std::uint32_t> first;
           for (const ParamValues& c : configs)
@@ -334,9 +315,8 @@ TEST(GpuWeightedShapes, TunerInputsVerifyExactly) {
   for (Family f : {Family::weighted, Family::weighted_det})
     for (Problem p : family(f).plan_problems()) {
       if (weighted::form(p) == WeightedForm::flat) continue;
-      p.n = std::min<std::uint64_t>(p.n, (std::uint64_t{1} << 22) / std::max<std::uint64_t>(
-                                                                        weighted::histograms(p), 1) +
-                                                 5);
+      const std::uint64_t rows = std::max<std::uint64_t>(weighted::histograms(p), 1);
+      p.n = std::min<std::uint64_t>(p.n, (std::uint64_t{1} << 22) / rows + 5);
       const std::vector<std::int64_t> offsets =
           reads_offsets(p) ? tuner::make_offsets(p, 3) : std::vector<std::int64_t>{};
       const std::vector<std::uint8_t> host = tuner::make_inputs(p, 9, tuner::Distribution::skewed);
@@ -347,7 +327,7 @@ TEST(GpuWeightedShapes, TunerInputsVerifyExactly) {
       p.d_weights = tuner::weights_in(p, d_in.ptr);
       p.d_offsets = offsets.empty() ? nullptr : static_cast<const std::int64_t*>(d_off->ptr);
       DeviceBytes out(expect.size() * 4);
-      for (const ParamValues& c : three_configs(p, d)) {
+      for (const ParamValues& c : test::three_weighted_configs(p, d)) {
         const KernelFamily& fam = family_of(p);
         const auto launch =
             fam.prepare(cache, cache.get(fam.request(c, p, d.arch()), fam.kernel_name()), c, p, d);

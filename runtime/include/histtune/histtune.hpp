@@ -489,6 +489,10 @@ struct WeightedShape {
   bool segments = false;
   std::uint32_t channels = 1;
   std::uint32_t active_channels = 1;
+
+  static WeightedShape dense_rows(std::uint64_t rows, std::uint64_t row_stride);
+  static WeightedShape segments_of(std::uint64_t num_segments, const std::int64_t* d_offsets);
+  static WeightedShape pixels_of(std::uint32_t channels, std::uint32_t active_channels);
 };
 Status histogram_weighted(const WeightedShape& shape, SampleType t, const void* d_samples,
                           WeightType w, const void* d_weights, std::uint64_t n, Binning b,

@@ -140,9 +140,9 @@ struct Problem {
   // Weighted problems (families "weighted" and "weighted_det"): the weights' type (part of the
   // key) and, as call arguments like the even bounds, weight_count() weights in device memory
   // laid out as the samples (sample i adds d_weights[i]; rows: the samples' row stride; pixels of
-  // channels: one weight per pixel, d_weights[i] for every channel of pixel i) and, for the deterministic family, the caller's bound on |weight| that sets
-  // the fixed-point scale (0: measured by a pass over the weights; weighted.hpp). Other
-  // families: none, null and 0.
+  // channels: one weight per pixel, d_weights[i] for every channel of pixel i) and, for the
+  // deterministic family, the caller's bound on |weight| that sets the fixed-point scale (0:
+  // measured by a pass over the weights; weighted.hpp). Other families: none, null and 0.
   WeightType weight_type = WeightType::none;
   const void* d_weights = nullptr;
   double weight_bound = 0;

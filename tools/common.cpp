@@ -17,6 +17,7 @@
 #include "histtune/status.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/tuner.hpp"
+#include "histtune/weighted.hpp"
 
 namespace histtune::cli {
 
@@ -94,13 +95,43 @@ std::uint64_t reachable_direct_bins(SampleType t) {
   }
 }
 
+// A weighted problem of rows or segments.
+bool weighted_rows(const Problem& p) {
+  return family_of(p).has_weights() && weighted::histograms(p) != 1;
+}
+
+// The shape after a weighted spec's '@': "bat4096" (dense rows), "seg100000" (segments) or
+// "mc3/4" (pixels of channels); false when it is none of them.
+bool weighted_shape_of_spec(Problem& p, const std::string& s) {
+  auto count = [](const std::string& t, std::uint64_t max, std::uint64_t& out) {
+    if (t.empty() || t.size() > 10 || t.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    out = std::stoull(t);
+    return out <= max;
+  };
+  std::uint64_t a = 0, c = 0;
+  if (s.rfind("bat", 0) == 0 || s.rfind("seg", 0) == 0) {
+    if (!count(s.substr(3), 0xFFFFFFFFull, a)) return false;
+    p.rows = a;
+    p.segments = s[0] == 's';
+    return true;
+  }
+  const std::size_t slash = s.find('/');
+  if (s.rfind("mc", 0) != 0 || slash == std::string::npos) return false;
+  if (!count(s.substr(2, slash - 2), 4096, a) || !count(s.substr(slash + 1), 4096, c)) return false;
+  p.active_channels = static_cast<std::uint32_t>(a);
+  p.channels = static_cast<std::uint32_t>(c);
+  return true;
+}
+
 // What the runtime accepts but a --problem names by mistake: nothing to count, bins that no
 // sample value can reach, bounds that direct binning ignores.
 std::string rejected_by_cli(const Problem& p, bool bounds_given) {
   if (p.n == 0)
     return family_of(p).has_channels() ? "ROWS = 0: nothing to count (at least 1)"
                                        : "N = 0: nothing to count (at least 1)";
-  if (family_of(p).has_rows() && p.rows == 0) return "ROWS = 0: nothing to count (at least 1)";
+  if ((family_of(p).has_rows() || weighted_rows(p)) && p.rows == 0)
+    return "ROWS = 0: nothing to count (at least 1)";
   if (p.binning != Binning::direct) return {};
   if (bounds_given)
     return "direct binning takes no LOWER:UPPER (each sample value is its own bin); use even "
@@ -174,8 +205,9 @@ Problem parse_problem(const std::string& spec) {
                      "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
                      "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
                      "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all), "
-                     "w|wdet:WEIGHTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (weighted, fast or "
-                     "deterministic; WEIGHTS f32, f64, i32, i64) or "
+                     "w|wdet:WEIGHTS[@batROWS|@segSEGMENTS|@mcACTIVE/CHANNELS]:TYPE:BINNING:BINS:"
+                     "N[:LOWER:UPPER] (weighted, fast or deterministic; WEIGHTS f32, f64, i32, "
+                     "i64; N per row, in all, or pixels) or "
                      "j:DIMS:TYPE:even:BINSxBINS..:N[:LOWER:UPPER] (joint, N tuples))");
   };
   Problem p;
@@ -214,9 +246,14 @@ Problem parse_problem(const std::string& spec) {
   } else if (family_of(p).has_weights()) {
     // Weighted samples: "w:f32:f32:even:256:2^26" is f32 samples with f32 weights.
     if (f.size() < 2) throw bad("wrong number of fields");
-    const std::optional<WeightType> w = parse_weight_type(f[1]);
-    if (!w) throw bad("unknown weight type '" + f[1] + "' (f32, f64, i32, i64)");
+    // "w:f32@bat4096:..." rows, "@seg100000" segments, "@mc3/4" pixels of channels.
+    const std::size_t at = f[1].find('@');
+    const std::optional<WeightType> w = parse_weight_type(f[1].substr(0, at));
+    if (!w) throw bad("unknown weight type '" + f[1].substr(0, at) + "' (f32, f64, i32, i64)");
     p.weight_type = *w;
+    if (at != std::string::npos && !weighted_shape_of_spec(p, f[1].substr(at + 1)))
+      throw bad("bad weighted shape '" + f[1].substr(at + 1) +
+                "' (@batROWS, @segSEGMENTS or @mcACTIVE/CHANNELS)");
     f.erase(f.begin(), f.begin() + 2);
   }
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
@@ -293,6 +330,22 @@ std::string count_text(std::uint64_t n) {
   }
   return std::to_string(n);
 }
+
+// A weighted key's WEIGHTS[@SHAPE] field.
+std::string weighted_spec(const db::ProblemRow& key) {
+  Problem q;
+  weighted::set_key_columns(q, key.channels, key.active_channels);
+  std::string s = to_string(q.weight_type);
+  switch (weighted::form(q)) {
+    case WeightedForm::rows: return s + "@bat" + std::to_string(q.rows);
+    case WeightedForm::segments: return s + "@seg" + std::to_string(q.rows);
+    case WeightedForm::channels:
+      return s + "@mc" + std::to_string(q.active_channels) + "/" + std::to_string(q.channels);
+    case WeightedForm::flat: break;
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string problem_spec(const db::ProblemRow& key) {
@@ -302,8 +355,7 @@ std::string problem_spec(const db::ProblemRow& key) {
       f.has_channels() ? std::string(f.spec_prefix()) + ":" + std::to_string(key.active_channels) +
                              "/" + std::to_string(key.channels) + ":"
       : f.has_rows()   ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
-      : f.has_weights() ? std::string(f.spec_prefix()) + ":" +
-                              to_string(static_cast<WeightType>(key.channels)) + ":"
+      : f.has_weights() ? std::string(f.spec_prefix()) + ":" + weighted_spec(key) + ":"
       : f.has_dims() ? std::string(f.spec_prefix()) + ":" + std::to_string(key.channels) + ":"
                         : "";
   return prefix + key.sample_type + ":" + key.binning + ":" + std::to_string(key.num_bins) + ":" +
@@ -313,13 +365,14 @@ std::string problem_spec(const db::ProblemRow& key) {
 std::string problem_name(const db::ProblemRow& key) {
   std::string s = key.sample_type + " " + key.binning + " bins=" + std::to_string(key.num_bins) +
                   " n=" + count_text(key.n);
-  if (key.active_channels > 0)  // 0: not a problem of channels
+  const auto fam = parse_family(key.family);
+  if (fam && family(*fam).has_weights())
+    s = key.family + " " + s + " weights=" + weighted_spec(key);
+  else if (key.active_channels > 0)  // 0: not a problem of channels
     s += " channels=" + std::to_string(key.active_channels) + "/" + std::to_string(key.channels);
-  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_rows())
+  else if (fam && family(*fam).has_rows())
     s = key.family + " " + s + " rows=" + std::to_string(key.channels);  // the channels column
-  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_weights())
-    s = key.family + " " + s + " weights=" + to_string(static_cast<WeightType>(key.channels));
-  else if (const auto fam = parse_family(key.family); fam && family(*fam).has_dims())
+  else if (fam && family(*fam).has_dims())
     s = key.family + " " + s + " dims=" + std::to_string(key.channels);
   return s;
 }

@@ -5,6 +5,7 @@
 #include "common.hpp"
 #include "histtune/family.hpp"
 #include "histtune/version.hpp"
+#include "histtune/weighted.hpp"
 
 namespace histtune::cli {
 namespace {
@@ -37,7 +38,18 @@ nlohmann::json problem_json(const db::ProblemRow& p) {
   nlohmann::json j = {{"spec", problem_spec(p)},      {"family", p.family},
                       {"sample_type", p.sample_type}, {"binning", p.binning},
                       {"num_bins", p.num_bins},       {"n", p.n}};
-  if (p.active_channels > 0) {  // 0: not a problem of channels (db::ProblemRow)
+  if (const auto f = parse_family(p.family); f && family(*f).has_weights()) {
+    Problem q;  // the weights and the shape, from their key columns (weighted::key_columns)
+    q.family = *f;
+    weighted::set_key_columns(q, p.channels, p.active_channels);
+    j["weights"] = to_string(q.weight_type);
+    if (weighted::form(q) == WeightedForm::rows) j["rows"] = q.rows;
+    if (weighted::form(q) == WeightedForm::segments) j["segments"] = q.rows;
+    if (weighted::form(q) == WeightedForm::channels) {
+      j["channels"] = q.channels;
+      j["active_channels"] = q.active_channels;
+    }
+  } else if (p.active_channels > 0) {  // 0: not a problem of channels (db::ProblemRow)
     j["channels"] = p.channels;
     j["active_channels"] = p.active_channels;
   } else if (const auto f = parse_family(p.family); f && family(*f).has_rows()) {

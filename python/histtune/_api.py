@@ -503,7 +503,9 @@ def _direct_needs_integers(dtype: str) -> None:
 
 
 def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Optional[int] = None,
-                       out: Any = None, stream: Any = None, counts_dtype: Any = None) -> Any:
+                       weights: Any = None, deterministic: bool = False,
+                       max_abs_weight: float = 0.0, out: Any = None, stream: Any = None,
+                       counts_dtype: Any = None) -> Any:
     """One histogram per channel of [rows, C] samples (images: [height, width, C]).
 
     The first ``channels`` channels (default: all C) are counted, each into its own
@@ -517,10 +519,23 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
     ``stream``). 64-bit counts (more than 2^32 - 1 rows): ``counts_dtype`` or ``out`` as in
     ``histogram``.
 
+    ``weights=w``: one weight per PIXEL (w of shape x.shape[:-1], e.g. [height, width]), as
+    NumPy's ``histogram(img[..., c], weights=w)`` for each channel c: pixel i adds w[i] to the
+    bin of each of its channels' samples. Sums, modes and NaN rules as ``histogram``'s
+    ``weights=`` (``deterministic=``, ``max_abs_weight=``); the result (channels, bins) is of the
+    weights' bin type. Weighted images must be packed (no row padding: pass x.contiguous()).
+
     >>> img = torch.randint(0, 256, (4608, 8192, 4), dtype=torch.uint8, device="cuda")
     >>> rgb = histtune.histogram_channels(img, 256, channels=3)     # (3, 256), RGB of RGBA
     >>> cols = histtune.histogram_channels(data, 256, range=(0, 256))  # data: [rows, 512]
+    >>> sums = histtune.histogram_channels(img, 256, channels=3, weights=mask)  # mask: [H, W]
     """
+    if weights is not None:
+        _weighted.not_compiled(x, "histogram_channels")
+        _no_counts_dtype(counts_dtype, "histogram_channels")
+        return _weighted_channels(x, bins, range, channels, weights, deterministic,
+                                  max_abs_weight, out, stream)
+    _unweighted(deterministic, max_abs_weight, "histogram_channels")
     if counts_dtype is not None and _torch_compiling(x):
         raise ValueError("histtune: counts_dtype= is not supported under torch.compile")
     if type(x) is _Tensor and type(bins) is int and counts_dtype is None and not _is_compiling():
@@ -557,6 +572,44 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
     return _finish(a, result, s)
 
 
+def _no_counts_dtype(counts_dtype: Any, name: str) -> None:
+    if counts_dtype is not None:
+        raise ValueError(f"histtune.{name}: counts_dtype= counts; weights= sums into bins of "
+                         "the weights' type")
+
+
+def _unweighted(deterministic: Any, max_abs_weight: Any, name: str) -> None:
+    if deterministic is not False or max_abs_weight != 0.0:
+        raise ValueError(f"histtune.{name}: deterministic= and max_abs_weight= go with weights=")
+
+
+def _weighted_channels(x, bins, range, channels, weights, deterministic, max_abs_weight, out,
+                       stream):
+    """histogram_channels(..., weights=): one weight a pixel, packed pixels."""
+    a, code, s = _read_samples(x, stream, "histogram_channels")
+    row_pixels, num_rows, pitch, c = _image(a.shape, a.strides, code)
+    if pitch != 0:
+        raise ValueError("histtune.histogram_channels: weighted images must be packed (rows "
+                         "without padding): pass x.contiguous()")
+    pixels = row_pixels * num_rows
+    wc = _weighted.read_weights(weights, a, s, pixels, "histogram_channels",
+                                f"x has {pixels} pixels: one weight per pixel, shape "
+                                f"{tuple(a.shape[:-1])}")
+    _contiguous(wc[0], "weights")
+    if _is_count(bins):
+        active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c, a.dtype)
+        binned = (nbins, binning, lo, hi, 0)
+    else:
+        active = c if channels is None else _count(channels, "channels")
+        if active > c:
+            raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
+        nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
+        binned = (nbins, binning, lo, hi, levels)
+    return _weighted.shaped("histogram_channels", a, code, s, wc, binned, (active, binned[0]),
+                            out, deterministic, max_abs_weight, pixels, channels=c,
+                            active=active)
+
+
 def _compiled_channels(x, bins, range, channels, out, stream):
     if _is_count(bins):
         lo, hi = (None, None) if range is None else _bounds(range, "float32")
@@ -580,7 +633,8 @@ def _row_bins(bins: Any, range: Any, a: Array, s: int):
     return nbins, _EVEN, _bounds(range, a.dtype), 0
 
 
-def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
+def histogram_rows(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
+                   deterministic: bool = False, max_abs_weight: float = 0.0, out: Any = None,
                    stream: Any = None, counts_dtype: Any = None) -> Any:
     """One histogram per row of a [B, N] array: the result has shape (B, bins).
 
@@ -595,9 +649,19 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
 
     >>> x = torch.randint(0, 256, (4096, 65536), dtype=torch.uint8, device="cuda")
     >>> h = histtune.histogram_rows(x, 256)                    # (4096, 256)
+    ``weights=w`` ([B, N] as x, with x's strides): each sample adds its weight, as
+    ``histogram``'s ``weights=`` (modes, NaN rules, ``deterministic=``, ``max_abs_weight=``);
+    the result (B, bins) is of the weights' bin type.
+
     >>> a = torch.randn(65536, 1024, device="cuda")
     >>> h = histtune.histogram_rows(a, 64, range=(-4.0, 4.0))  # (65536, 64)
+    >>> g = histtune.histogram_rows(a, 64, range=(-4.0, 4.0), weights=grad)  # grad: [65536, 1024]
     """
+    if weights is not None:
+        _weighted.not_compiled(x, "histogram_rows")
+        _no_counts_dtype(counts_dtype, "histogram_rows")
+    else:
+        _unweighted(deterministic, max_abs_weight, "histogram_rows")
     a, code, s = _read_samples(x, stream, "histogram_rows")
     if len(a.shape) != 2:
         raise ValueError(f"histtune.histogram_rows: x must be [rows, n], got shape "
@@ -608,14 +672,29 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, out: Any = None,
                          f"rows must not overlap, got strides {tuple(a.strides)} (in elements) "
                          f"for shape {tuple(a.shape)}: pass x.contiguous()")
     nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
+    stride = s_row if rows > 1 else 0
+    if weights is not None:
+        wc = _weighted.read_weights(weights, a, s, a.size, "histogram_rows",
+                                    f"x has {a.size}: one weight per sample")
+        w_row, w_col = wc[0].strides if len(wc[0].shape) == 2 else (0, 0)
+        if tuple(wc[0].shape) != tuple(a.shape) or (n > 1 and w_col != 1) or (
+                rows > 1 and w_row != s_row):
+            raise ValueError(f"histtune.histogram_rows: weights must be laid out as x (shape "
+                             f"{tuple(a.shape)}, strides {tuple(a.strides)} in elements), got "
+                             f"shape {tuple(wc[0].shape)}, strides {tuple(wc[0].strides)}")
+        return _weighted.shaped("histogram_rows", a, code, s, wc, (nbins, binning, lo, hi, levels),
+                                (rows, nbins), out, deterministic, max_abs_weight, n, rows=rows,
+                                row_stride=stride)
     result, counts, wide = _counts_out(a, out, (rows, nbins), counts_dtype)
     _core.rows(code, binning, a.ptr, rows, n, s_row if rows > 1 else 0, nbins, lo, hi, levels,
                counts, s, a.device, **_wide(wide))
     return _finish(a, result, s)
 
 
-def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, out: Any = None,
-                       stream: Any = None, counts_dtype: Any = None) -> Any:
+def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *,
+                       weights: Any = None, deterministic: bool = False,
+                       max_abs_weight: float = 0.0, out: Any = None, stream: Any = None,
+                       counts_dtype: Any = None) -> Any:
     """One histogram per segment of x: segment r holds x[offsets[r]:offsets[r + 1]].
 
     ``offsets`` is a CUDA int64 array of B + 1 offsets (CSR offsets, as torch's and CUB's
@@ -627,8 +706,16 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, ou
 
     >>> lengths = torch.randint(0, 2048, (100000,), device="cuda")
     >>> offsets = torch.cat([lengths.new_zeros(1), lengths.cumsum(0)])
+    ``weights=w`` (x's size, contiguous): each sample adds its weight, as ``histogram``'s
+    ``weights=``; the result (B, bins) is of the weights' bin type.
+
     >>> h = histtune.histogram_segments(values, offsets, 256)  # (100000, 256)
     """
+    if weights is not None:
+        _weighted.not_compiled(x, "histogram_segments")
+        _no_counts_dtype(counts_dtype, "histogram_segments")
+    else:
+        _unweighted(deterministic, max_abs_weight, "histogram_segments")
     a, code, s = _read_samples(x, stream, "histogram_segments")
     _contiguous(a, "x")
     o = _arrays.read(offsets, "offsets", s)
@@ -642,6 +729,14 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *, ou
         raise ValueError(f"histtune: offsets are on GPU {o.device}, the samples on GPU {a.device}")
     segments = o.size - 1
     nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
+    if weights is not None:
+        wc = _weighted.read_weights(weights, a, s, a.size, "histogram_segments",
+                                    f"x has {a.size}: one weight per sample")
+        _contiguous(wc[0], "weights")
+        return _weighted.shaped("histogram_segments", a, code, s, wc,
+                                (nbins, binning, lo, hi, levels), (segments, nbins), out,
+                                deterministic, max_abs_weight, a.size, rows=segments,
+                                offsets=o.ptr, segments=True)
     result, counts, wide = _counts_out(a, out, (segments, nbins), counts_dtype)
     _core.segments(code, binning, a.ptr, a.size, segments, o.ptr, nbins, lo, hi, levels, counts,
                    s, a.device, **_wide(wide))

@@ -300,16 +300,27 @@ void rows_run(int type, int binning, std::uintptr_t samples, const Rows& r, std:
 
 // A weighted call (histtune::histogram_weighted): the types and binning as their codes (checked
 // here too, since a cast of another code would name no enumerator), even bounds as doubles.
+// The shape (histtune::WeightedShape): rows and row_stride dense rows; offsets and segments
+// CSR segments; channels and active pixels of channels; the defaults a 1D call.
 void weighted_run(int type, int weight_type, int binning, std::uintptr_t samples,
                   std::uintptr_t weights, std::uint64_t n, std::uint32_t bins, double lower,
                   double upper, std::uintptr_t levels, std::uintptr_t out, bool deterministic,
-                  double max_abs_weight, std::uintptr_t stream, int device) {
+                  double max_abs_weight, std::uintptr_t stream, int device, std::uint64_t rows,
+                  std::uint64_t row_stride, std::uintptr_t offsets, bool segments,
+                  std::uint32_t channels, std::uint32_t active) {
   if (type < 0 || type > static_cast<int>(SampleType::f64) || weight_type < 1 ||
       weight_type > static_cast<int>(WeightType::i64) || binning < 0 ||
       binning > static_cast<int>(Binning::range))
     throw nb::value_error("histtune: unknown sample type, weight type or binning code");
   DeviceScope scope(device);
-  finish(histogram_weighted(static_cast<SampleType>(type), as<void>(samples),
+  WeightedShape shape;
+  shape.rows = rows;
+  shape.row_stride = row_stride;
+  shape.d_offsets = as<std::int64_t>(offsets);
+  shape.segments = segments;
+  shape.channels = channels;
+  shape.active_channels = active;
+  finish(histogram_weighted(shape, static_cast<SampleType>(type), as<void>(samples),
                             static_cast<WeightType>(weight_type), as<void>(weights), n,
                             static_cast<Binning>(binning), bins, lower, upper, as<void>(levels),
                             reinterpret_cast<void*>(out), stream_at(stream),
@@ -531,7 +542,8 @@ NB_MODULE(_core, m) {
         "counts64"_a = false);
   m.def("weighted", &weighted_run, "type"_a, "weight_type"_a, "binning"_a, "samples"_a,
         "weights"_a, "n"_a, "bins"_a, "lower"_a, "upper"_a, "levels"_a, "out"_a, "deterministic"_a,
-        "max_abs_weight"_a, "stream"_a, "device"_a);
+        "max_abs_weight"_a, "stream"_a, "device"_a, "rows"_a = 1, "row_stride"_a = 0,
+        "offsets"_a = 0, "segments"_a = false, "channels"_a = 1, "active"_a = 1);
   m.def("joint", &joint_run, "type"_a, "binning"_a, "samples"_a, "columns"_a, "n"_a, "bins"_a,
         "lower"_a, "upper"_a, "edges"_a, "counts"_a, "stream"_a, "device"_a);
   m.def("last_choice", &last_choice_dict);

@@ -33,12 +33,13 @@ def test_signatures_follow_numpy_and_torch():
                                           "counts_dtype"]
     assert params(histtune.bincount) == ["x", "minlength", *weighted, "out", "stream",
                                          "counts_dtype"]
-    assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", "out",
-                                                   "stream", "counts_dtype"]
-    assert params(histtune.histogram_rows) == ["x", "bins", "range", "out", "stream",
+    # Rows, segments and channels take the weights too (issue 26), keyword-only, as histogram.
+    assert params(histtune.histogram_channels) == ["x", "bins", "range", "channels", *weighted,
+                                                   "out", "stream", "counts_dtype"]
+    assert params(histtune.histogram_rows) == ["x", "bins", "range", *weighted, "out", "stream",
                                                "counts_dtype"]
-    assert params(histtune.histogram_segments) == ["x", "offsets", "bins", "range", "out",
-                                                   "stream", "counts_dtype"]
+    assert params(histtune.histogram_segments) == ["x", "offsets", "bins", "range", *weighted,
+                                                   "out", "stream", "counts_dtype"]
     for f in (histtune.histogram, histtune.bincount, histtune.histogram_channels):
         sig = inspect.signature(f)
         assert sig.parameters["out"].kind == inspect.Parameter.KEYWORD_ONLY

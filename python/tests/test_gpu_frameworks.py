@@ -113,3 +113,36 @@ def test_cupy_weighted_against_numpy(wdtype):
                                deterministic=True, max_abs_weight=4.0)
     np.testing.assert_array_equal(cp.asnumpy(measured), cp.asnumpy(given))
     np.testing.assert_array_equal(cp.asnumpy(measured).astype(np.float64), want)
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_cupy_weighted_rows_segments_and_channels_against_numpy(deterministic):
+    """Weighted rows (a strided view), segments and pixels of channels (one weight a pixel):
+    integer-valued weights, exact in every mode, against NumPy's weighted histogram per row,
+    segment and channel."""
+    cp = framework("cupy")
+    rng = np.random.default_rng(8)
+    wide = rng.integers(0, 300, (37, 1100)).astype(np.uint16)
+    wwide = (rng.integers(-4, 5, (37, 1100))).astype(np.float32)
+    x, w = wide[:, :1000], wwide[:, :1000]
+    h = histtune.histogram_rows(cp.asarray(wide)[:, :1000], 300,
+                                weights=cp.asarray(wwide)[:, :1000], deterministic=deterministic)
+    want = np.stack([np.bincount(r, weights=q, minlength=300) for r, q in zip(x, w)])
+    np.testing.assert_array_equal(cp.asnumpy(h).astype(np.float64), want)
+    assert histtune.last_choice().family == ("weighted_det" if deterministic else "weighted")
+    v = rng.standard_normal(100003).astype(np.float32)
+    wv = rng.integers(-4, 5, 100003).astype(np.float64)
+    offsets = np.sort(rng.integers(0, 100004, 51)).astype(np.int64)
+    offsets[0], offsets[-1] = 0, 100003
+    h = histtune.histogram_segments(cp.asarray(v), cp.asarray(offsets), 64, range=(-4.0, 4.0),
+                                    weights=cp.asarray(wv), deterministic=deterministic)
+    want = np.stack([ref.even(v[a:b], 64, -4.0, 4.0, weights=wv[a:b])
+                     for a, b in zip(offsets[:-1], offsets[1:])])
+    np.testing.assert_array_equal(cp.asnumpy(h), want)
+    img = rng.integers(0, 256, (120, 160, 4)).astype(np.uint8)
+    wp = rng.integers(-4, 5, (120, 160)).astype(np.float32)
+    h = histtune.histogram_channels(cp.asarray(img), 256, channels=3, weights=cp.asarray(wp),
+                                    deterministic=deterministic)
+    want = np.stack([np.bincount(img[..., c].ravel(), weights=wp.ravel(), minlength=256)
+                     for c in range(3)])
+    np.testing.assert_array_equal(cp.asnumpy(h).astype(np.float64), want)

@@ -57,11 +57,12 @@ std::string check_pointers(const Problem& p, const void* d_samples, const void* 
       reinterpret_cast<std::uintptr_t>(d_counts) % out != 0)
     return "d_counts = " + address(d_counts) + " is not aligned to its " + std::to_string(out) +
            (weighted ? "-byte bins" : "-byte counters");
-  if (weighted && p.n > 0) {
-    // One n for both arrays: the weights are n elements of their type, aligned to it.
+  if (weighted && p.weight_count() > 0) {
+    // The weights lie as the samples (a pixel's one weight for its channels), of their type.
     const std::size_t wb = weight_bytes(p.weight_type);
     if (p.d_weights == nullptr)
-      return "d_weights is null with n = " + std::to_string(p.n) + " (a weighted call reads n weights)";
+      return "d_weights is null with n = " + std::to_string(p.n) + " (a weighted call reads " +
+             std::to_string(p.weight_count()) + " weights)";
     if (reinterpret_cast<std::uintptr_t>(p.d_weights) % wb != 0)
       return "d_weights = " + address(p.d_weights) + " is not aligned to its " +
              std::to_string(wb) + "-byte " + to_string(p.weight_type) + " weights";
@@ -75,7 +76,7 @@ std::string check_pointers(const Problem& p, const void* d_samples, const void* 
       return "d_levels = " + address(p.d_levels) + " is not aligned to its " +
              std::to_string(bytes) + "-byte " + to_string(p.sample_type) + " levels";
   }
-  if (p.family == Family::segmented && p.rows > 0) {
+  if (reads_offsets(p) && p.rows > 0) {
     if (p.d_offsets == nullptr)
       return "d_offsets is null with " + std::to_string(p.rows) + " segments (they read " +
              std::to_string(p.rows + 1) + " offsets)";
@@ -172,11 +173,11 @@ std::string check_levels(const Problem& p, int current_device) {
     if (std::string why = check_readable(p.d_levels, "d_levels", "levels", current_device);
         !why.empty())
       return why;
-  if (p.weight_type != WeightType::none && p.n > 0)
+  if (p.weight_count() > 0)
     if (std::string why = check_readable(p.d_weights, "d_weights", "weights", current_device);
         !why.empty())
       return why;
-  if (p.family == Family::segmented && p.rows > 0)
+  if (reads_offsets(p) && p.rows > 0)
     return check_readable(p.d_offsets, "d_offsets", "offsets", current_device);
   return {};
 }

@@ -257,13 +257,16 @@ HT_INTEGER_TYPES(HT_C_ROWS_DIRECT)
 #undef HT_C_ROWS_EVEN_RANGE_AS
 // ---- end batched rows ----
 
-histtune_status histtune_histogram_weighted(int sample_type, const void* d_samples, int weight_type,
-                                            const void* d_weights, uint64_t n, int binning,
-                                            uint32_t num_bins, double lower, double upper,
-                                            const void* d_levels, void* d_bins, int deterministic,
-                                            double max_abs_weight, cudaStream_t stream) {
+namespace {
+
+// A weighted call of any shape by its codes: codes outside the enumerations are refused here,
+// since the casts would name no type.
+histtune_status weighted_call(const histtune::WeightedShape& shape, int sample_type,
+                              const void* d_samples, int weight_type, const void* d_weights,
+                              uint64_t n, int binning, uint32_t num_bins, double lower,
+                              double upper, const void* d_levels, void* d_bins, int deterministic,
+                              double max_abs_weight, cudaStream_t stream) {
   using namespace histtune;
-  // Codes outside the enumerations are refused here: the casts below would name no type.
   if (sample_type < 0 || sample_type > static_cast<int>(SampleType::f64))
     return finish(Status(StatusCode::invalid_argument,
                          "histtune: unknown sample type code " + std::to_string(sample_type)));
@@ -276,9 +279,53 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
                          "histtune: unknown binning code " + std::to_string(binning) +
                              " (direct 0, even 1, range 2)"));
   return finish_weighted(histogram_weighted(
-      static_cast<SampleType>(sample_type), d_samples, static_cast<WeightType>(weight_type),
+      shape, static_cast<SampleType>(sample_type), d_samples, static_cast<WeightType>(weight_type),
       d_weights, n, static_cast<Binning>(binning), num_bins, lower, upper, d_levels, d_bins,
       stream, WeightedOptions{deterministic != 0, max_abs_weight}));
+}
+
+}  // namespace
+
+histtune_status histtune_histogram_weighted(int sample_type, const void* d_samples, int weight_type,
+                                            const void* d_weights, uint64_t n, int binning,
+                                            uint32_t num_bins, double lower, double upper,
+                                            const void* d_levels, void* d_bins, int deterministic,
+                                            double max_abs_weight, cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape{}, sample_type, d_samples, weight_type, d_weights,
+                       n, binning, num_bins, lower, upper, d_levels, d_bins, deterministic,
+                       max_abs_weight, stream);
+}
+
+histtune_status histtune_histogram_weighted_batched(int sample_type, const void* d_samples,
+                                                    int weight_type, const void* d_weights,
+                                                    uint64_t rows, uint64_t n, uint64_t row_stride,
+                                                    int binning, uint32_t num_bins, double lower,
+                                                    double upper, const void* d_levels,
+                                                    void* d_bins, int deterministic,
+                                                    double max_abs_weight, cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape::dense_rows(rows, row_stride), sample_type,
+                       d_samples, weight_type, d_weights, n, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
+}
+
+histtune_status histtune_histogram_weighted_segmented(
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t n,
+    uint64_t num_segments, const int64_t* d_offsets, int binning, uint32_t num_bins, double lower,
+    double upper, const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
+    cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape::segments_of(num_segments, d_offsets), sample_type,
+                       d_samples, weight_type, d_weights, n, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
+}
+
+histtune_status histtune_histogram_weighted_multichannel(
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t pixels,
+    uint32_t channels, uint32_t active_channels, int binning, uint32_t num_bins, double lower,
+    double upper, const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
+    cudaStream_t stream) {
+  return weighted_call(histtune::WeightedShape::pixels_of(channels, active_channels), sample_type,
+                       d_samples, weight_type, d_weights, pixels, binning, num_bins, lower, upper,
+                       d_levels, d_bins, deterministic, max_abs_weight, stream);
 }
 
 histtune_status histtune_histogramdd(int sample_type, const void* d_samples,

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "histtune/db/database.hpp"
+#include "histtune/family.hpp"
 
 namespace histtune {
 namespace {
@@ -22,7 +23,9 @@ std::string where(const db::WinnerRow& w) {
   std::string s = w.config_label + " tuned on " + w.device.name + " (" + w.device.uuid +
                   ") for bins=" + std::to_string(w.problem.num_bins) + " n=" +
                   std::to_string(w.problem.n);
-  if (w.problem.active_channels > 0)
+  // A weighted key packs its shape into these columns (weighted.hpp): its label says it.
+  const auto fam = parse_family(w.problem.family);
+  if (w.problem.active_channels > 0 && !(fam && family(*fam).has_weights()))
     s += " channels=" + std::to_string(w.problem.active_channels) + "/" +
          std::to_string(w.problem.channels);
   return s;

@@ -8,6 +8,7 @@
 
 #include "histtune/db/database.hpp"
 #include "histtune/family.hpp"
+#include "histtune/weighted.hpp"
 
 namespace histtune {
 
@@ -138,12 +139,17 @@ std::size_t weight_bytes(WeightType w) {
 }
 
 std::uint64_t Problem::total_samples() const {
-  if (family == Family::segmented) return n;
+  if (reads_offsets(*this)) return n;
   return n * channels * rows;
 }
 
+std::uint64_t Problem::weight_count() const {
+  if (weight_type == WeightType::none || channels == 0) return 0;
+  return total_samples() / channels;
+}
+
 std::uint64_t Problem::input_bytes() const {
-  return total_samples() * sample_bytes(sample_type) + n * weight_bytes(weight_type);
+  return total_samples() * sample_bytes(sample_type) + weight_count() * weight_bytes(weight_type);
 }
 
 Problem as_one_stream(const Problem& p) {
@@ -155,6 +161,7 @@ Problem as_one_stream(const Problem& p) {
   flat.rows = 1;
   flat.row_stride = 0;
   flat.d_offsets = nullptr;
+  flat.segments = false;
   flat.weight_type = WeightType::none;
   flat.d_weights = nullptr;
   flat.weight_bound = 0;
@@ -256,8 +263,12 @@ db::ProblemRow Problem::key() const {
   // active_channels 0, so that a nearer shape is one of the same rows and another length.
   if (family_of(*this).has_rows()) row.channels = static_cast<std::uint32_t>(rows);
   // Weighted problems keep their weights' type code (1 .. 4) in the channels column, so that a
-  // nearer shape is one of the same weights.
-  if (family_of(*this).has_weights()) row.channels = static_cast<std::uint32_t>(weight_type);
+  // nearer shape is one of the same weights, and their rows or channels beside it (weighted.hpp).
+  if (family_of(*this).has_weights()) {
+    const KeyColumns k = weighted::key_columns(*this);
+    row.channels = k.channels;
+    row.active_channels = k.active_channels;
+  }
   // Joint problems keep their dimensions there, so that a nearer shape has as many.
   if (family_of(*this).has_dims()) row.channels = channels;
   return row;
@@ -294,7 +305,8 @@ std::string Problem::describe() const {
     s << " rows=" << rows;
     if (row_stride != 0) s << " row_stride=" << row_stride;
   }
-  if (family_of(*this).has_weights()) s << " weights=" << to_string(weight_type);
+  if (family_of(*this).has_weights()) s << " weights=" << to_string(weight_type)
+                                         << weighted::shape_text(*this);
   if (family_of(*this).has_dims()) {
     s << " dims=" << channels << " (";
     for (std::uint32_t d = 0; d < channels && d < kMaxJointDims; ++d) s << (d ? "x" : "") << joint.bins[d];
@@ -445,7 +457,7 @@ std::string validate_rows(const Problem& p) {
   if (p.row_pixels != 0 || p.row_pitch_bytes != 0)
     return std::string(to_string(p.family)) + " problems take row_stride, not a row pitch";
   if (p.rows > 0xFFFFFFFFull) return "rows = " + std::to_string(p.rows) + " exceeds 2^32 - 1";
-  const bool segmented = p.family == Family::segmented;
+  const bool segmented = reads_offsets(p);
   if (!segmented && p.rows == 0 && p.n > 0)
     return "rows = 0 with n = " + std::to_string(p.n) + " samples per row (no row to count them in)";
   if (std::uint64_t{p.num_bins} * p.rows > (std::uint64_t{1} << 62) / sizeof(std::uint32_t))
@@ -468,7 +480,8 @@ std::string validate_rows(const Problem& p) {
 
 ShapeKey shape_key(const Problem& p) {
   return {p.family,   p.sample_type,     p.binning,   p.num_bins,     p.n,
-          p.channels, p.active_channels, p.pitched(), even_narrow(p), p.rows, p.weight_type};
+          p.channels, p.active_channels, p.pitched(), even_narrow(p), p.rows, p.weight_type,
+          p.segments};
 }
 
 namespace {
@@ -563,8 +576,9 @@ std::string validate(const Problem& p) {
            " exceeds 2^32 - 1, the most samples uint32 counters can count without overflow" +
            (family_of(p).has_weights() ? "" : " (the calls with uint64_t* d_counts take more)");
   if (std::string why = family_of(p).validate(p); !why.empty()) return why;
-  if (!family_of(p).has_weights() && p.weight_type != WeightType::none)
-    return std::string(to_string(p.family)) + " problems take no weights (the weighted families do)";
+  if (!family_of(p).has_weights() && (p.weight_type != WeightType::none || p.segments))
+    return std::string(to_string(p.family)) +
+           " problems take no weights (the weighted families do), nor weighted segments";
   // The joint family checked each dimension's binning as a 1D problem's (joint_dim).
   if (family_of(p).has_dims()) return {};
   if (p.binning == Binning::direct && is_float(p.sample_type))

@@ -1,6 +1,7 @@
 #include "histtune/reference.hpp"
 
 #include "histtune/half.hpp"
+#include "histtune/weighted.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -147,29 +148,31 @@ void visit_samples(const Problem& p, const void* samples, const void* levels, Ad
   }
 }
 
+// [first, first + len) of row r: dense rows at r x stride, segments between clamped offsets.
+std::pair<std::uint64_t, std::uint64_t> row_span(const Problem& p, std::uint64_t r,
+                                                 const std::int64_t* offsets) {
+  if (!reads_offsets(p)) return {r * (p.row_stride != 0 ? p.row_stride : p.n), p.n};
+  const auto clamp = [&](std::int64_t o) {
+    return o < 0 ? 0 : std::min(static_cast<std::uint64_t>(o), p.n);
+  };
+  const std::uint64_t first = clamp(offsets[r]), end = clamp(offsets[r + 1]);
+  return {first, end > first ? end - first : 0};
+}
+
 // One histogram per row of a batched or segmented problem, each the 1D reference of its samples.
 std::vector<std::uint32_t> count_rows(const Problem& p, const void* samples, const void* levels,
                                       const std::int64_t* offsets) {
   if (p.family == Family::segmented && offsets == nullptr && p.rows > 0)
     throw std::invalid_argument("reference_histogram: segmented rows need the host offsets");
   const std::size_t sb = sample_bytes(p.sample_type);
-  const std::uint64_t stride = p.row_stride != 0 ? p.row_stride : p.n;
   Problem row = flat_problem(p.sample_type, p.binning, p.num_bins, 0, p.lower, p.upper);
   row.lower_bits = p.lower_bits;  // i64 and u64: the exact bounds, not the doubles'
   row.upper_bits = p.upper_bits;
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(p.num_bins) * p.rows);
   for (std::uint64_t r = 0; r < p.rows; ++r) {
-    std::uint64_t first = r * stride;
-    row.n = p.n;
-    if (p.family == Family::segmented) {  // clamped to [0, n] as the kernel clamps them
-      const auto clamp = [&](std::int64_t o) {
-        return o < 0 ? 0 : std::min(static_cast<std::uint64_t>(o), p.n);
-      };
-      first = clamp(offsets[r]);
-      const std::uint64_t end = clamp(offsets[r + 1]);
-      row.n = end > first ? end - first : 0;
-    }
+    const auto [first, len] = row_span(p, r, offsets);  // segments clamped as the kernel does
+    row.n = len;
     const auto* at = static_cast<const std::uint8_t*>(samples) + first * sb;
     const std::vector<std::uint32_t> h = reference_histogram(row, at, levels);
     out.insert(out.end(), h.begin(), h.end());
@@ -224,10 +227,11 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
   return h;
 }
 
-std::vector<double> reference_weighted(const Problem& p, const void* samples, const void* weights,
-                                       const void* levels) {
-  if (p.binning == Binning::range && levels == nullptr && p.n > 0)
-    throw std::invalid_argument("reference_weighted: range binning needs the host levels");
+namespace {
+
+// One weighted histogram of one row or of pixels of channels (p's rows and segments ignored).
+std::vector<double> weighted_one(const Problem& p, const void* samples, const void* weights,
+                                 const void* levels) {
   auto weight = [&](std::uint64_t i) -> double {
     switch (p.weight_type) {
       case WeightType::f32: return static_cast<const float*>(weights)[i];
@@ -238,10 +242,39 @@ std::vector<double> reference_weighted(const Problem& p, const void* samples, co
     }
     return 1;
   };
-  std::vector<double> sums(p.num_bins, 0.0);
-  visit_samples(p, samples, levels,
-                [&](std::uint32_t, std::uint32_t bin, std::uint64_t i) { sums[bin] += weight(i); });
+  std::vector<double> sums(std::size_t{p.num_bins} * p.active_channels, 0.0);
+  visit_samples(p, samples, levels, [&](std::uint32_t c, std::uint32_t bin, std::uint64_t i) {
+    sums[std::size_t{c} * p.num_bins + bin] += weight(i);  // pixel i's weight, every channel
+  });
   return sums;
+}
+
+}  // namespace
+
+std::vector<double> reference_weighted(const Problem& p, const void* samples, const void* weights,
+                                       const void* levels, const std::int64_t* offsets) {
+  if (p.binning == Binning::range && levels == nullptr && p.n > 0)
+    throw std::invalid_argument("reference_weighted: range binning needs the host levels");
+  const WeightedForm f = weighted::form(p);
+  if (f != WeightedForm::rows && f != WeightedForm::segments)
+    return weighted_one(p, samples, weights, levels);
+  if (f == WeightedForm::segments && offsets == nullptr && p.rows > 0)
+    throw std::invalid_argument("reference_weighted: segments need the host offsets");
+  Problem row = p;
+  row.rows = 1;
+  row.row_stride = 0;
+  row.segments = false;
+  std::vector<double> out;
+  out.reserve(std::size_t{p.num_bins} * p.rows);
+  for (std::uint64_t r = 0; r < p.rows; ++r) {
+    const auto [first, len] = row_span(p, r, offsets);
+    row.n = len;
+    const std::vector<double> h = weighted_one(
+        row, static_cast<const std::uint8_t*>(samples) + first * sample_bytes(p.sample_type),
+        static_cast<const std::uint8_t*>(weights) + first * weight_bytes(p.weight_type), levels);
+    out.insert(out.end(), h.begin(), h.end());
+  }
+  return out;
 }
 
 std::vector<std::uint32_t> weighted_words(const Problem& p, const std::vector<double>& sums) {

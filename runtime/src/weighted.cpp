@@ -45,10 +45,17 @@ namespace {
 // Private copies from this many bins may be 0 (atomics on the output); below, copies fit and win.
 constexpr std::uint32_t kGlobalBinsFrom = 16384;
 
-// Every copy keeps a sink after the bins: samples in no bin add there instead of branching.
+// Every channel of a copy keeps a sink after its bins: samples in no bin add there instead of
+// branching.
 unsigned int hist_stride(const Problem& p) { return p.num_bins + 1; }
 
-std::size_t copy_bytes(const Problem& p) { return std::size_t{hist_stride(p)} * acc_bytes(p); }
+// One private copy: every active channel's bins and sink.
+std::size_t copy_bytes(const Problem& p) {
+  return std::size_t{hist_stride(p)} * p.active_channels * acc_bytes(p);
+}
+
+// The grid's y: rows at once (CUDA's limit on y; a block walks the rows beyond it).
+constexpr std::uint64_t kMaxGridY = 65535;
 
 }  // namespace
 
@@ -72,7 +79,17 @@ WeightedGeometry geometry(const WeightedConfig& c, const Problem& p, const Devic
   g.block = static_cast<unsigned>(c.block_threads);
   g.hist_stride = hist_stride(p);
   g.smem_bytes = static_cast<std::size_t>(c.private_copies) * copy_bytes(p) + range_smem_bytes(p);
-  g.grid = striding_grid(c.block_threads, c.items_per_thread, c.blocks_per_sm, p.n, d);
+  // Each row gets blocks for its mean length, the grid as a whole about what is resident.
+  const std::uint64_t rows = std::max<std::uint64_t>(histograms(p), 1);
+  const std::uint64_t row_n = form(p) == WeightedForm::segments ? p.n / rows : p.n;
+  const auto y = static_cast<unsigned>(std::min(rows, kMaxGridY));
+  const std::uint64_t resident =
+      std::uint64_t{static_cast<unsigned>(std::max(d.sm_count, 1))} * c.blocks_per_sm;
+  const std::uint64_t x =
+      std::min<std::uint64_t>(striding_grid(c.block_threads, c.items_per_thread,
+                                            c.blocks_per_sm, row_n, d),
+                              (resident + y - 1) / y);
+  g.grid = dim3(static_cast<unsigned>(std::max<std::uint64_t>(x, 1)), y);
   return g;
 }
 
@@ -86,23 +103,6 @@ WeightedConfig default_for(const Problem& p, const DeviceInfo& d) {
   plain.private_copies = c.private_copies;
   plain.blocks_per_sm = 1;
   return plain;
-}
-
-std::string validate(const Problem& p) {
-  if (p.weight_type == WeightType::none || static_cast<unsigned>(p.weight_type) > 4)
-    return std::string(to_string(p.family)) + " problems need a weight type (f32, f64, i32, i64)";
-  if (p.family == Family::weighted_det && p.weight_type != WeightType::f32 &&
-      p.weight_type != WeightType::f64)
-    return std::string("the deterministic mode takes f32 or f64 weights; ") +
-           to_string(p.weight_type) + " weights sum exactly (and deterministically) in the fast one";
-  if (p.channels != 1 || p.active_channels != 1 || p.rows != 1)
-    return std::string(to_string(p.family)) + " problems have one channel and one row";
-  if (p.row_pixels != 0 || p.row_pitch_bytes != 0)
-    return std::string(to_string(p.family)) + " problems take no row pitch";
-  if (p.family == Family::weighted_det && !(p.weight_bound >= 0 && std::isfinite(p.weight_bound)))
-    return "the deterministic mode's weight bound must be finite and >= 0 (0: measured), got " +
-           std::to_string(p.weight_bound);
-  return {};
 }
 
 CompileRequest request(const WeightedConfig& c, const Problem& p, int arch) {
@@ -120,6 +120,7 @@ CompileRequest request(const WeightedConfig& c, const Problem& p, int arch) {
     acc = 1;
   defs.push_back("-DHT_ACC=" + std::to_string(acc));
   if (acc == 3 && p.weight_type == WeightType::f64) defs.push_back("-DHT_OUT_DOUBLE=1");
+  if (form(p) == WeightedForm::segments) defs.push_back("-DHT_SEGMENTED=1");
   return CompileRequest{kTemplate, defs, arch, c.label()};
 }
 
@@ -132,7 +133,7 @@ int fixed_shift(double bound, std::uint64_t n) {
 }
 
 std::uint64_t weights_offset(const Problem& p) {
-  return (p.n * sample_bytes(p.sample_type) + 255) / 256 * 256;
+  return (p.total_samples() * sample_bytes(p.sample_type) + 255) / 256 * 256;
 }
 
 }  // namespace weighted
@@ -153,6 +154,18 @@ WeightedLaunch::WeightedLaunch(KernelCache& cache, const Kernel& k, const Weight
   }
 }
 
+namespace {
+
+// The bins a call writes: every histogram's active channels.
+std::uint64_t out_bins(const Problem& p) {
+  return weighted::histograms(p) * p.active_channels * p.num_bins;
+}
+
+// Samples (and weights) from one row's first to the next's: the row stride of dense rows.
+unsigned long long row_step(const Problem& p) { return p.row_stride != 0 ? p.row_stride : p.n; }
+
+}  // namespace
+
 void WeightedLaunch::launch_hist(const Problem& p, const void* d_samples, void* d_acc,
                                  const unsigned long long* d_max, unsigned int* d_marks,
                                  cudaStream_t stream) const {
@@ -163,18 +176,24 @@ void WeightedLaunch::launch_hist(const Problem& p, const void* d_samples, void* 
   unsigned int num_bins = p.num_bins;
   const void* levels = p.d_levels;
   double bound = p.weight_bound;
-  void* args[] = {&d_samples, &weights,   &n,       &num_bins,  &b.lower_i, &b.range_i,
-                  &b.recip_i, &b.lower_f, &b.upper_f, &b.scale_f, &d_acc,   &levels,
-                  &bound,     &d_max,     &d_marks};
-  HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(geometry_.grid), dim3(geometry_.block), args,
+  unsigned long long rows = weighted::histograms(p), stride = row_step(p);
+  const void* offsets = p.d_offsets;
+  unsigned long long offsets_base = p.offsets_base;
+  unsigned int channels = p.channels, active = p.active_channels;
+  void* args[] = {&d_samples, &weights,  &n,      &num_bins,     &b.lower_i, &b.range_i,
+                  &b.recip_i, &b.lower_f, &b.upper_f, &b.scale_f, &d_acc,    &levels,
+                  &bound,     &d_max,    &d_marks, &rows,         &stride,    &offsets,
+                  &offsets_base, &channels, &active};
+  HT_CUDA(cudaLaunchKernel(kernel_.func(), geometry_.grid, dim3(geometry_.block), args,
                            geometry_.smem_bytes, stream));
 }
 
 void WeightedLaunch::run_deterministic(const Problem& p, const void* d_samples, void* d_out,
                                        cudaStream_t stream) const {
   // The workspace: the measured bound's word, the bins' fixed-point sums, then their marks.
-  const std::size_t sums_bytes = std::size_t{p.num_bins} * 8;
-  const std::size_t bytes = 8 + sums_bytes + std::size_t{p.num_bins} * 4;
+  unsigned long long bins = out_bins(p);
+  const std::size_t sums_bytes = bins * 8;
+  const std::size_t bytes = 8 + sums_bytes + bins * 4;
   auto* ws = static_cast<unsigned char*>(two_phase::allocate_workspace(bytes, device_, stream));
   try {
     auto* d_max = reinterpret_cast<unsigned long long*>(ws);
@@ -182,19 +201,23 @@ void WeightedLaunch::run_deterministic(const Problem& p, const void* d_samples, 
     auto* d_marks = reinterpret_cast<unsigned int*>(ws + 8 + sums_bytes);
     HT_CUDA(cudaMemsetAsync(ws, 0, bytes, stream));
     unsigned long long n = p.n;
-    if (n > 0) {
+    if (n > 0 && bins > 0) {
       if (p.weight_bound == 0) {
+        // The weights the call reads: dense rows' (not what lies between them), else all n.
+        const bool dense = weighted::form(p) == WeightedForm::rows;
         const void* weights = p.d_weights;
-        void* args[] = {&weights, &n, &d_max};
+        unsigned long long rows = dense ? p.rows : 1, stride = dense ? row_step(p) : n;
+        void* args[] = {&weights, &n, &rows, &stride, &d_max};
         HT_CUDA(cudaLaunchKernel(maxabs_.func(), dim3(aux_grid_), dim3(256), args, 0, stream));
       }
       launch_hist(p, d_samples, d_sums, d_max, d_marks, stream);
     }
-    unsigned int num_bins = p.num_bins;
     double bound = p.weight_bound;
-    void* args[] = {&d_sums, &d_marks, &num_bins, &n, &bound, &d_max, &d_out};
-    const unsigned grid = std::min(aux_grid_, (num_bins + 255) / 256);
-    HT_CUDA(cudaLaunchKernel(finish_.func(), dim3(grid), dim3(256), args, 0, stream));
+    void* args[] = {&d_sums, &d_marks, &bins, &n, &bound, &d_max, &d_out};
+    const auto grid =
+        static_cast<unsigned>(std::min<unsigned long long>(aux_grid_, (bins + 255) / 256));
+    if (grid > 0)
+      HT_CUDA(cudaLaunchKernel(finish_.func(), dim3(grid), dim3(256), args, 0, stream));
   } catch (...) {
     two_phase::release_workspace(ws, stream, /*quiet=*/true);
     throw;
@@ -205,7 +228,9 @@ void WeightedLaunch::run_deterministic(const Problem& p, const void* d_samples, 
 void WeightedLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_out,
                                 cudaStream_t stream) const {
   if (p.family == Family::weighted_det) return run_deterministic(p, d_samples, d_out, stream);
-  HT_CUDA(cudaMemsetAsync(d_out, 0, std::size_t{p.num_bins} * bin_bytes(p), stream));
+  const std::uint64_t bins = out_bins(p);
+  if (bins == 0) return;
+  HT_CUDA(cudaMemsetAsync(d_out, 0, bins * bin_bytes(p), stream));
   if (p.n > 0) launch_hist(p, d_samples, d_out, nullptr, nullptr, stream);
 }
 

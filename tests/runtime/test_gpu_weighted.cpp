@@ -15,6 +15,7 @@
 
 #include "gpu.hpp"
 #include "gpu_exact.hpp"
+#include "weighted_gpu.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/families.hpp"
 #include "histtune/histtune.h"
@@ -60,16 +61,7 @@ struct Inputs {
 std::vector<std::uint8_t> weights_of(const Problem& p, std::uint64_t seed, std::int64_t nan_at) {
   if (p.weight_type == WeightType::i32 || p.weight_type == WeightType::i64)
     return tuner::make_weights(p, seed);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 2.0);
-  const std::size_t wb = weight_bytes(p.weight_type);
-  std::vector<std::uint8_t> out(p.n * wb);
-  for (std::uint64_t i = 0; i < p.n; ++i) {
-    const double v = static_cast<std::int64_t>(i) == nan_at ? NAN : u(rng);
-    const float f = static_cast<float>(v);
-    std::memcpy(out.data() + i * wb, wb == 4 ? static_cast<const void*>(&f) : &v, wb);
-  }
-  return out;
+  return test::real_weights(p.weight_type, p.n, seed, nan_at);
 }
 
 Inputs inputs_of(const Case& k, WeightType w, bool det, std::uint64_t n, std::int64_t nan_at = -1) {
@@ -151,17 +143,8 @@ void run_config(KernelCache& cache, const DeviceInfo& d, const Inputs& in, const
   HT_CUDA(cudaDeviceSynchronize());
 }
 
-// Three configurations of the space that hold for p: the default, and two others.
 std::vector<ParamValues> three_configs(const Problem& p, const DeviceInfo& d) {
-  const KernelFamily& f = family_of(p);
-  std::vector<ParamValues> out = {f.fallback(p, d)};
-  for (const char* label : {"tpb128.ipt2.pc2.bps4", "tpb512.ipt16.pc4.bps1", "tpb1024.ipt4.pc8.bps1",
-                            "tpb256.ipt4.pc0.bps2"}) {
-    const std::string full = std::string(p.family == Family::weighted ? "w." : "wdet.") + label;
-    const auto v = f.parse(full);
-    if (v && f.check(*v, p, d).holds() && *v != out.front() && out.size() < 3) out.push_back(*v);
-  }
-  return out;
+  return test::three_weighted_configs(p, d);
 }
 
 }  // namespace

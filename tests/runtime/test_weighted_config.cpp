@@ -202,10 +202,11 @@ TEST(WeightedConfig, DefaultHoldsForEveryPlanProblemAndTheSpaceHasPoints) {
     }
   const Problem p = even256();
   const WeightedGeometry g = weighted::geometry(WeightedConfig{}, p, d);
-  EXPECT_EQ(g.grid, 132u * 2);
+  EXPECT_EQ(g.grid.x, 132u * 2);
+  EXPECT_EQ(g.grid.y, 1u) << "one row";
   EXPECT_EQ(g.smem_bytes, 257u * 4);
   const Problem tiny = even256(WeightType::f64, false, 1000);
-  EXPECT_EQ(weighted::geometry(WeightedConfig{}, tiny, d).grid, 1u) << "no more blocks than tiles";
+  EXPECT_EQ(weighted::geometry(WeightedConfig{}, tiny, d).grid.x, 1u) << "no more blocks than tiles";
   EXPECT_EQ(weighted::geometry(WeightedConfig{}, even256(WeightType::f32, true), d).smem_bytes,
             257u * 8) << "fixed point: 8-byte accumulators";
 }

@@ -100,3 +100,29 @@ TEST(WeightedCompile, AtomicsOnTheOutputCompile) {
     EXPECT_GT(out.cubin.size(), 4u);
   }
 }
+
+// The segmented kernel (HT_SEGMENTED=1) of both modes, and the default of dense rows and of
+// pixels of channels (the same kernel as 1D: rows and channels are launch arguments).
+TEST(WeightedCompile, SegmentsRowsAndChannelsCompile) {
+  const DeviceInfo d = test::h100_like();
+  for (const bool det : {false, true}) {
+    Problem seg = weighted_problem(SampleType::u32, WeightType::f32, Binning::direct, 256,
+                                   1 << 20, det);
+    seg.rows = 1000;
+    seg.segments = true;
+    Problem rows = weighted_problem(SampleType::f32, WeightType::f64, Binning::even, 64, 1024,
+                                    det, -4, 4);
+    rows.rows = 65536;
+    Problem pix = weighted_problem(SampleType::u8, WeightType::f32, Binning::range, 100, 1 << 20,
+                                   det);
+    pix.channels = 4;
+    pix.active_channels = 3;
+    for (const Problem& p : {seg, rows, pix}) {
+      ASSERT_EQ(validate(p), "") << p.describe();
+      const WeightedConfig c = weighted::default_for(p, d);
+      ASSERT_TRUE(weighted::check(c, p, d).holds()) << p.describe();
+      const CompiledKernel out = compiled_or_fail(c, p, 90);
+      EXPECT_EQ(std::string(out.cubin.data() + 1, 3), "ELF") << p.describe();
+    }
+  }
+}

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/status.hpp"
+#include "histtune/weighted.hpp"
 
 using namespace histtune;
 using namespace histtune::cli;
@@ -204,6 +205,31 @@ TEST(ProblemSpec, WeightedProblemsRoundTripThroughTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("wdet:i32:u8:direct:256:100").find("f32 or f64 weights"), std::string::npos);
   EXPECT_NE(error_of("w:f32").find("wrong number of fields"), std::string::npos);
+}
+
+TEST(ProblemSpec, WeightedRowsSegmentsAndChannelsRoundTripThroughTheKey) {
+  const Problem r = parse_problem("w:f32@bat65536:f32:even:64:1024:-4:4");
+  EXPECT_EQ(r.family, Family::weighted);
+  EXPECT_EQ(r.rows, 65536u);
+  EXPECT_EQ(weighted::form(r), WeightedForm::rows);
+  EXPECT_EQ(problem_spec(r.key()), "w:f32@bat65536:f32:even:64:2^10");
+  EXPECT_EQ(problem_name(r.key()), "weighted f32 even bins=64 n=2^10 weights=f32@bat65536");
+  const Problem s = parse_problem("wdet:f64@seg100000:u32:direct:256:102400000");
+  EXPECT_TRUE(s.segments);
+  EXPECT_EQ(s.rows, 100000u);
+  EXPECT_EQ(problem_spec(s.key()), "wdet:f64@seg100000:u32:direct:256:102400000");
+  const Problem c = parse_problem("w:f32@mc3/4:u8:direct:256:2^24");
+  EXPECT_EQ(c.channels, 4u);
+  EXPECT_EQ(c.active_channels, 3u);
+  EXPECT_EQ(problem_spec(c.key()), "w:f32@mc3/4:u8:direct:256:2^24");
+  for (const Problem& p : {r, s, c}) {
+    EXPECT_EQ(problem_of(p.key()).key(), p.key()) << p.describe();
+    EXPECT_EQ(parse_problem(problem_spec(p.key())).key(), p.key()) << p.describe();
+  }
+  EXPECT_NE(error_of("w:f32@bat0:u8:direct:256:100").find("ROWS = 0"), std::string::npos);
+  EXPECT_NE(error_of("w:f32@rows4:u8:direct:256:100").find("bad weighted shape 'rows4'"),
+            std::string::npos);
+  EXPECT_NE(error_of("w:f32@mc5/4:u8:direct:256:100").find("active_channels"), std::string::npos);
 }
 
 TEST(ProblemSpec, JointProblemsRoundTripThroughTheKey) {

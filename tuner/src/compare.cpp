@@ -61,7 +61,7 @@ CompareRow measure(const DeviceInfo& d, const Problem& p, const Launch& tuned,
   const std::vector<std::uint8_t> levels =
       p.binning == Binning::range ? make_levels(p) : std::vector<std::uint8_t>{};
   const std::vector<std::int64_t> offsets =
-      p.family == Family::segmented ? make_offsets(p) : std::vector<std::int64_t>{};
+      reads_offsets(p) ? make_offsets(p) : std::vector<std::int64_t>{};
   const std::vector<std::uint32_t> expect = reference_of(p, host, levels, offsets);
   const auto counters = static_cast<std::uint32_t>(expect.size());
   Problem sized = flat;

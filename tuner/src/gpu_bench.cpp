@@ -37,7 +37,7 @@ class GpuBench : public Bench {
     // Range problems: the levels every distribution is drawn in and verified with.
     if (p.binning == Binning::range) levels_ = make_levels(p);
     // Segmented problems: the segments every distribution is cut into.
-    if (p.family == Family::segmented) offsets_ = make_offsets(p);
+    if (reads_offsets(p)) offsets_ = make_offsets(p);
     // Host samples and their reference histograms are drawn on other threads while the search
     // runs on the first distribution: large problems need seconds per distribution.
     for (Distribution dist : opt.distributions.empty()

@@ -339,8 +339,8 @@ void set_default_level_span(Problem& p) {
 std::vector<std::uint8_t> make_weights(const Problem& p, std::uint64_t seed) {
   Rng rng{seed * 0x9E3779B97F4A7C15ull + 5};
   const std::size_t wb = weight_bytes(p.weight_type);
-  std::vector<std::uint8_t> out(p.n * wb);
-  for (std::uint64_t i = 0; i < p.n; ++i) {
+  std::vector<std::uint8_t> out(p.weight_count() * wb);
+  for (std::uint64_t i = 0; i < p.weight_count(); ++i) {
     const int w = static_cast<int>(rng.next() % 9) - 4;  // -4 .. 4
     std::uint8_t* at = out.data() + i * wb;
     switch (p.weight_type) {
@@ -369,7 +369,8 @@ std::vector<std::uint32_t> reference_of(const Problem& p, const std::vector<std:
   const void* lv = levels.empty() ? nullptr : levels.data();
   if (p.weight_type != WeightType::none)
     return weighted_words(
-        p, reference_weighted(p, inputs.data(), inputs.data() + weighted::weights_offset(p), lv));
+        p, reference_weighted(p, inputs.data(), inputs.data() + weighted::weights_offset(p), lv,
+                              offsets.empty() ? nullptr : offsets.data()));
   return reference_histogram(p, inputs.data(), lv, offsets.empty() ? nullptr : offsets.data());
 }
 
@@ -461,7 +462,8 @@ Problem problem_of_key(const db::ProblemRow& key, std::optional<double> lower,
     p.active_channels = key.active_channels;
   }
   if (family_of(p).has_rows()) p.rows = key.channels;  // the key's channels column holds them
-  if (family_of(p).has_weights()) p.weight_type = static_cast<WeightType>(key.channels);  // too
+  // Weighted: the weights' type and the rows or channels (weighted::key_columns).
+  if (family_of(p).has_weights()) weighted::set_key_columns(p, key.channels, key.active_channels);
   if (p.binning == Binning::even) {
     p.lower = lower.value_or(0);
     p.upper = upper.value_or(p.num_bins);

@@ -1126,6 +1126,33 @@ histtune_status histtune_histogram_weighted(int sample_type, const void* d_sampl
                                             const void* d_levels, void* d_bins, int deterministic,
                                             double max_abs_weight, cudaStream_t stream);
 
+/* Weighted rows, segments and pixels of channels (histtune::histogram_batched_even(d_samples,
+ * d_weights, ...) and the others of their section in histtune.hpp): the codes, bounds, levels,
+ * modes and bins of histtune_histogram_weighted.
+ * _batched: rows dense rows of n samples, row r at r x row_stride (0: n); the weights laid out as
+ *   the samples (the same row stride); d_bins rows x num_bins, row r's at r x num_bins.
+ * _segmented: n samples and n weights, segment r from d_offsets[r] to d_offsets[r + 1] - 1
+ *   (num_segments + 1 int64 offsets in device memory, clamped to [0, n]); d_bins num_segments x
+ *   num_bins.
+ * _multichannel: pixels pixels of channels interleaved samples and ONE weight a pixel (pixels
+ *   weights), each of a pixel's first active_channels samples adding the pixel's weight to its
+ *   channel's histogram; d_bins active_channels x num_bins, channel c's at c x num_bins. */
+histtune_status histtune_histogram_weighted_batched(
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t rows,
+    uint64_t n, uint64_t row_stride, int binning, uint32_t num_bins, double lower, double upper,
+    const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
+    cudaStream_t stream);
+histtune_status histtune_histogram_weighted_segmented(
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights, uint64_t n,
+    uint64_t num_segments, const int64_t* d_offsets, int binning, uint32_t num_bins, double lower,
+    double upper, const void* d_levels, void* d_bins, int deterministic, double max_abs_weight,
+    cudaStream_t stream);
+histtune_status histtune_histogram_weighted_multichannel(
+    int sample_type, const void* d_samples, int weight_type, const void* d_weights,
+    uint64_t pixels, uint32_t channels, uint32_t active_channels, int binning, uint32_t num_bins,
+    double lower, double upper, const void* d_levels, void* d_bins, int deterministic,
+    double max_abs_weight, cudaStream_t stream);
+
 /* ---- joint ----
  * A histogram over tuples (numpy.histogramdd): n tuples of dims values (1 .. 4), interleaved
  * [n, dims] at d_samples, or (d_samples NULL) separate, d_columns[d] holding dimension d's n

@@ -408,6 +408,98 @@ Status histogram_weighted(SampleType t, const void* d_samples, WeightType w, con
                           double upper, const void* d_levels, void* d_bins,
                           cudaStream_t stream = nullptr, const WeightedOptions& options = {});
 
+// Weighted rows, segments and pixels of channels: the weighted calls above over the shapes of the
+// batched, segmented and multi-channel calls (their names, their arguments, plus d_weights), in
+// both modes (WeightedOptions) with the same rules (bins, NaN weights, the fixed point's scale).
+// Rows: `rows` dense rows of n samples, row r at r x row_stride (0: n), and the weights laid out
+// as the samples (weight of sample j of row r at r x row_stride + j); d_bins holds rows x
+// num_bins bins, row r's at r x num_bins. Segments: n samples and n weights, segment r holding
+// those from d_offsets[r] to d_offsets[r + 1] - 1 (clamped to [0, n] as the unweighted segmented
+// calls); d_bins holds num_segments x num_bins bins. Pixels of channels: `pixels` pixels of
+// `channels` interleaved samples, and ONE weight a pixel (pixels weights, as an image's pixel
+// weights or a mask in NumPy's histogram of each channel with the same weights=): pixel i's
+// weight adds to the bin of each of its first active_channels samples; d_bins holds
+// active_channels x num_bins bins, channel c's at c x num_bins (packed pixels: no row pitch).
+// The deterministic mode's fixed point is scaled for n samples a bin at most (a row's, a
+// segment's n in all, the pixels) and for the largest |w| of the whole call, so a row's bins may
+// differ in their last bits from a 1D call on that row alone; every run and configuration gives
+// the same bits. The configuration is looked up under the call's shape (rows or channels in
+// the key) in the weighted families.
+template <class T, class W>
+Status histogram_batched_even(const T* d_samples, const W* d_weights, std::uint64_t rows,
+                              std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
+                              typename EvenBound<T>::type lower, typename EvenBound<T>::type upper,
+                              weighted_bin_t<W>* d_bins, cudaStream_t stream = nullptr,
+                              const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_batched_range(const T* d_samples, const W* d_weights, std::uint64_t rows,
+                               std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
+                               const T* d_levels, weighted_bin_t<W>* d_bins,
+                               cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_batched_direct(const T* d_samples, const W* d_weights, std::uint64_t rows,
+                                std::uint64_t n, std::uint64_t row_stride, std::uint32_t num_bins,
+                                weighted_bin_t<W>* d_bins, cudaStream_t stream = nullptr,
+                                const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_segmented_even(const T* d_samples, const W* d_weights, std::uint64_t n,
+                                std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                std::uint32_t num_bins, typename EvenBound<T>::type lower,
+                                typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
+                                cudaStream_t stream = nullptr, const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_segmented_range(const T* d_samples, const W* d_weights, std::uint64_t n,
+                                 std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                 std::uint32_t num_bins, const T* d_levels,
+                                 weighted_bin_t<W>* d_bins, cudaStream_t stream = nullptr,
+                                 const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_segmented_direct(const T* d_samples, const W* d_weights, std::uint64_t n,
+                                  std::uint64_t num_segments, const std::int64_t* d_offsets,
+                                  std::uint32_t num_bins, weighted_bin_t<W>* d_bins,
+                                  cudaStream_t stream = nullptr,
+                                  const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_multichannel_even(const T* d_samples, const W* d_weights, std::uint64_t pixels,
+                                   std::uint32_t channels, std::uint32_t active_channels,
+                                   std::uint32_t num_bins, typename EvenBound<T>::type lower,
+                                   typename EvenBound<T>::type upper, weighted_bin_t<W>* d_bins,
+                                   cudaStream_t stream = nullptr,
+                                   const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_multichannel_range(const T* d_samples, const W* d_weights, std::uint64_t pixels,
+                                    std::uint32_t channels, std::uint32_t active_channels,
+                                    std::uint32_t num_bins, const T* d_levels,
+                                    weighted_bin_t<W>* d_bins, cudaStream_t stream = nullptr,
+                                    const WeightedOptions& options = {});
+template <class T, class W>
+Status histogram_multichannel_direct(const T* d_samples, const W* d_weights, std::uint64_t pixels,
+                                     std::uint32_t channels, std::uint32_t active_channels,
+                                     std::uint32_t num_bins, weighted_bin_t<W>* d_bins,
+                                     cudaStream_t stream = nullptr,
+                                     const WeightedOptions& options = {});
+
+// The shape of a value-typed weighted call: the defaults are the 1D call's; rows and row_stride
+// dense rows; rows, d_offsets and segments = true CSR segments; channels and active_channels
+// pixels of channels (n the pixels). One shape at a time.
+struct WeightedShape {
+  std::uint64_t rows = 1;
+  std::uint64_t row_stride = 0;
+  const std::int64_t* d_offsets = nullptr;
+  bool segments = false;
+  std::uint32_t channels = 1;
+  std::uint32_t active_channels = 1;
+
+  static WeightedShape dense_rows(std::uint64_t rows, std::uint64_t row_stride);
+  static WeightedShape segments_of(std::uint64_t num_segments, const std::int64_t* d_offsets);
+  static WeightedShape pixels_of(std::uint32_t channels, std::uint32_t active_channels);
+};
+Status histogram_weighted(const WeightedShape& shape, SampleType t, const void* d_samples,
+                          WeightType w, const void* d_weights, std::uint64_t n, Binning b,
+                          std::uint32_t num_bins, double lower, double upper,
+                          const void* d_levels, void* d_bins, cudaStream_t stream = nullptr,
+                          const WeightedOptions& options = {});
+
 // ---- Joint histograms (family "joint") -------------------------------------------------------
 // A histogram over tuples (numpy.histogram2d, numpy.histogramdd): n tuples of `dims` values
 // (1 .. kMaxJointDims), dimension d binned as the 1D call of bins[d] bins bins it, and each tuple

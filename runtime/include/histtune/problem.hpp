@@ -133,11 +133,16 @@ struct Problem {
   // Segmented: the sample the offsets count from (a chunk of a call with 64-bit counts, whose n
   // samples start there; counts64.hpp). A call argument; 0 for whole calls.
   std::uint64_t offsets_base = 0;
+  // Weighted problems of rows (weighted.hpp's WeightedForm): the rows are CSR segments (d_offsets,
+  // n samples in all, as family "segmented"'s) rather than dense rows of n. Part of the key.
+  // Other families: false (family "segmented" is its own family).
+  bool segments = false;
   // Weighted problems (families "weighted" and "weighted_det"): the weights' type (part of the
-  // key) and, as call arguments like the even bounds, n weights in device memory (sample i adds
-  // d_weights[i]) and, for the deterministic family, the caller's bound on |weight| that sets
-  // the fixed-point scale (0: measured by a pass over the weights; weighted.hpp). Other
-  // families: none, null and 0.
+  // key) and, as call arguments like the even bounds, weight_count() weights in device memory
+  // laid out as the samples (sample i adds d_weights[i]; rows: the samples' row stride; pixels of
+  // channels: one weight per pixel, d_weights[i] for every channel of pixel i) and, for the
+  // deterministic family, the caller's bound on |weight| that sets the fixed-point scale (0:
+  // measured by a pass over the weights; weighted.hpp). Other families: none, null and 0.
   WeightType weight_type = WeightType::none;
   const void* d_weights = nullptr;
   double weight_bound = 0;
@@ -149,6 +154,8 @@ struct Problem {
 
   // The samples read: n x channels (1D, multi-channel), n x rows (batched), n (segmented).
   std::uint64_t total_samples() const;
+  // The weights read: total_samples() / channels (a weight a pixel of channels), 0 unweighted.
+  std::uint64_t weight_count() const;
   // The bytes a call reads at least (its read floor): the samples, and the weights if any.
   std::uint64_t input_bytes() const;
   // Bytes of an image row's samples: row_pixels x channels x sample bytes.
@@ -254,12 +261,13 @@ bool every_value_a_bin(const Problem& p);
 
 // The part of a problem that its kernel is compiled and prepared for: family, sample type,
 // binning, bins, n, channels, active channels, whether the rows are pitched, even_narrow() and
-// the rows of a batched or segmented problem, and the weights' type.
+// the rows of a batched or segmented problem, the weights' type and a weighted problem's segments.
 // Calls with equal keys share one prepared launch (the dispatcher's memo); everything else a
 // call carries (the even bounds, the levels, the pitch) is an argument of each launch. Derived
 // here alone, so that a property that changes the kernel is added to the one key.
 using ShapeKey = std::tuple<Family, SampleType, Binning, std::uint32_t, std::uint64_t,
-                            std::uint32_t, std::uint32_t, bool, int, std::uint64_t, WeightType>;
+                            std::uint32_t, std::uint32_t, bool, int, std::uint64_t, WeightType,
+                            bool>;
 ShapeKey shape_key(const Problem& p);
 
 // Checks the problem itself (bins, n, its family's checks of channels and row pitch, then the
@@ -271,6 +279,8 @@ std::string validate_pitch(const Problem& p);
 // The checks of a problem of rows (batched, segmented): one channel, no pitch, rows and
 // row_stride; empty when valid. The pointers are checked with the call's (check_arguments).
 std::string validate_rows(const Problem& p);
+// Whether its rows are CSR segments, read through d_offsets (family segmented, weighted segments).
+inline bool reads_offsets(const Problem& p) { return p.family == Family::segmented || p.segments; }
 // Whether the kernels keep a sink word after the bins for samples in no bin: unless every value is
 // a bin. The one rule behind hist1d's HT_SINK (shared-memory copies) and the row strides.
 inline bool needs_sink(const Problem& p) { return !every_value_a_bin(p); }

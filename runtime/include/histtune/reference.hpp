@@ -33,12 +33,16 @@ std::vector<std::uint32_t> reference_joint(const Problem& p, const void* samples
                                            const void* const* columns = nullptr,
                                            const void* const* levels = nullptr);
 
-// Weighted problems: the sum in double, in sample order, of the host weights (p.n of
-// p.weight_type) of each bin's samples (the bin rules above); a NaN weight makes its bin NaN.
+// Weighted problems: the sum in double, in sample order, of the host weights (p.weight_count()
+// of p.weight_type, laid out as weighted.hpp's forms say) of each bin's samples (the bin rules
+// above); a NaN weight makes its bin NaN. Rows and segments: a histogram a row, one after another
+// (segments read the host offsets, clamped as the kernel clamps them); pixels of channels: a
+// histogram an active channel, each sample of pixel i adding weight i.
 // What the GPU's float sums are held to within a tolerance, and the deterministic mode within its
 // bound (docs/api.md).
 std::vector<double> reference_weighted(const Problem& p, const void* samples, const void* weights,
-                                       const void* levels = nullptr);
+                                       const void* levels = nullptr,
+                                       const std::int64_t* offsets = nullptr);
 // Sums as the output's bins, as 32-bit words: float, double or int64 (bin_bytes(p)), each rounded
 // to nearest. Equal to the GPU's words wherever the sums are exact (the tuner's integer weights).
 std::vector<std::uint32_t> weighted_words(const Problem& p, const std::vector<double>& sums);

@@ -2,7 +2,9 @@
 // share the value struct, its space, restrictions, default and launch: "weighted" (fast: float
 // and double sums in whatever order the atomics land) and "weighted_det" (deterministic: 64-bit
 // fixed point, the same bits on every run and configuration; docs/api.md gives its scale and
-// error bound).
+// error bound). Both take the samples of 1D calls, of batched rows (dense or CSR segments, one
+// histogram a row) and of pixels of interleaved channels (one weight a pixel, a histogram a
+// channel): WeightedForm, one kernel whose grid's y walks the rows.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -50,14 +52,43 @@ struct DeterministicConfig : WeightedConfig {
   static std::optional<DeterministicConfig> parse(const std::string& label);
 };
 
+// The shapes of a weighted problem, derived from its Problem fields (form()):
+//   flat      n samples, one histogram (rows 1, channels 1);
+//   rows      `rows` dense rows of n samples, row r at r x row_stride (0: n), a histogram each;
+//   segments  n samples cut by rows + 1 CSR offsets (Problem::segments), a histogram a segment;
+//   channels  n pixels of `channels` interleaved samples, the first active_channels counted, a
+//             histogram each; pixel i's weight d_weights[i] adds to the bin of each of its
+//             samples (one weight a pixel, as an image's pixel weights or a mask).
+enum class WeightedForm { flat = 0, rows = 1, segments = 2, channels = 3 };
+
+// A weighted problem's key columns (Problem::key): channels = the weights' code (1 .. 4)
+// + 8 x form + 32 x (the rows or segments, or the channels); active_channels = the active
+// channels (channels form), else 0. A flat problem's are those of before (code, 0); the stored
+// rule active_channels <= channels holds (the database and its JSON check it). Hence weighted rows
+// and segments are at most kMaxWeightedRows.
+constexpr std::uint64_t kMaxWeightedRows = (0xFFFFFFFFull >> 5) - 1;
+struct KeyColumns {
+  std::uint32_t channels = 0;
+  std::uint32_t active_channels = 0;
+};
+
 struct WeightedGeometry {
-  unsigned int grid = 0;
+  dim3 grid;  // x: blocks a row; y: rows at once (a block walks rows y, y + grid.y, ...)
   unsigned int block = 0;
   std::size_t smem_bytes = 0;
-  unsigned int hist_stride = 0;  // accumulators per private copy (bins and the sink)
+  unsigned int hist_stride = 0;  // accumulators per channel of a copy (bins and the sink)
 };
 
 namespace weighted {
+
+WeightedForm form(const Problem& p);
+KeyColumns key_columns(const Problem& p);
+// The inverse of key_columns: p's weight type, form (rows, segments, channels) from the key.
+void set_key_columns(Problem& p, std::uint32_t channels, std::uint32_t active_channels);
+// " rows=4096", " segments=100000", " channels=3/4" or "" (flat): for describe() and the CLI.
+std::string shape_text(const Problem& p);
+// Its rows or segments, or 1: the histograms of one channel a call writes.
+std::uint64_t histograms(const Problem& p);
 
 constexpr const char* kTemplate = "weighted.cuh";
 constexpr const char* kKernel = "histtune_weighted";
@@ -83,7 +114,7 @@ CompileRequest request(const WeightedConfig& c, const Problem& p, int arch);
 // (e = 0 for B = 0). What the kernel computes; the tests bound the error with it.
 int fixed_shift(double bound, std::uint64_t n);
 // Where the tuner puts a weighted problem's weights: this many bytes after its samples, in one
-// buffer (the samples' bytes rounded up to 256).
+// buffer (the total samples' bytes rounded up to 256).
 std::uint64_t weights_offset(const Problem& p);
 std::vector<Problem> plan_problems(Family f);
 std::vector<BenchRow> bench_rows(Family f);
@@ -99,7 +130,8 @@ class WeightedLaunch {
   WeightedLaunch() = default;
   WeightedLaunch(KernelCache& cache, const Kernel& k, const WeightedConfig& c, const Problem& p,
                  const DeviceInfo& d);
-  // d_out: the problem's bins (bin_bytes(p) each), passed as the dispatcher's counts pointer.
+  // d_out: the problem's bins (bin_bytes(p) each; histograms x active channels x bins, row
+  // after row), passed as the dispatcher's counts pointer.
   void operator()(const Problem& p, const void* d_samples, std::uint32_t* d_out,
                   cudaStream_t stream) const;
   const Kernel& kernel() const { return kernel_; }
@@ -151,7 +183,7 @@ struct WeightedFamilyOf {
   static std::string validate(const Problem& p) { return weighted::validate(p); }
   // 32-bit words of output: what the dispatcher zeroes and the tuner reads back.
   static std::uint64_t counters(const Problem& p) {
-    return std::uint64_t{p.num_bins} * bin_bytes(p) / 4;
+    return weighted::histograms(p) * p.active_channels * p.num_bins * bin_bytes(p) / 4;
   }
   static std::vector<Problem> plan_problems() { return weighted::plan_problems(F); }
   static std::vector<BenchRow> bench_rows() { return weighted::bench_rows(F); }

@@ -29,7 +29,9 @@
 // double, int, long long), HT_ACC, HT_BLOCK_THREADS, HT_ITEMS_PER_THREAD, HT_PRIVATE_COPIES,
 // HT_BLOCKS_PER_SM (the launch bounds' resident blocks per SM), HT_HIST_STRIDE (accumulators per
 // channel of a copy: the bins and a sink for samples in no bin), HT_OUT_DOUBLE (fixed point: the
-// finish kernel writes double, else float) and HT_SEGMENTED (rows are CSR segments).
+// finish kernel writes double, else float), HT_SEGMENTED (rows are CSR segments) and
+// HT_ONE_CHANNEL (every form but pixels of channels: one sample a weight, compiled in, so the
+// flat form's loop is that of a kernel without channels).
 #ifndef HT_VECTOR_BYTES
 #define HT_VECTOR_BYTES 0  // sample-sized loads: the weights' loads line up with the samples'
 #endif
@@ -40,6 +42,9 @@
 #endif
 #ifndef HT_SEGMENTED
 #define HT_SEGMENTED 0
+#endif
+#ifndef HT_ONE_CHANNEL
+#define HT_ONE_CHANNEL 0
 #endif
 
 typedef HT_WEIGHT_T WeightT;
@@ -125,6 +130,7 @@ histtune_weighted(const SampleT* __restrict__ samples, const WeightT* __restrict
                   unsigned long long row_stride, const long long* __restrict__ offsets,
                   unsigned long long offsets_base, unsigned int channels, unsigned int active) {
   HtBinning binning = {num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, {}};
+  if (HT_ONE_CHANNEL) channels = active = 1u;  // constants from here on: no per-sample loop
   extern __shared__ unsigned long long smem_words[];  // 8-byte aligned for double and int64
   AccT* hist = reinterpret_cast<AccT*>(smem_words);
   const unsigned int copy_words = active * kStride;  // one copy: every channel's bins and sink

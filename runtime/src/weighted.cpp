@@ -121,6 +121,7 @@ CompileRequest request(const WeightedConfig& c, const Problem& p, int arch) {
   defs.push_back("-DHT_ACC=" + std::to_string(acc));
   if (acc == 3 && p.weight_type == WeightType::f64) defs.push_back("-DHT_OUT_DOUBLE=1");
   if (form(p) == WeightedForm::segments) defs.push_back("-DHT_SEGMENTED=1");
+  if (form(p) != WeightedForm::channels) defs.push_back("-DHT_ONE_CHANNEL=1");
   return CompileRequest{kTemplate, defs, arch, c.label()};
 }
 

@@ -28,13 +28,7 @@ using histtune::test::DeviceBytes;
 
 namespace {
 
-struct Case {
-  const char* name;
-  SampleType type;
-  Binning binning;
-  std::uint32_t bins;
-  double lower = 0, upper = 0;  // even bounds; range: the tuner's default span
-};
+using Case = test::WeightedCase;
 
 const Case kCases[] = {
     {"f32_even_256", SampleType::f32, Binning::even, 256, 0, 100},

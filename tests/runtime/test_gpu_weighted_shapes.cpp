@@ -25,13 +25,7 @@ using histtune::test::DeviceBytes;
 
 namespace {
 
-struct Case {
-  const char* name;
-  SampleType type;
-  Binning binning;
-  std::uint32_t bins;
-  double lower = 0, upper = 0;
-};
+using Case = test::WeightedCase;
 
 const Case kCases[] = {
     {"f32_even_256", SampleType::f32, Binning::even, 256, 0, 100},

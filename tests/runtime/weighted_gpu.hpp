@@ -13,6 +13,16 @@
 
 namespace histtune::test {
 
+// A sample type and binning the weighted GPU tests run: its bins and even bounds (range: the
+// tuner's default span).
+struct WeightedCase {
+  const char* name;
+  SampleType type;
+  Binning binning;
+  std::uint32_t bins;
+  double lower = 0, upper = 0;
+};
+
 // `count` weights of type w uniform in [-1, 2) (a NaN at nan_at, if >= 0), as bytes.
 inline std::vector<std::uint8_t> real_weights(WeightType w, std::uint64_t count, std::uint64_t seed,
                                               std::int64_t nan_at) {

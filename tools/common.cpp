@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -194,25 +195,13 @@ void joint_bins_of_spec(Problem& p, const std::string& text, bool bounds_given, 
   set_joint_bounds(p, bounds_given);
 }
 
-Problem parse_problem(const std::string& spec) {
-  std::vector<std::string> f;
-  std::stringstream in(spec);
-  for (std::string part; std::getline(in, part, ':');) f.push_back(part);
-  auto bad = [&](const std::string& why) {
-    return Error(StatusCode::invalid_argument,
-                 "--problem '" + spec + "': " + why +
-                     " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
-                     "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
-                     "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
-                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all), "
-                     "w|wdet:WEIGHTS[@batROWS|@segSEGMENTS|@mcACTIVE/CHANNELS]:TYPE:BINNING:BINS:"
-                     "N[:LOWER:UPPER] (weighted, fast or deterministic; WEIGHTS f32, f64, i32, "
-                     "i64; N per row, in all, or pixels) or "
-                     "j:DIMS:TYPE:even:BINSxBINS..:N[:LOWER:UPPER] (joint, N tuples))");
-  };
-  Problem p;
-  for (const KernelFamily* fam : families())
-    if (!f.empty() && *fam->spec_prefix() && f[0] == fam->spec_prefix()) p.family = fam->id();
+namespace {
+
+using BadSpec = std::function<Error(const std::string&)>;
+
+// The fields a family's spec puts before TYPE (mc's channels, bat's and seg's rows, j's
+// dimensions, w's weights and shape), read into p and erased from f.
+void parse_family_fields(Problem& p, std::vector<std::string>& f, const BadSpec& bad) {
   if (family_of(p).has_channels()) {
     // Rows of channels: "mc:3/4:u8:direct:256:7680x4320" is RGBA rows with 3 channels counted.
     if (f.size() < 2) throw bad("wrong number of fields");
@@ -256,6 +245,61 @@ Problem parse_problem(const std::string& spec) {
                 "' (@batROWS, @segSEGMENTS or @mcACTIVE/CHANNELS)");
     f.erase(f.begin(), f.begin() + 2);
   }
+}
+
+// One factor: 2^K or a decimal number.
+double spec_factor(const std::string& s, const char* what, const BadSpec& bad) {
+  try {
+    std::size_t used = 0;
+    if (s.rfind("2^", 0) == 0) {
+      int e = std::stoi(s.substr(2), &used);
+      if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
+      return static_cast<double>(1ull << e);
+    }
+    double v = std::stod(s, &used);
+    if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
+    return v;
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception&) {
+    throw bad(std::string("bad ") + what + " '" + s + "'");
+  }
+}
+
+// A factor, or a product for image sizes (7680x4320); what follows "2^" is one factor. A loop,
+// not recursion: an argument of 10^5 factors (up to 128 KB) overflowed the stack.
+double spec_number(const std::string& s, const char* what, const BadSpec& bad) {
+  double v = 1;
+  std::size_t from = 0;
+  for (std::size_t x; s.compare(from, 2, "2^") != 0 &&
+                      (x = s.find('x', from)) != std::string::npos && x > from;
+       from = x + 1)
+    v *= spec_factor(s.substr(from, x - from), what, bad);
+  return v * spec_factor(s.substr(from), what, bad);
+}
+
+}  // namespace
+
+Problem parse_problem(const std::string& spec) {
+  std::vector<std::string> f;
+  std::stringstream in(spec);
+  for (std::string part; std::getline(in, part, ':');) f.push_back(part);
+  auto bad = [&](const std::string& why) {
+    return Error(StatusCode::invalid_argument,
+                 "--problem '" + spec + "': " + why +
+                     " (expected TYPE:BINNING:BINS:N[:LOWER:UPPER], "
+                     "mc:ACTIVE/CHANNELS:TYPE:BINNING:BINS:ROWS[:LOWER:UPPER], "
+                     "bat:ROWS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N per row), "
+                     "seg:SEGMENTS:TYPE:BINNING:BINS:N[:LOWER:UPPER] (N in all), "
+                     "w|wdet:WEIGHTS[@batROWS|@segSEGMENTS|@mcACTIVE/CHANNELS]:TYPE:BINNING:BINS:"
+                     "N[:LOWER:UPPER] (weighted, fast or deterministic; WEIGHTS f32, f64, i32, "
+                     "i64; N per row, in all, or pixels) or "
+                     "j:DIMS:TYPE:even:BINSxBINS..:N[:LOWER:UPPER] (joint, N tuples))");
+  };
+  Problem p;
+  for (const KernelFamily* fam : families())
+    if (!f.empty() && *fam->spec_prefix() && f[0] == fam->spec_prefix()) p.family = fam->id();
+  parse_family_fields(p, f, bad);
   if (f.size() != 4 && f.size() != 6) throw bad("wrong number of fields");
   auto t = parse_sample_type(f[0]);
   if (!t) throw bad("unknown sample type '" + f[0] + "' (u8, u16, u32, i32, f32, i8, i16, f16, bf16, i64, u64, f64)");
@@ -263,35 +307,7 @@ Problem parse_problem(const std::string& spec) {
   if (!b) throw bad("unknown binning '" + f[1] + "' (direct, even, range)");
   p.sample_type = *t;
   p.binning = *b;
-  // One factor: 2^K or a decimal number.
-  auto factor = [&](const std::string& s, const char* what) -> double {
-    try {
-      std::size_t used = 0;
-      if (s.rfind("2^", 0) == 0) {
-        int e = std::stoi(s.substr(2), &used);
-        if (used + 2 != s.size() || e < 0 || e > 40) throw bad(std::string("bad ") + what);
-        return static_cast<double>(1ull << e);
-      }
-      double v = std::stod(s, &used);
-      if (used != s.size()) throw bad(std::string("bad ") + what + " '" + s + "'");
-      return v;
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception&) {
-      throw bad(std::string("bad ") + what + " '" + s + "'");
-    }
-  };
-  // A factor, or a product for image sizes (7680x4320); what follows "2^" is one factor. A loop,
-  // not recursion: an argument of 10^5 factors (up to 128 KB) overflowed the stack.
-  auto number = [&](const std::string& s, const char* what) {
-    double v = 1;
-    std::size_t from = 0;
-    for (std::size_t x; s.compare(from, 2, "2^") != 0 &&
-                        (x = s.find('x', from)) != std::string::npos && x > from;
-         from = x + 1)
-      v *= factor(s.substr(from, x - from), what);
-    return v * factor(s.substr(from), what);
-  };
+  auto number = [&](const std::string& s, const char* what) { return spec_number(s, what, bad); };
   const double bins = number(f[2], "bin count");
   const double n = number(f[3], family_of(p).has_channels() ? "row count" : "sample count");
   // Negated so that NaN ("nan", "infx0") fails too instead of reaching the casts below.

@@ -99,6 +99,27 @@ enum : unsigned long long { kTileVecs = (unsigned long long)kThreads * kVecs };
 
 // ---- what the counter storages share -------------------------------------------------------
 
+// A launch that adds to zeroed counts runs after histtune_hist1d_zero as a programmatic dependent
+// (sm_90): it starts while the zeroing runs and waits here, before its first write to the
+// counts, for the zeroing to complete and be visible. Without that launch attribute (or a
+// zeroing kernel before it) the wait returns at once.
+__device__ __forceinline__ void ht_wait_zeroed() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Zeroes `words` counts and lets the histogram kernel launched after it start at once (it waits
+// in ht_wait_zeroed): the zeroing's launch and run hide behind the counting.
+extern "C" __global__ void __launch_bounds__(256)
+histtune_hist1d_zero(unsigned int* __restrict__ counts, unsigned int words) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (unsigned int i = blockIdx.x * 256u + threadIdx.x; i < words; i += gridDim.x * 256u)
+    counts[i] = 0u;
+}
+
 #if HT_BYTE_DECODE
 // Adds the count of byte value v to v's bin (none: dropped). The lanes of a warp flush 32
 // consecutive values (256 and the block are multiples of 32), which mostly share a bin: on sm_80
@@ -138,6 +159,7 @@ __device__ __forceinline__ void ht_store_total(unsigned int* counts, unsigned in
 template <class SumOf>
 __device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned int num_bins,
                                                 const HtBinning& binning, SumOf sum_of) {
+  ht_wait_zeroed();
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads)
     ht_store_total(counts, num_bins, b, sum_of(b), binning);
 }
@@ -426,6 +448,7 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
   __device__ __forceinline__ void zero() {}
   __device__ __forceinline__ void begin(unsigned int num_bins, unsigned int* counts) {
     __syncthreads();  // range binning's shared data
+    ht_wait_zeroed();  // every count is an atomic on the output
     base = counts;
     start_runs(num_bins, counts);
   }
@@ -480,6 +503,7 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
                                         const HtBinning& /*binning*/) {
     close();
     ht_cluster_sync();  // every block's adds to this share are done; nobody reads it afterwards
+    ht_wait_zeroed();
     for (unsigned int w = threadIdx.x; w < words; w += kThreads) {
       const unsigned int b = w * HT_CLUSTER + rank;
       const unsigned int sum = share[w];
@@ -513,6 +537,7 @@ __device__ __forceinline__ void ht_packed_add(unsigned int* copy, unsigned int* 
   const unsigned int old = (atomicAdd(copy + bin / 2u, count << shift) >> shift) & 0xFFFFu;
   if (old < kHarvest && old + count >= kHarvest) {
     atomicSub(copy + bin / 2u, kHarvest << shift);
+    ht_wait_zeroed();
     atomicAdd(out + bin, kHarvest);
   }
 }

@@ -326,6 +326,11 @@ bool has_sink(const Hist1DConfig& c, const Problem& p) {
   return c.storage == Storage::shared && needs_sink(p) && !sliced(c, p) && !byte_decoded(c, p);
 }
 
+bool zero_kernel(const Problem& p, const DeviceInfo& d) {
+  return d.cc_major >= 9 && p.n > 0 &&
+         (p.num_bins >= kZeroKernelFromBins || p.n * sample_bytes(p.sample_type) <= kZeroKernelUpToBytes);
+}
+
 bool byte_decoded(const Hist1DConfig& c, const Problem& p) {
   const bool binned = p.binning == Binning::even || p.binning == Binning::range;
   const bool adds = (c.storage == Storage::shared || c.storage == Storage::thread_counters) &&

@@ -1,10 +1,29 @@
 // The 1D family's prepared launch: geometry and shared-memory limit once per shape, then per
-// call the zeroing (where the kernel adds), the kernel (a cluster launch for cluster storage), a
-// two-phase configuration's reduction, or partitioned storage's rounds of three kernels.
+// call the zeroing (where the kernel adds: on sm_90 a kernel the histogram kernel overlaps), the
+// kernel (a cluster launch for cluster storage), a two-phase configuration's reduction, or
+// partitioned storage's rounds of three kernels.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 
 namespace histtune {
+
+namespace {
+
+// $HISTTUNE_PDL=0 (or off): zero the counts with cudaMemsetAsync and launch the kernel after it,
+// as before sm_90 (for side-by-side timing, or a profiler that serialises launches). Read once.
+bool pdl_allowed() {
+  static const bool on = [] {
+    const char* v = std::getenv("HISTTUNE_PDL");
+    return !v || (std::strcmp(v, "0") != 0 && std::strcmp(v, "off") != 0);
+  }();
+  return on;
+}
+
+}  // namespace
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
                            const Problem& p, const DeviceInfo& d)
@@ -16,6 +35,10 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
   two_phase_ = c.two_phase == 1 && p.n > 0;
   const bool partitioned = c.storage == Storage::partitioned;
   zero_counts_ = (!c.single_block && !two_phase_ && !partitioned) || p.n == 0;
+  // Where it pays (hist1d::zero_kernel), a zeroing kernel of the same module replaces the memset,
+  // and the histogram kernel starts while it runs (hist1d.cuh, ht_wait_zeroed).
+  if (zero_counts_ && hist1d::zero_kernel(p, d) && pdl_allowed())
+    zero_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kZeroKernel);
   if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
   if (partitioned) {
     const CompileRequest module = hist1d::request(c, p, d.arch());  // the partition pass's
@@ -40,6 +63,10 @@ Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
 
 void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                               cudaStream_t stream) const {
+  if (zero_counts_ && zero_kernel_.handle && p.n > 0) {
+    zero(p, d_counts, stream);
+    return launch_kernel(p, d_samples, d_counts, stream, /*after_zero=*/true);
+  }
   if (zero_counts_)
     HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
   if (p.n == 0) return;
@@ -80,28 +107,43 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
   two_phase::release_workspace(work, stream, /*quiet=*/false);
 }
 
+void Hist1DLaunch::zero(const Problem& p, std::uint32_t* d_counts, cudaStream_t stream) const {
+  unsigned int words = p.num_bins;
+  // Four words a thread; the kernel strides over what a grid of 1024 blocks does not cover.
+  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(1024, (words + 1023) / 1024));
+  void* args[] = {&d_counts, &words};
+  HT_CUDA(cudaLaunchKernel(zero_kernel_.func(), dim3(blocks), dim3(256), args, 0, stream));
+}
+
 void Hist1DLaunch::launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                                 cudaStream_t stream) const {
+                                 cudaStream_t stream, bool after_zero) const {
   Hist1DArgs a = args(p, d_samples, d_counts);
   auto ptrs = a.pointers();
-  if (cluster_ > 1) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(geometry_.grid);
-    cfg.blockDim = dim3(geometry_.block);
-    cfg.dynamicSmemBytes = geometry_.smem_bytes;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster_);
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    HT_CUDA(cudaLaunchKernelExC(&cfg, kernel_.func(), ptrs.data()));
-  } else {
+  if (cluster_ == 1 && !after_zero) {
     HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(geometry_.grid), dim3(geometry_.block),
                              ptrs.data(), geometry_.smem_bytes, stream));
+    return;
   }
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(geometry_.grid);
+  cfg.blockDim = dim3(geometry_.block);
+  cfg.dynamicSmemBytes = geometry_.smem_bytes;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[2] = {};
+  unsigned n = 0;
+  if (cluster_ > 1) {
+    attr[n].id = cudaLaunchAttributeClusterDimension;
+    attr[n].val.clusterDim.x = static_cast<unsigned>(cluster_);
+    attr[n].val.clusterDim.y = 1;
+    attr[n++].val.clusterDim.z = 1;
+  }
+  if (after_zero) {
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  cfg.attrs = attr;
+  cfg.numAttrs = n;
+  HT_CUDA(cudaLaunchKernelExC(&cfg, kernel_.func(), ptrs.data()));
 }
 
 void launch_hist1d(KernelCache& cache, const Kernel& k, const Hist1DConfig& c, const Problem& p,

@@ -360,3 +360,69 @@ TEST(SingleCluster, EveryBlocksCopiesAreSummedOnceIntoStoredCounts) {
   // Per shape, size and start: the default and at least three cluster labels, five distributions.
   EXPECT_GE(test::run_shapes(shapes, labels), 5 * 5 * 4 * 5);
 }
+
+// Adding configurations zero the counts with a kernel that the histogram kernel overlaps as its
+// programmatic dependent (sm_90; shapes where hist1d::zero_kernel says so): the counts start as
+// 0xFFFFFFFF, and calls on one stream and replays of a captured graph on the same counts must
+// each give exactly one histogram (the zeroing completes before any add, and no call adds to the
+// last call's counts).
+TEST(ZeroingKernel, EveryAddingStorageIsExactOnAStreamAndInGraphReplays) {
+  HT_REQUIRE_GPU();
+  struct Shape {
+    const char* label;
+    Problem p;
+  };
+  const Shape shapes[] = {
+      {"tpb512.vpt2.vec16.pc2.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf1.tp0",
+       flat_problem(SampleType::i32, Binning::direct, 64, (1u << 16) + 5)},
+      {"tpb256.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st1.b2.sb0.cl1.pf0.tp0",
+       flat_problem(SampleType::u8, Binning::direct, 256, (1u << 18) + 3)},
+      {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1.pf0.tp0",
+       flat_problem(SampleType::i32, Binning::direct, 1u << 20, (1u << 20) + 1)},
+      {"tpb512.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st3.b1.sb0.cl2.pf0.tp0",
+       flat_problem(SampleType::i32, Binning::direct, 65536, 1u << 20)},
+      {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1.tp0",
+       flat_problem(SampleType::u32, Binning::direct, 65536, (1u << 21) + 7)},
+      {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf0.tp0",  // sliced
+       flat_problem(SampleType::i32, Binning::direct, 131072, 1u << 20)},
+      {"tpb512.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1.pf0.tp0",  // byte decoding
+       flat_problem(SampleType::u8, Binning::even, 10, (1u << 18) + 9, 0, 256)},
+  };
+  const DeviceInfo d = query_device(current_device());
+  KernelCache cache;
+  cudaStream_t stream;
+  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (const Shape& s : shapes) {
+    const Hist1DConfig c = *Hist1DConfig::parse(s.label);
+    ASSERT_EQ(hist1d::check(c, s.p, d).message(), "") << s.label;
+    const auto host = tuner::make_samples(s.p, test::fresh_seed(), tuner::Distribution::skewed);
+    const auto expect = reference_histogram(s.p, host.data());
+    tuner::DeviceInputs in(s.p, host, 0);
+    const Kernel k = cache.get(hist1d::request(c, s.p, d.arch()), hist1d::kKernel);
+    const Hist1DLaunch launch(cache, k, c, s.p, d);
+    ASSERT_TRUE(launch.zeroes_counts()) << s.label;
+    EXPECT_EQ(launch.zeroes_with_kernel(), d.cc_major >= 9 && std::getenv("HISTTUNE_PDL") == nullptr)
+        << s.label;
+    HT_CUDA(cudaMemset(in.counts(), 0xFF, s.p.num_bins * sizeof(std::uint32_t)));
+    for (int call = 0; call < 2; ++call) {
+      launch(s.p, in.samples(0), in.counts(), stream);
+      HT_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_EQ(in.read_counts(s.p.num_bins), expect) << s.label << " stream call " << call;
+    }
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int call = 0; call < 3; ++call) launch(s.p, in.samples(0), in.counts(), stream);
+    HT_CUDA(cudaStreamEndCapture(stream, &graph));
+    HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    HT_CUDA(cudaMemset(in.counts(), 0xFF, s.p.num_bins * sizeof(std::uint32_t)));
+    for (int replay = 0; replay < 2; ++replay) {
+      HT_CUDA(cudaGraphLaunch(exec, stream));
+      HT_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_EQ(in.read_counts(s.p.num_bins), expect) << s.label << " graph replay " << replay;
+    }
+    HT_CUDA(cudaGraphExecDestroy(exec));
+    HT_CUDA(cudaGraphDestroy(graph));
+  }
+  HT_CUDA(cudaStreamDestroy(stream));
+}

@@ -144,6 +144,7 @@ constexpr int kPartitionBitsMin = 12;
 constexpr int kPartitionBitsMax = 14;
 constexpr std::uint32_t kTargetPartitions = 128;
 constexpr std::uint32_t kMaxPartitions = 1024;
+constexpr const char* kZeroKernel = "histtune_hist1d_zero";
 constexpr const char* kCountKernel = "histtune_hist1d_count";
 constexpr const char* kSizesKernel = "histtune_hist1d_sizes";
 // The built-in default partitions from this many samples; below, its two launches and the
@@ -185,6 +186,14 @@ bool has_sink(const Hist1DConfig& c, const Problem& p);
 // bin's total, where several byte values must add into one bin. Packed counters (storage 4) are
 // for kPackedBinsFrom bins or more, and their harvests add to the counter's own bin: never.
 bool byte_decoded(const Hist1DConfig& c, const Problem& p);
+// Whether a call that adds to zeroed counts zeroes them with histtune_hist1d_zero, which the
+// histogram kernel overlaps as its programmatic dependent (sm_90), instead of cudaMemsetAsync:
+// for kZeroKernelFromBins bins or more (a memset that is a kernel of its own) and for inputs up
+// to kZeroKernelUpToBytes (launch-bound calls). Elsewhere a small memset cost less (the H100
+// figures in docs/kernels.md).
+bool zero_kernel(const Problem& p, const DeviceInfo& d);
+constexpr std::uint32_t kZeroKernelFromBins = 4096;
+constexpr std::uint64_t kZeroKernelUpToBytes = std::uint64_t{1} << 20;
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
 // geometry sizes the counters by it; the output stays p.num_bins words.
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
@@ -242,14 +251,18 @@ class Hist1DLaunch {
   const Kernel& kernel() const { return kernel_; }
   const LaunchGeometry& geometry() const { return geometry_; }
   bool zeroes_counts() const { return zero_counts_; }
+  // The zeroing is histtune_hist1d_zero, overlapped by the kernel (hist1d::zero_kernel).
+  bool zeroes_with_kernel() const { return zero_kernel_.handle != nullptr; }
   // Two-phase: a call is more than one kernel (args() alone does not make one).
   bool two_phase() const { return two_phase_; }
   // Partitioned storage: a call is rounds of three kernels (args() is the partition pass's).
   bool partitioned() const { return round_ > 0; }
 
  private:
+  // after_zero: launched right after histtune_hist1d_zero, as its programmatic dependent.
   void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                     cudaStream_t stream) const;
+                     cudaStream_t stream, bool after_zero = false) const;
+  void zero(const Problem& p, std::uint32_t* d_counts, cudaStream_t stream) const;
   // Storage 5: per chunk of the input, the partition pass into a workspace and the count pass.
   void launch_partitioned(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                           cudaStream_t stream) const;
@@ -257,6 +270,8 @@ class Hist1DLaunch {
   LaunchGeometry geometry_;
   int cluster_ = 1;
   bool zero_counts_ = true;
+  // sm_90: the counts are zeroed by zero_kernel_, which the histogram kernel overlaps (PDL).
+  Kernel zero_kernel_;
   bool two_phase_ = false;
   two_phase::Reducer reducer_;
   // Storage 5 (round_ > 0): its sizes and count passes, the count block's counters, samples per

@@ -143,6 +143,9 @@ class PlanRun {
   mutable tuner::DeviceTurn turn_;  // the problems tuned at once take turns on the GPU
   mutable std::mutex mutex_;  // what follows, the database's winners read back, the text
   double device_s_ = 0;       // seconds the benches held the GPU
+  double calls_s_ = 0;        // of which in the timed calls (warm-ups and syncs included)
+  double samples_s_ = 0;      // of which the events timed (the samples' calls on the GPU)
+  double load_s_ = 0;         // seconds loading kernels while holding the GPU
   int status_ = kOk;
   std::vector<Stability> stability_;   // --fresh over stored winners
   std::vector<db::WinnerRow> chosen_;  // winners of this run (robust first), for later starts
@@ -318,6 +321,9 @@ void PlanRun::store(const Problem& p, const tuner::TuneResult& r) {
   }
   compiled_ += r.compiled;
   device_s_ += r.spent.device_s;
+  calls_s_ += r.spent.calls_s;
+  samples_s_ += r.spent.samples_s;
+  load_s_ += r.spent.load_s;
 }
 
 void PlanRun::print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress,
@@ -413,11 +419,12 @@ double most_apart_of(const std::vector<Stability>& stability) {
 void PlanRun::print_summary(double seconds) const {
   if (c_.quiet) return;
   if (!stability_.empty()) print_stability(most_apart_of(stability_));
-  say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s); %zu kernels needed, "
-                  "%zu compiled by NVRTC, %zu from the database's CUBIN store, %zu shared "
-                  "between problems compiling them at once; results in %s\n",
-                  seconds, device_s_, compiled_, cache_.compiles(), cache_.store_hits(),
-                  cache_.shared_compiles(), database_.path().c_str()));
+  say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s: %.1f s in the timed "
+                  "calls, %.1f s of them timed samples; %.1f s loading kernels); %zu kernels "
+                  "needed, %zu compiled by NVRTC, %zu from the database's CUBIN store, %zu "
+                  "shared between problems compiling them at once; results in %s\n",
+                  seconds, device_s_, calls_s_, samples_s_, load_s_, compiled_, cache_.compiles(),
+                  cache_.store_hits(), cache_.shared_compiles(), database_.path().c_str()));
 }
 
 nlohmann::json PlanRun::summary_json(double seconds) const {
@@ -428,6 +435,9 @@ nlohmann::json PlanRun::summary_json(double seconds) const {
           {"results", results},
           {"jobs", jobs_},
           {"device_seconds", device_s_},
+          {"device_calls_seconds", calls_s_},
+          {"device_samples_seconds", samples_s_},
+          {"kernel_load_seconds", load_s_},
           {"kernels_needed", compiled_},
           {"compiled_by_nvrtc", cache_.compiles()},
           {"loaded_from_database", cache_.store_hits()},

@@ -98,6 +98,7 @@ class GpuBench : public Bench {
       q.d_offsets = in.inputs->offsets();  // segmented rows; null otherwise
       // Prepared once, as the runtime prepares it per shape: each timed call is the runtime's.
       const std::unique_ptr<PreparedLaunch> launch = f_.prepare(cache_, k, c, q, d_);
+      const auto t2 = Clock::now();
       out.timing = time_calls(
           [&](cudaStream_t s, int) {
             const void* copy = in.inputs->next();
@@ -106,6 +107,9 @@ class GpuBench : public Bench {
           },
           stream_, how ? *how : timing_);
       HT_CUDA(cudaStreamSynchronize(stream_));
+      spent_.calls_s += seconds(t2, Clock::now());
+      for (const double ms : out.timing.sample_ms)
+        spent_.samples_s += ms * out.timing.calls_per_sample / 1000;
       out.verified = in.inputs->counts_equal(in.expect);
       spent_.device_s += seconds(t1, Clock::now());
       if (!out.verified)
@@ -161,7 +165,11 @@ class GpuBench : public Bench {
     }
     spent_.compile_wait_s += seconds(t0, Clock::now());
     turn = take_turn();
-    return built ? cache_.load(req, *built, f_.kernel_name()) : cache_.get(req, f_.kernel_name());
+    const auto t1 = Clock::now();
+    const Kernel k =
+        built ? cache_.load(req, *built, f_.kernel_name()) : cache_.get(req, f_.kernel_name());
+    spent_.load_s += seconds(t1, Clock::now());
+    return k;
   }
 
   std::unique_lock<std::mutex> take_turn() {

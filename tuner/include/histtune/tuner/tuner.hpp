@@ -154,9 +154,14 @@ class Bench {
   virtual void prefetch(const std::vector<Point>&) {}
   // Distinct kernels this bench had to load (compiled by NVRTC or taken from the CUBIN store).
   virtual std::size_t kernels_loaded() const { return 0; }
-  // Where measure() spent its time: on the GPU (holding the turn), waiting for a compile.
+  // Where measure() spent its time: on the GPU (holding the turn; calls_s of it in the timed
+  // calls, of which the events timed samples_s, the rest setting up and verifying), loading
+  // kernels while holding the turn, waiting for a compile.
   struct Spent {
     double device_s = 0;
+    double calls_s = 0;
+    double samples_s = 0;
+    double load_s = 0;
     double compile_wait_s = 0;
   };
   virtual Spent spent() const { return {}; }

@@ -145,6 +145,7 @@ class PlanRun {
   double device_s_ = 0;       // seconds the benches held the GPU
   double calls_s_ = 0;        // of which in the timed calls (warm-ups and syncs included)
   double samples_s_ = 0;      // of which the events timed (the samples' calls on the GPU)
+  double decision_s_ = 0;     // of device_s_, the decisions' re-timings (the rest: the searches)
   double load_s_ = 0;         // seconds loading kernels while holding the GPU
   int status_ = kOk;
   std::vector<Stability> stability_;   // --fresh over stored winners
@@ -323,6 +324,7 @@ void PlanRun::store(const Problem& p, const tuner::TuneResult& r) {
   device_s_ += r.spent.device_s;
   calls_s_ += r.spent.calls_s;
   samples_s_ += r.spent.samples_s;
+  decision_s_ += r.decision_device_s;
   load_s_ += r.spent.load_s;
 }
 
@@ -420,10 +422,12 @@ void PlanRun::print_summary(double seconds) const {
   if (c_.quiet) return;
   if (!stability_.empty()) print_stability(most_apart_of(stability_));
   say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s: %.1f s in the timed "
-                  "calls, %.1f s of them timed samples; %.1f s loading kernels); %zu kernels "
-                  "needed, %zu compiled by NVRTC, %zu from the database's CUBIN store, %zu "
-                  "shared between problems compiling them at once; results in %s\n",
-                  seconds, device_s_, calls_s_, samples_s_, load_s_, compiled_, cache_.compiles(),
+                  "calls, %.1f s of them timed samples; %.1f s re-timing the finalists; %.1f s "
+                  "loading kernels); %zu kernels needed, %zu compiled by NVRTC, %zu from the "
+                  "database's CUBIN store, %zu shared between problems compiling them at once; "
+                  "results in %s\n",
+                  seconds, device_s_, calls_s_, samples_s_, decision_s_, load_s_, compiled_,
+                  cache_.compiles(),
                   cache_.store_hits(), cache_.shared_compiles(), database_.path().c_str()));
 }
 
@@ -437,6 +441,7 @@ nlohmann::json PlanRun::summary_json(double seconds) const {
           {"device_seconds", device_s_},
           {"device_calls_seconds", calls_s_},
           {"device_samples_seconds", samples_s_},
+          {"device_decision_seconds", decision_s_},
           {"kernel_load_seconds", load_s_},
           {"kernels_needed", compiled_},
           {"compiled_by_nvrtc", cache_.compiles()},

@@ -278,6 +278,7 @@ std::vector<Point> Tuning::worst_case_starts(const DistributionObjective& capped
 }
 
 TuneResult Tuning::decide() {
+  const double device_before = bench_.spent().device_s;
   std::vector<Point> all = candidates();
   const std::size_t eligible = all.size();
   for (const Point& pt : opt_.references) add_new(all, pt);
@@ -297,6 +298,7 @@ TuneResult Tuning::decide() {
   report(all, eligible, cost, choice);
   r_.compiled = bench_.kernels_loaded();
   r_.spent = bench_.spent();
+  r_.decision_device_s = r_.spent.device_s - device_before;
   return std::move(r_);
 }
 

@@ -191,6 +191,7 @@ struct TuneResult {
   std::size_t pruned = 0;                        // points the restrictions skipped (0 when not counted)
   std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
   Bench::Spent spent;                            // the bench's GPU time and compile waits
+  double decision_device_s = 0;                  // of spent.device_s, the decision's re-timings
   std::size_t raced_out = 0;                     // measurements stopped early by the race
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included

@@ -142,11 +142,8 @@ class PlanRun {
   KernelCache cache_;
   mutable tuner::DeviceTurn turn_;  // the problems tuned at once take turns on the GPU
   mutable std::mutex mutex_;  // what follows, the database's winners read back, the text
-  double device_s_ = 0;       // seconds the benches held the GPU
-  double calls_s_ = 0;        // of which in the timed calls (warm-ups and syncs included)
-  double samples_s_ = 0;      // of which the events timed (the samples' calls on the GPU)
-  double decision_s_ = 0;     // of device_s_, the decisions' re-timings (the rest: the searches)
-  double load_s_ = 0;         // seconds loading kernels while holding the GPU
+  tuner::Bench::Spent spent_;  // the benches' time, summed over the problems (tuner.hpp)
+  double decision_s_ = 0;       // of spent_.device_s, the decisions' re-timings
   int status_ = kOk;
   std::vector<Stability> stability_;   // --fresh over stored winners
   std::vector<db::WinnerRow> chosen_;  // winners of this run (robust first), for later starts
@@ -321,11 +318,8 @@ void PlanRun::store(const Problem& p, const tuner::TuneResult& r) {
     }
   }
   compiled_ += r.compiled;
-  device_s_ += r.spent.device_s;
-  calls_s_ += r.spent.calls_s;
-  samples_s_ += r.spent.samples_s;
+  spent_ += r.spent;
   decision_s_ += r.decision_device_s;
-  load_s_ += r.spent.load_s;
 }
 
 void PlanRun::print_result(const tuner::TuneResult& r, double seconds, ProgressLine& progress,
@@ -426,9 +420,9 @@ void PlanRun::print_summary(double seconds) const {
                   "loading kernels); %zu kernels needed, %zu compiled by NVRTC, %zu from the "
                   "database's CUBIN store, %zu shared between problems compiling them at once; "
                   "results in %s\n",
-                  seconds, device_s_, calls_s_, samples_s_, decision_s_, load_s_, compiled_,
-                  cache_.compiles(),
-                  cache_.store_hits(), cache_.shared_compiles(), database_.path().c_str()));
+                  seconds, spent_.device_s, spent_.calls_s, spent_.samples_s, decision_s_,
+                  spent_.load_s, compiled_, cache_.compiles(), cache_.store_hits(),
+                  cache_.shared_compiles(), database_.path().c_str()));
 }
 
 nlohmann::json PlanRun::summary_json(double seconds) const {
@@ -438,11 +432,11 @@ nlohmann::json PlanRun::summary_json(double seconds) const {
   return {{"device", device_json(d_)},
           {"results", results},
           {"jobs", jobs_},
-          {"device_seconds", device_s_},
-          {"device_calls_seconds", calls_s_},
-          {"device_samples_seconds", samples_s_},
+          {"device_seconds", spent_.device_s},
+          {"device_calls_seconds", spent_.calls_s},
+          {"device_samples_seconds", spent_.samples_s},
           {"device_decision_seconds", decision_s_},
-          {"kernel_load_seconds", load_s_},
+          {"kernel_load_seconds", spent_.load_s},
           {"kernels_needed", compiled_},
           {"compiled_by_nvrtc", cache_.compiles()},
           {"loaded_from_database", cache_.store_hits()},

@@ -63,7 +63,7 @@ Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
 
 void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                               cudaStream_t stream) const {
-  if (zero_counts_ && zero_kernel_.handle && p.n > 0) {
+  if (zero_kernel_.handle && p.n > 0) {  // set only where the counts are zeroed
     zero(p, d_counts, stream);
     return launch_kernel(p, d_samples, d_counts, stream, /*after_zero=*/true);
   }

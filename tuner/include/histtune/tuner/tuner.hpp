@@ -163,6 +163,14 @@ class Bench {
     double samples_s = 0;
     double load_s = 0;
     double compile_wait_s = 0;
+    Spent& operator+=(const Spent& o) {
+      device_s += o.device_s;
+      calls_s += o.calls_s;
+      samples_s += o.samples_s;
+      load_s += o.load_s;
+      compile_wait_s += o.compile_wait_s;
+      return *this;
+    }
   };
   virtual Spent spent() const { return {}; }
 };

@@ -28,7 +28,7 @@ struct TuneFlags {
   std::uint64_t seed = 1;
   bool fresh = false;  // measure again what the database already holds
   int jobs = 0;        // problems tuned at once on the GPU; 0: auto_jobs
-  int compile_threads = 0;  // NVRTC threads per problem; 0: compile_threads_for
+  int compile_threads = 0;  // NVRTC threads per problem; 0: compile_slots(), shared
   bool compare_strategies = false;
   int compare_seeds = 3;
 };
@@ -68,13 +68,10 @@ ShareOutcome tune_share(const Common& c, const std::vector<Problem>& plan, PlanQ
 int tune_all(const Common& c, const std::vector<Problem>& plan, bool pending, const TuneFlags& f,
              const std::vector<tuner::Distribution>& dists);
 
-// NVRTC threads for problem p when `jobs` problems are tuned at once on each of `gpus` GPUs of a
-// machine of `hardware` threads: --compile-threads, else the machine's threads shared by the
-// problems, at least 2, and three shares for a problem whose bins are beyond shared memory: its
-// searches time the partitioned kernels: 0.6 s a compile on average, against 0.2 s for the other
-// problems (docs/tuning.md, "A cold plan").
-int compile_threads_for(const TuneFlags& f, const Problem& p, unsigned hardware, int jobs,
-                        int gpus);
+// The process's NVRTC threads, one per hardware thread, shared in turns by every problem tuned at
+// once on every GPU (without --compile-threads): a problem tuned alone, the last of a plan,
+// compiles on every core, where a fixed share left it waiting on two (docs/tuning.md).
+tuner::CompileSlots& compile_slots();
 // The search budget: --budget when given (0: none), else the plan's for annealing and none for
 // the listed strategies.
 std::size_t plan_budget(const TuneFlags& f);

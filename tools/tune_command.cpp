@@ -72,8 +72,8 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
   app->add_option("--compile-threads", flags.compile_threads,
-                  "NVRTC threads per problem (0: the machine's threads shared by the problems\n"
-                  "at once, three shares for a problem of bins beyond shared memory)")
+                  "NVRTC threads per problem (0: one per hardware thread, shared in turns by\n"
+                  "the problems tuned at once)")
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));

@@ -55,10 +55,12 @@ std::string winner_line(const tuner::TuneResult& r, std::size_t distributions, d
   char line[704];
   std::snprintf(line, sizeof line,
                 "  winner %s  %s ms%s  (%s: %s; %zu measured (%zu raced out), %zu reused from the database, "
-                "%s%zu failed, %.1f s: %.1f s measuring on the GPU, %.1f s waiting for kernels)",
+                "%s%zu failed; decided among %zu (%zu dropped after a round); %.1f s: %.1f s measuring "
+                "on the GPU, %.1f s waiting for kernels)",
                 r.winner.empty() ? "(none)" : r.winner.c_str(), fmt_ms(r.winner_ms).c_str(),
                 worst, r.strategy.c_str(), searched, r.measurements.size(), r.raced_out, r.reused, pruned,
-                r.failed, seconds, r.spent.device_s, r.spent.compile_wait_s);
+                r.failed, r.finalists.size(), r.decision_dropped, seconds, r.spent.device_s,
+                r.spent.compile_wait_s);
   return line;
 }
 
@@ -264,8 +266,8 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   opt.finalists = f_.finalists;
   opt.decision = tuner::robust_rule_of(f_.decision);
   opt.turn = &turn_;
-  opt.compile_threads =
-      compile_threads_for(f_, p, std::thread::hardware_concurrency(), jobs_, gpus_);
+  opt.compile_threads = f_.compile_threads;
+  if (f_.compile_threads == 0) opt.compile_slots = &compile_slots();
   opt.on_progress = [&progress, t0](const tuner::Progress& pr) {
     progress.update(pr.label, pr.done, pr.total, seconds_since(t0));
   };
@@ -368,6 +370,7 @@ nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r
           {"worst_ratio", none ? nlohmann::json() : nlohmann::json(r.winner_worst_ratio)},
           {"by_distribution", by_distribution_json(r)},
           {"finalists", finalists_json(r)},
+          {"decision_dropped", r.decision_dropped},
           {"distributions", r.distributions},
           {"strategy", r.strategy},
           {"decision", f_.decision},
@@ -514,13 +517,9 @@ std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   return order;
 }
 
-int compile_threads_for(const TuneFlags& f, const Problem& p, unsigned hardware, int jobs,
-                        int gpus) {
-  if (f.compile_threads > 0) return f.compile_threads;
-  // The hardware's threads, shared by the problems tuned at once, on every GPU tuning.
-  const int share =
-      std::max(2, static_cast<int>(std::max(1u, hardware)) / std::max(1, jobs * gpus));
-  return slow_to_compile(p) ? 3 * share : share;
+tuner::CompileSlots& compile_slots() {
+  static tuner::CompileSlots slots(0);
+  return slots;
 }
 
 int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems) {

@@ -76,7 +76,7 @@ void write_result(std::ostringstream& out, const TuneResult& r) {
       << " factorial " << r.factorial_evaluations << " worst_case " << r.worst_case_evaluations
       << " second_search '" << r.second_search << "' " << r.second_search_evaluations
       << " stopped_early " << r.stopped_early << '\n';
-  out << "failed " << r.failed << '\n';
+  out << "failed " << r.failed << " decision_dropped " << r.decision_dropped << '\n';
   for (const std::string& e : r.errors) out << "error " << e << '\n';
   for (const db::MeasurementRow& m : r.measurements)
     out << "row " << m.distribution << ' ' << m.config_label << ' ' << m.params_json << ' '
@@ -364,6 +364,7 @@ TEST(GoldenTrace, TheCasesReachEveryPhase) {
   EXPECT_GT(a.factorial_evaluations, 0u);
   EXPECT_FALSE(a.second_search.empty());
   EXPECT_GT(a.worst_case_evaluations, 0u);
+  EXPECT_GT(a.decision_dropped, 0u);
   EXPECT_EQ(a.references.size(), 1u);
   EXPECT_EQ(a.by_distribution.size(), 4u);
   EXPECT_EQ(r["exhaustive_three_distributions"].strategy, "exhaustive");

@@ -3,6 +3,7 @@
 // (resume_from, store) on an in-memory database.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -41,6 +42,7 @@ TuneOptions exhaustive_options() {
   o.finalists = 3;
   o.distribution_budget = 8;
   o.remeasure_rounds = 2;
+  o.decision_drop = 0;  // every candidate every round: the tests count the decision's calls
   return o;
 }
 
@@ -477,6 +479,41 @@ TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
   if (!searched_it) {
     EXPECT_NE(q.winner, "cfg.0.0.0");
   }
+}
+
+// The decision's later rounds leave out a candidate plainly behind after a round, and only it:
+// one 3% behind is timed every round, one 20% behind once per distribution.
+TEST(TuneWith, TheDecisionStopsTimingACandidatePlainlyBehindAfterARound) {
+  const auto cost = [](const Point& p, Distribution) -> std::optional<double> {
+    if (p == Point{0, 0}) return 1.0;
+    if (p == Point{1, 0}) return 1.03;
+    return 1.2 + 0.1 * (p[0] + p[1]);
+  };
+  TuneOptions o;
+  o.strategy = "exhaustive";
+  o.finalists = 3;  // {0,0}, {1,0} and {0,1} (1.3)
+  o.remeasure_rounds = 3;
+  const auto count = [](const FakeBench& b, const Point& pt) {
+    return std::count(b.measured.begin(), b.measured.end(), pt);
+  };
+  FakeBench all_rounds(cost);
+  o.decision_drop = 0;
+  const TuneResult full = tune_with(problem(), SearchSpace{{3, 3}, nullptr}, all_rounds, o);
+  FakeBench dropping(cost);
+  o.decision_drop = 0.05;
+  const TuneResult r = tune_with(problem(), SearchSpace{{3, 3}, nullptr}, dropping, o);
+  EXPECT_EQ(full.decision_dropped, 0u);
+  EXPECT_EQ(r.decision_dropped, 1u);
+  EXPECT_EQ(r.winner, "cfg.0.0");
+  EXPECT_EQ(r.winner, full.winner);
+  // Four distributions: two rounds of four measurements fewer, for {0,1} alone.
+  EXPECT_EQ(count(all_rounds, Point{0, 1}) - count(dropping, Point{0, 1}), 8);
+  EXPECT_EQ(count(all_rounds, Point{1, 0}), count(dropping, Point{1, 0}));
+  EXPECT_EQ(count(all_rounds, Point{0, 0}), count(dropping, Point{0, 0}));
+  // The dropped candidate is still reported, with its first round's times.
+  ASSERT_EQ(r.finalists.size(), 3u);
+  for (const Finalist& f : r.finalists)
+    if (f.label == "cfg.0.1") EXPECT_NEAR(f.median_ms[0], 1.3, 1e-9);
 }
 
 TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {

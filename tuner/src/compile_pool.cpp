@@ -3,11 +3,58 @@
 #include <algorithm>
 
 namespace histtune::tuner {
+namespace {
+unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+}  // namespace
 
-CompilePool::CompilePool(int threads, CompileFn how)
-    : how_(how ? std::move(how) : CompileFn(compile)) {
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned n = threads > 0 ? static_cast<unsigned>(threads) : hw;
+CompileSlots::CompileSlots(unsigned count)
+    : count_(count > 0 ? count : hardware_threads()), free_(count_) {}
+
+std::size_t CompileSlots::new_lane() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ++lanes_;
+}
+
+std::size_t CompileSlots::next_lane() const {
+  const auto after = waiting_.upper_bound(last_);
+  return after != waiting_.end() ? after->first : waiting_.begin()->first;
+}
+
+bool CompileSlots::acquire(std::size_t lane, const std::atomic<bool>& stop) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_[lane];
+  freed_.wait(lock, [&] { return stop || (free_ > 0 && next_lane() == lane); });
+  if (--waiting_[lane] == 0) waiting_.erase(lane);
+  if (stop) {
+    freed_.notify_all();  // the turn may have been this lane's
+    return false;
+  }
+  --free_;
+  last_ = lane;
+  freed_.notify_all();  // another slot may be free for the next lane
+  return true;
+}
+
+void CompileSlots::release() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++free_;
+  }
+  freed_.notify_all();
+}
+
+void CompileSlots::wake() {
+  { std::lock_guard<std::mutex> lock(mutex_); }  // a waiter checks its flag under the mutex
+  freed_.notify_all();
+}
+
+CompilePool::CompilePool(int threads, CompileFn how, CompileSlots* slots)
+    : how_(how ? std::move(how) : CompileFn(compile)), slots_(slots) {
+  unsigned n = threads > 0 ? static_cast<unsigned>(threads) : hardware_threads();
+  if (slots_) {
+    n = slots_->count();
+    lane_ = slots_->new_lane();
+  }
   for (unsigned t = 0; t < n; ++t) workers_.emplace_back([this] { work(); });
 }
 
@@ -22,6 +69,7 @@ CompilePool::~CompilePool() {
     stop_ = true;
   }
   wake_.notify_all();
+  if (slots_) slots_->wake();
   for (auto& w : workers_) w.join();
 }
 
@@ -45,11 +93,14 @@ std::size_t CompilePool::size() const {
 }
 
 void CompilePool::run(Job& job) {
+  // Stopping while waiting for a slot abandons the job: only the pool's destructor stops it.
+  if (slots_ && !slots_->acquire(lane_, stop_)) return;
   try {
     job.promise.set_value(how_(job.req));
   } catch (...) {
     job.promise.set_exception(std::current_exception());
   }
+  if (slots_) slots_->release();
 }
 
 const CompiledKernel& CompilePool::get(std::size_t i) {

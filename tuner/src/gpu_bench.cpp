@@ -33,7 +33,8 @@ class GpuBench : public Bench {
         timing_(opt.timing),
         turn_(opt.turn),
         hash_(f_.template_hash()),
-        pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); }) {
+        pool_(opt.compile_threads, [&cache](const CompileRequest& q) { return cache.compiled(q); },
+              opt.compile_slots) {
     // Range problems: the levels every distribution is drawn in and verified with.
     if (p.binning == Binning::range) levels_ = make_levels(p);
     // Segmented problems: the segments every distribution is cut into.

@@ -284,13 +284,12 @@ TuneResult Tuning::decide() {
   for (const Point& pt : opt_.references) add_new(all, pt);
   count_.expect(all.size() * dists_.size() * rounds_);
   DecisionNoise noise;  // each pooled median's relative 95% CI half-width
-  noise.noise.assign(eligible, std::vector<double>(dists_.size(), 0.0));
-  const Costs cost = retime(all, eligible, noise);
   // The first always-measured point (the built-in default) wins a tie: every run measures it.
   if (!opt_.always.empty()) {
     const auto it = std::find(all.begin(), all.begin() + eligible, opt_.always.front());
     if (it != all.begin() + eligible) noise.preferred = it - all.begin();
   }
+  const Costs cost = retime(all, eligible, noise);
   const RobustChoice choice =
       choose_robust(std::vector<Point>(all.begin(), all.begin() + eligible),
                     Costs(cost.begin(), cost.begin() + eligible), opt_.tie_tolerance, noise,
@@ -315,40 +314,66 @@ std::vector<Point> Tuning::candidates() {
   return out;
 }
 
-// Every candidate on every distribution, round-robin over the candidates for rounds_ rounds;
-// each candidate's samples pooled. A candidate that fails once is not timed there again.
+// Every candidate on every distribution, round by round (each candidate once per distribution
+// per round), each candidate's samples pooled. A candidate that fails on a distribution is not
+// timed there again; one plainly behind after a round (out_of_running) is not timed again.
 Tuning::Costs Tuning::retime(const std::vector<Point>& all, std::size_t eligible,
                              DecisionNoise& noise) {
-  Costs cost(all.size(), std::vector<double>(dists_.size(), kFailed));
-  for (std::size_t di = 0; di < dists_.size(); ++di) {
-    std::vector<std::vector<double>> pooled(all.size());
-    std::vector<bool> failed(all.size(), false);
-    for (std::size_t round = 0; round < rounds_; ++round) {
+  const std::size_t dists = dists_.size();
+  std::vector<std::vector<std::vector<double>>> pooled(all.size(),
+                                                       std::vector<std::vector<double>>(dists));
+  std::vector<std::vector<bool>> failed(all.size(), std::vector<bool>(dists, false));
+  std::vector<bool> dropped(all.size(), false);
+  Costs cost(all.size(), std::vector<double>(dists, kFailed));
+  noise.noise.assign(eligible, std::vector<double>(dists, 0.0));
+  for (std::size_t round = 0; round < rounds_; ++round) {
+    for (std::size_t di = 0; di < dists; ++di)
       for (std::size_t c = 0; c < all.size(); ++c) {
-        if (failed[c]) {
-          count_.step(bench_.label(all[c]));
-          continue;
+        const std::string shown = r_.distributions[di] + ": " + bench_.label(all[c]);
+        if (!failed[c][di] && !dropped[c]) {
+          const Bench::Measured m = bench_.measure(all[c], dists_[di]);
+          if (m.verified) {
+            pooled[c][di].insert(pooled[c][di].end(), m.timing.sample_ms.begin(),
+                                 m.timing.sample_ms.end());
+          } else {
+            failed[c][di] = true;
+            ++r_.failed;
+            r_.errors.push_back(shown + " (re-timing): " +
+                                (m.error.empty() ? "failed" : m.error));
+          }
         }
-        const Bench::Measured m = bench_.measure(all[c], dists_[di]);
-        if (!m.verified) {
-          failed[c] = true;
-          ++r_.failed;
-          r_.errors.push_back(r_.distributions[di] + ": " + bench_.label(all[c]) +
-                              " (re-timing): " + (m.error.empty() ? "failed" : m.error));
-        } else {
-          pooled[c].insert(pooled[c].end(), m.timing.sample_ms.begin(), m.timing.sample_ms.end());
-        }
-        count_.step("deciding: " + r_.distributions[di] + ": " + bench_.label(all[c]));
+        count_.step("deciding: " + shown);
       }
-    }
     for (std::size_t c = 0; c < all.size(); ++c)
-      if (!failed[c] && !pooled[c].empty()) {
-        const Timing t = summarize(pooled[c]);
-        cost[c][di] = t.median_ms;
-        if (c < eligible && t.median_ms > 0) noise.noise[c][di] = t.ci_half_width_ms / t.median_ms;
-      }
+      for (std::size_t di = 0; di < dists; ++di)
+        if (!failed[c][di] && !pooled[c][di].empty()) {
+          const Timing t = summarize(pooled[c][di]);
+          cost[c][di] = t.median_ms;
+          if (c < eligible && t.median_ms > 0)
+            noise.noise[c][di] = t.ci_half_width_ms / t.median_ms;
+        }
+    if (round + 1 < rounds_ && opt_.decision_drop > 0) out_of_running(all, eligible, cost, noise, dropped);
   }
   return cost;
+}
+
+// Marks the eligible candidates whose worst ratio and regret are both more than decision_drop
+// behind the best of them; references are timed every round (they are reported, not chosen).
+void Tuning::out_of_running(const std::vector<Point>& all, std::size_t eligible, const Costs& cost,
+                            const DecisionNoise& noise, std::vector<bool>& dropped) {
+  const RobustChoice now =
+      choose_robust(std::vector<Point>(all.begin(), all.begin() + eligible),
+                    Costs(cost.begin(), cost.begin() + eligible), opt_.tie_tolerance, noise,
+                    opt_.decision);
+  double best_worst = kFailed;
+  for (std::size_t c = 0; c < eligible; ++c) best_worst = std::min(best_worst, now.worst_ratio[c]);
+  const double margin = 1 + opt_.decision_drop;
+  for (std::size_t c = 0; c < eligible; ++c)
+    if (!dropped[c] && c != now.robust && now.worst_ratio[c] > best_worst * margin &&
+        1 + now.regret[c] / 100 > margin) {
+      dropped[c] = true;
+      ++r_.decision_dropped;
+    }
 }
 
 void Tuning::report(const std::vector<Point>& all, std::size_t eligible, const Costs& cost,

@@ -71,6 +71,8 @@ class Tuning {
   // and the result's finalists and winners.
   std::vector<Point> candidates();
   Costs retime(const std::vector<Point>& candidates, std::size_t eligible, DecisionNoise& noise);
+  void out_of_running(const std::vector<Point>& candidates, std::size_t eligible,
+                      const Costs& cost, const DecisionNoise& noise, std::vector<bool>& dropped);
   void report(const std::vector<Point>& candidates, std::size_t eligible, const Costs& cost,
               const RobustChoice& choice);
 

@@ -3,11 +3,17 @@
 // added while the pool works (a guided search announces its next points as it goes); a request
 // asked for before a worker took it is compiled by the asking thread at once, so it never waits
 // behind speculative work.
+//
+// Pools of problems tuned at once may share one CompileSlots: then every pool has a worker per
+// hardware thread and the slots bound how many compile at once, served in turns between the
+// pools that wait, so a problem tuned alone (the last of a plan) compiles on every core.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -17,12 +23,40 @@
 
 namespace histtune::tuner {
 
+// A fair counting semaphore: at most `count` compiles at once; a freed slot goes to the lane
+// (pool) after the last one served that has a compile waiting.
+class CompileSlots {
+ public:
+  explicit CompileSlots(unsigned count);  // 0: one per hardware thread
+  CompileSlots(const CompileSlots&) = delete;
+  CompileSlots& operator=(const CompileSlots&) = delete;
+
+  // Blocks until `lane` is given a slot (true), or until `stop` is set and wake() called (false).
+  bool acquire(std::size_t lane, const std::atomic<bool>& stop);
+  void release();
+  void wake();  // after setting a waiter's stop flag
+  unsigned count() const { return count_; }
+  std::size_t new_lane();
+
+ private:
+  std::size_t next_lane() const;  // the lane whose turn it is; requires mutex_
+
+  const unsigned count_;
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  unsigned free_;
+  std::map<std::size_t, unsigned> waiting_;  // lane -> compiles waiting for a slot
+  std::size_t last_ = 0;                     // the lane served last
+  std::size_t lanes_ = 0;
+};
+
 class CompilePool {
  public:
   // threads <= 0: one per hardware thread. `how` produces one CUBIN (default: NVRTC; the
   // tuner passes KernelCache::compiled, which consults the persistent store first).
   using CompileFn = std::function<CompiledKernel(const CompileRequest&)>;
-  explicit CompilePool(int threads, CompileFn how = {});
+  // With `slots`, `threads` is ignored: a worker per slot, the slots shared with other pools.
+  explicit CompilePool(int threads, CompileFn how = {}, CompileSlots* slots = nullptr);
   // A pool that starts on `reqs` at once (request i is index i).
   CompilePool(std::vector<CompileRequest> reqs, int threads, CompileFn how = {});
   ~CompilePool();  // finishes the compiles in progress, abandons the rest
@@ -44,14 +78,16 @@ class CompilePool {
     bool taken = false;
   };
   void work();
-  void run(Job& job);
+  void run(Job& job);  // in a slot, where the pool shares them
 
   CompileFn how_;
+  CompileSlots* slots_;
+  std::size_t lane_ = 0;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> jobs_;            // references stay valid as jobs are added
   std::deque<std::size_t> pending_;  // indices not taken yet, in order
-  bool stop_ = false;
+  std::atomic<bool> stop_ = false;
   std::vector<std::thread> workers_;
 };
 

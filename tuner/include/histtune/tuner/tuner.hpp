@@ -29,6 +29,7 @@
 #include "histtune/device.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/tuner/compile_pool.hpp"
 #include "histtune/tuner/decide.hpp"
 #include "histtune/tuner/inputs.hpp"
 #include "histtune/tuner/search.hpp"
@@ -64,6 +65,8 @@ struct TuneOptions {
   std::vector<Distribution> distributions = {Distribution::uniform, Distribution::skewed,
                                              Distribution::constant, Distribution::runs};
   int compile_threads = 0;  // 0: one per hardware thread
+  // Shared with the problems tuned at once (a plan's): compile_threads is then ignored.
+  CompileSlots* compile_slots = nullptr;
   std::string strategy = "annealing";  // see tuner/search.hpp
   SearchBudget budget;                 // of the search phase; 0 = unlimited
   // Known good points to start the search from (annealing): see tuning_starts.
@@ -117,6 +120,11 @@ struct TuneOptions {
   // move most between runs (H100: 2-4% at 5-20 us) and whose rounds cost least.
   int remeasure_rounds = 5;
   double short_problem_ms = 0.02;
+  // After each round but the last, a candidate plainly out of the running is not timed again:
+  // its worst ratio over the distributions and its regret (decide.hpp) both more than this
+  // fraction behind the best of the candidates, on the rounds pooled so far. 0: every candidate
+  // is timed every round.
+  double decision_drop = 0.05;
   // The search's measurements race: one whose first samples are more than race_ratio times the
   // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.
   // The rest of the search is timed in full: coarser timings left winners behind (docs/tuning.md,
@@ -200,6 +208,7 @@ struct TuneResult {
   std::size_t compiled = 0;                      // distinct kernels loaded (NVRTC or store)
   Bench::Spent spent;                            // the bench's GPU time and compile waits
   double decision_device_s = 0;                  // of spent.device_s, the decision's re-timings
+  std::size_t decision_dropped = 0;              // candidates left out of its later rounds
   std::size_t raced_out = 0;                     // measurements stopped early by the race
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included

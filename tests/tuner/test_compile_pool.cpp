@@ -1,0 +1,159 @@
+// CompilePool and CompileSlots without NVRTC: the compile function records when each request
+// runs, so the order, the bound on compiles at once and the shutdown are checked on CPU.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "histtune/tuner/compile_pool.hpp"
+
+using namespace histtune;
+using namespace histtune::tuner;
+
+namespace {
+
+CompileRequest request(const std::string& label) {
+  CompileRequest r;
+  r.label = label;
+  return r;
+}
+
+// A gate the compile function waits at until opened.
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false;
+  void wait() {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return open; });
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      open = true;
+    }
+    cv.notify_all();
+  }
+};
+
+// The labels in the order their compiles started.
+struct Log {
+  std::mutex m;
+  std::vector<std::string> started;
+  void add(const std::string& s) {
+    std::lock_guard<std::mutex> lock(m);
+    started.push_back(s);
+  }
+};
+
+}  // namespace
+
+TEST(CompilePool, ComputesEveryRequestAndRethrowsItsError) {
+  CompilePool pool(2, [](const CompileRequest& r) {
+    if (r.label == "bad") throw std::runtime_error("nvrtcCompileProgram(bad) failed");
+    CompiledKernel k;
+    k.log = "built " + r.label;
+    return k;
+  });
+  const std::size_t a = pool.add(request("a")), bad = pool.add(request("bad"));
+  EXPECT_EQ(pool.get(a).log, "built a");
+  EXPECT_THROW(pool.get(bad), std::runtime_error);
+  EXPECT_EQ(pool.size(), 2u);
+}
+
+// A freed slot goes to the other pool waiting, not back to the one with the longer queue: a
+// problem that queued one kernel does not wait behind another problem's whole search.
+TEST(CompileSlots, AFreedSlotGoesToTheNextPoolInTurn) {
+  CompileSlots slots(1);
+  Gate first_done;
+  Log log;
+  std::atomic<bool> first_started = false;
+  const auto compile = [&](const CompileRequest& r) {
+    log.add(r.label);
+    if (r.label == "a0") {
+      first_started = true;
+      first_done.wait();
+    }
+    return CompiledKernel{};
+  };
+  CompilePool a(0, compile, &slots), b(0, compile, &slots);
+  std::vector<std::size_t> queued;
+  for (int i = 0; i < 4; ++i) queued.push_back(a.add(request("a" + std::to_string(i))));
+  while (!first_started) std::this_thread::yield();
+  const std::size_t mine = b.add(request("b0"));
+  // b's worker waits for the slot a0 holds.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  first_done.release();
+  b.get(mine);
+  for (std::size_t i : queued) a.get(i);
+  ASSERT_EQ(log.started.size(), 5u);
+  EXPECT_EQ(log.started[0], "a0");
+  EXPECT_EQ(log.started[1], "b0") << "b's turn came before a's other three";
+}
+
+// One pool alone uses every slot; pools together never exceed them.
+TEST(CompileSlots, BoundCompilesAtOnceAcrossPoolsAndGiveThemAllToOnePoolAlone) {
+  constexpr unsigned kSlots = 3;
+  CompileSlots slots(kSlots);
+  std::atomic<int> now = 0, most = 0;
+  const auto compile = [&](const CompileRequest&) {
+    const int n = ++now;
+    for (int seen = most; n > seen && !most.compare_exchange_weak(seen, n);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    --now;
+    return CompiledKernel{};
+  };
+  {
+    CompilePool alone(1, compile, &slots);  // `threads` is ignored: a worker per slot
+    std::vector<std::size_t> ids;
+    for (int i = 0; i < 9; ++i) ids.push_back(alone.add(request("k" + std::to_string(i))));
+    for (std::size_t i : ids) alone.get(i);
+  }
+  EXPECT_EQ(most.load(), static_cast<int>(kSlots));
+  most = 0;
+  std::vector<std::unique_ptr<CompilePool>> pools;
+  std::vector<std::vector<std::size_t>> ids(4);
+  for (int p = 0; p < 4; ++p) {
+    pools.push_back(std::make_unique<CompilePool>(0, compile, &slots));
+    for (int i = 0; i < 5; ++i) ids[p].push_back(pools[p]->add(request("k")));
+  }
+  for (int p = 0; p < 4; ++p)
+    for (std::size_t i : ids[p]) pools[p]->get(i);
+  EXPECT_LE(most.load(), static_cast<int>(kSlots));
+  EXPECT_GE(most.load(), 2);
+}
+
+// A pool destroyed while its workers wait for slots another pool holds returns at once: its
+// waiting requests are abandoned, the other pool's compile finishes.
+TEST(CompileSlots, APoolStoppedWhileWaitingForASlotLeavesPromptly) {
+  CompileSlots slots(1);
+  Gate hold;
+  std::atomic<bool> holding = false;
+  CompilePool holder(0, [&](const CompileRequest&) {
+    holding = true;
+    hold.wait();
+    return CompiledKernel{};
+  }, &slots);
+  const std::size_t held = holder.add(request("held"));
+  while (!holding) std::this_thread::yield();
+  std::atomic<int> ran = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    CompilePool waiting(0, [&](const CompileRequest&) {
+      ++ran;
+      return CompiledKernel{};
+    }, &slots);
+    for (int i = 0; i < 3; ++i) waiting.add(request("w"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_EQ(ran.load(), 0);
+  hold.release();
+  holder.get(held);
+}

@@ -84,7 +84,7 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
       ->check(non_negative, "");
 }
 
-// How the winner is chosen: --distributions, --finalists, --decision.
+// How the winner is chosen: --distributions, --finalists, --decision, --decision-drop.
 void declare_decision(CLI::App* app, TuneFlags& flags) {
   add_distributions(app, flags.distributions,
                     "input data measured, comma-separated; the first is searched, the others\n"
@@ -96,6 +96,13 @@ void declare_decision(CLI::App* app, TuneFlags& flags) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{100}));
+  app->add_option("--decision-drop", flags.decision_drop,
+                  "after each round of re-timing but the last, a candidate whose worst case and\n"
+                  "regret are both more than this fraction behind the best is not re-timed\n"
+                  "again (0: every candidate every round)")
+      ->type_name("FRACTION")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 10.0));
   app->add_option("--decision", flags.decision,
                   "how the winner is chosen over the distributions: pairwise (the candidate no\n"
                   "other beats by more, each pair judged as `histtune stability` judges two runs'\n"

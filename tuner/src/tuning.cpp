@@ -352,7 +352,8 @@ Tuning::Costs Tuning::retime(const std::vector<Point>& all, std::size_t eligible
           if (c < eligible && t.median_ms > 0)
             noise.noise[c][di] = t.ci_half_width_ms / t.median_ms;
         }
-    if (round + 1 < rounds_ && opt_.decision_drop > 0) out_of_running(all, eligible, cost, noise, dropped);
+    if (round + 1 < rounds_ && opt_.decision_drop > 0)
+      out_of_running(all, eligible, cost, noise, dropped);
   }
   return cost;
 }

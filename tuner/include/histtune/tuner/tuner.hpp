@@ -122,8 +122,8 @@ struct TuneOptions {
   double short_problem_ms = 0.02;
   // After each round but the last, a candidate plainly out of the running is not timed again:
   // its worst ratio over the distributions and its regret (decide.hpp) both more than this
-  // fraction behind the best of the candidates, on the rounds pooled so far. 0: every candidate
-  // is timed every round.
+  // fraction behind the best of the candidates, on the rounds pooled so far: well outside the tie
+  // band and one round's noise (docs/tuning.md, session 25). 0: every candidate every round.
   double decision_drop = 0.05;
   // The search's measurements race: one whose first samples are more than race_ratio times the
   // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.

@@ -1,12 +1,12 @@
 // Compiles NVRTC requests on worker threads, in the order they are added, so that the thread that
 // measures on the GPU finds each kernel ready (or nearly) when it reaches it. Requests may be
 // added while the pool works (a guided search announces its next points as it goes); a request
-// asked for before a worker took it is compiled by the asking thread at once, so it never waits
-// behind speculative work.
+// asked for before a worker took it is compiled by the asking thread at once (in its pool's turn
+// for a slot, where slots are shared), so it never waits behind speculative work.
 //
 // Pools of problems tuned at once may share one CompileSlots: then every pool has a worker per
-// hardware thread and the slots bound how many compile at once, served in turns between the
-// pools that wait, so a problem tuned alone (the last of a plan) compiles on every core.
+// slot and the slots bound how many compile at once, served in turns between the pools that
+// wait, so a problem tuned alone (the last of a plan) compiles on every core.
 #pragma once
 
 #include <atomic>

@@ -2,11 +2,12 @@
 // the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 6,000-12,000
 // compile-time variants per (sample type, binning) on sm_80 and up to twice that on sm_90, whose
 // single blocks may also be one cluster of 2-8 blocks (the two-phase flush doubled the
-// shared-memory storages' share); at ~0.1 s a compile CI compiles a documented sample: every 29th
-// variant for u8/direct on sm_90, every 163rd of each other (type, binning) on sm_90 and every
-// 109th on sm_80 (strides coprime with the parameter counts, so every value of every parameter is
-// reached), plus every 461st of u8 even binning in 64-bit arithmetic (the other integer even cases
-// are 32-bit). The GPU tests compile and run every 13th (HT_GPU_STRIDE=1: all).
+// shared-memory storages' share); at ~0.1 s a compile CI compiles a documented sample: every 59th
+// variant for u8/direct on sm_90, every 331st of each other (type, binning) on sm_90 and every
+// 223rd on sm_80 (prime strides, coprime with the parameter counts, so every value of every
+// parameter is reached), plus every 929th of u8 even binning in 64-bit arithmetic (the other
+// integer even cases are 32-bit); halved in session 25 for CI's time. The GPU tests compile and
+// run every 13th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -98,22 +99,22 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
 
 INSTANTIATE_TEST_SUITE_P(
     Hist1D, CompileSpace,
-    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 29},
-                      Case{SampleType::u8, Binning::direct, 80, 109},
-                      Case{SampleType::u8, Binning::even, 90, 163},
-                      Case{SampleType::u16, Binning::direct, 80, 109},
-                      Case{SampleType::u16, Binning::even, 90, 163},
-                      Case{SampleType::u32, Binning::direct, 90, 163},
-                      Case{SampleType::u32, Binning::even, 80, 109},
-                      Case{SampleType::i32, Binning::direct, 80, 109},
-                      Case{SampleType::i32, Binning::even, 90, 163},
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 59},
+                      Case{SampleType::u8, Binning::direct, 80, 223},
+                      Case{SampleType::u8, Binning::even, 90, 331},
+                      Case{SampleType::u16, Binning::direct, 80, 223},
+                      Case{SampleType::u16, Binning::even, 90, 331},
+                      Case{SampleType::u32, Binning::direct, 90, 331},
+                      Case{SampleType::u32, Binning::even, 80, 223},
+                      Case{SampleType::i32, Binning::direct, 80, 223},
+                      Case{SampleType::i32, Binning::even, 90, 331},
                       // Integer even binning in 64 bits (the cases above are 32-bit: HT_EVEN_NARROW).
-                      Case{SampleType::u8, Binning::even, 90, 461, 64, 4294967296.0},
-                      Case{SampleType::f32, Binning::even, 90, 163},
-                      Case{SampleType::f32, Binning::even, 80, 109},
+                      Case{SampleType::u8, Binning::even, 90, 929, 64, 4294967296.0},
+                      Case{SampleType::f32, Binning::even, 90, 331},
+                      Case{SampleType::f32, Binning::even, 80, 223},
                       // Past shared memory: global (storage 2) and cluster (storage 3) kernels.
-                      Case{SampleType::u32, Binning::direct, 90, 29, 65536},
-                      Case{SampleType::f32, Binning::even, 90, 11, 1u << 20}),
+                      Case{SampleType::u32, Binning::direct, 90, 59, 65536},
+                      Case{SampleType::f32, Binning::even, 90, 23, 1u << 20}),
     [](const auto& info) { return name_of(info.param); });
 
 // Range binning: a few variants per way of reading the levels (u8 table, levels staged in

@@ -96,7 +96,8 @@ nlohmann::json finalists_json(const tuner::TuneResult& r) {
 class PlanRun {
  public:
   // `prefix` starts every line ("[GPU 1] " under --gpu all, "" alone); `gpus`: the GPUs tuning
-  // at once in this process, whose problems share the CPU's threads.
+  // at once in this process (their problems share compile_slots()); with one, the JSON lists
+  // every problem, reached or not.
   PlanRun(const Common& c, const TuneFlags& f, const std::vector<tuner::Distribution>& dists,
           const DeviceInfo& d, db::Database& database, std::FILE* text, PlanQueue& queue,
           std::string prefix = "", int gpus = 1);

@@ -5,12 +5,14 @@
 // kernels its searches time times these seconds (docs/tuning.md, "A cold plan").
 //
 //   histtune_compile_cost [--samples N] [--seed S] [--arch 90] [--threads T] [--only TEXT]
-//                         [--labels] [--dump DIR] [--search]
+//                         [--labels] [--dump DIR] [--search] [--processes]
 //
 // --search counts instead the kernels a cold plan's searches ask for (compile_cost_search.cpp),
 // and compiles the ones timed of the problems --only names (none without --only).
 // --labels prints every compile (label, seconds, CUBIN bytes); --dump writes each CUBIN to
 // DIR/<problem index>.<label>.cubin, so two builds' kernels can be compared with cuobjdump -sass.
+// --processes compiles in up to T child processes of this program (compile_processes.hpp), as a
+// tuning run does; the seconds are then each compile's wall time, the child's CPU being its own.
 #include "compile_cost.hpp"
 
 #include <time.h>
@@ -29,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "histtune/compile_processes.hpp"
 #include "histtune/device.hpp"
 #include "histtune/family.hpp"
 #include "histtune/jit.hpp"
@@ -49,6 +52,7 @@ struct Options {
   std::string only;  // problems whose description contains it
   bool labels = false;
   bool search = false;  // the kernels of a cold plan's searches instead of a random sample
+  bool processes = false;  // compile in child processes
   std::string dump;
 };
 
@@ -73,6 +77,7 @@ bool parse(int argc, char** argv, Options& o) {
     const bool has_value = i + 1 < argc;
     if (a == "--labels") o.labels = true;
     else if (a == "--search") o.search = true;
+    else if (a == "--processes") o.processes = true;
     else if (a == "--samples" && has_value) o.samples = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--seed" && has_value) o.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--arch" && has_value) o.arch = std::atoi(argv[++i]);
@@ -82,7 +87,8 @@ bool parse(int argc, char** argv, Options& o) {
     else {
       std::fprintf(stderr,
                    "usage: histtune_compile_cost [--samples N] [--seed S] [--arch 90] "
-                   "[--threads T] [--only TEXT] [--labels] [--dump DIR] [--search]\n");
+                   "[--threads T] [--only TEXT] [--labels] [--dump DIR] [--search] "
+                   "[--processes]\n");
       return false;
     }
   }
@@ -107,7 +113,7 @@ std::vector<Point> sample_points(const Problem& p, const DeviceInfo& d, std::siz
   return out;
 }
 
-void compile_all(std::vector<Job>& jobs, int threads, bool keep) {
+void compile_all(std::vector<Job>& jobs, int threads, bool keep, bool processes) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i; (i = next++) < jobs.size();) {
@@ -121,8 +127,8 @@ void compile_all(std::vector<Job>& jobs, int threads, bool keep) {
       } catch (const std::exception& e) {
         j.error = e.what();
       }
-      j.cpu_s = thread_cpu_s() - c0;
       j.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+      j.cpu_s = processes ? j.wall_s : thread_cpu_s() - c0;
     }
   };
   std::vector<std::thread> pool;
@@ -168,8 +174,10 @@ void report(const Options& o, const std::vector<Problem>& plan, const std::vecto
   for (const auto& [name, s] : by_family)
     std::printf("%-20s %8zu %10.2f %8.2f\n", name.c_str(), s.n, s.cpu / static_cast<double>(s.n),
                 s.max);
-  std::printf("%-20s %8zu %10.2f %8.2f  (CPU seconds of the compiling thread, NVRTC %s)\n", "all",
-              all.n, all.cpu / static_cast<double>(std::max<std::size_t>(all.n, 1)), all.max,
+  std::printf("%-20s %8zu %10.2f %8.2f  (%s, NVRTC %s)\n", "all", all.n,
+              all.cpu / static_cast<double>(std::max<std::size_t>(all.n, 1)), all.max,
+              o.processes ? "wall seconds of a compile in a child process"
+                          : "CPU seconds of the compiling thread",
               nvrtc_version().c_str());
 }
 
@@ -204,7 +212,9 @@ int run(const Options& o) {
   } else {
     jobs = sampled_jobs(o, plan, *d);
   }
-  compile_all(jobs, o.threads, !o.dump.empty());
+  if (o.processes)
+    compile_processes::enable(compile_processes::this_program(), static_cast<unsigned>(o.threads));
+  compile_all(jobs, o.threads, !o.dump.empty(), o.processes);
   report(o, plan, jobs);
   for (const Job& j : jobs) dump(o, j);
   return std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return !j.error.empty(); });
@@ -214,6 +224,8 @@ int run(const Options& o) {
 }  // namespace histtune::compile_cost
 
 int main(int argc, char** argv) {
+  namespace cp = histtune::compile_processes;
+  if (argc == 2 && std::strcmp(argv[1], cp::kServeArgument) == 0) return cp::serve();
   histtune::compile_cost::Options o;
   if (!histtune::compile_cost::parse(argc, argv, o)) return 2;
   return histtune::compile_cost::run(o);

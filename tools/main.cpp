@@ -6,9 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include "command.hpp"
+#include "histtune/compile_processes.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/status.hpp"
 #include "histtune/version.hpp"
@@ -53,6 +55,9 @@ int run_reporting_errors(const Run& run) {
 
 int main(int argc, char** argv) {
   using namespace histtune::cli;
+  // A compile child of a tuning run (compile_processes.hpp): no CLI, no CUDA.
+  if (argc == 2 && std::strcmp(argv[1], histtune::compile_processes::kServeArgument) == 0)
+    return histtune::compile_processes::serve();
   CLI::App app{"histtune: autotuned CUDA histogram kernels. Alone, `histtune` prints this help; "
                "with tune's options and no subcommand (`histtune --gpu auto`) it tunes, as "
                "`histtune tune` does.",

@@ -30,6 +30,7 @@ struct TuneFlags {
   bool fresh = false;  // measure again what the database already holds
   int jobs = 0;        // problems tuned at once on the GPU; 0: auto_jobs
   int compile_threads = 0;  // NVRTC threads per problem; 0: compile_slots(), shared
+  std::string compile_in = "processes";  // with shared slots: "processes" or "threads"
   bool compare_strategies = false;
   int compare_seeds = 3;
 };

@@ -77,6 +77,12 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
+  app->add_option("--compile-in", flags.compile_in,
+                  "where the shared NVRTC slots compile: in child processes of this program\n"
+                  "(NVRTC's threads in one process keep about 9 of 16 cores busy) or in threads")
+      ->type_name("WHERE")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"processes", "threads"}));
   app->add_option("--time-limit", flags.time_limit_s,
                   "stop searching a problem after this many seconds (0: no limit)")
       ->type_name("SECONDS")

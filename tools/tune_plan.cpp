@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "gpu_models.hpp"
+#include "histtune/compile_processes.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/status.hpp"
 #include "histtune/tuner/tuner.hpp"
@@ -163,6 +164,8 @@ PlanRun::PlanRun(const Common& c, const TuneFlags& f,
       jobs_(plan_jobs(f, d, queue.size())),
       results_(queue.size()) {
   cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
+  if (f.compile_threads == 0 && f.compile_in == "processes")
+    compile_processes::enable(compile_processes::this_program(), compile_slots().count());
   // The threads timing the GPU wait for it most of the plan: blocking waits leave their cores to
   // the compiles, which spinning ones held. (Events time the GPU: the timings do not change.)
   int current = -1;
@@ -423,11 +426,12 @@ void PlanRun::print_summary(double seconds) const {
   say(printf_text("histtune: done in %.1f s (the GPU measuring for %.1f s: %.1f s in the timed "
                   "calls, %.1f s of them timed samples; %.1f s re-timing the finalists; %.1f s "
                   "loading kernels); %zu kernels needed, %zu compiled by NVRTC, %zu from the "
-                  "database's CUBIN store, %zu shared between problems compiling them at once; "
-                  "results in %s\n",
+                  "database's CUBIN store, %zu shared between problems compiling them at once, "
+                  "%zu compiled in child processes; results in %s\n",
                   seconds, spent_.device_s, spent_.calls_s, spent_.samples_s, decision_s_,
                   spent_.load_s, compiled_, cache_.compiles(), cache_.store_hits(),
-                  cache_.shared_compiles(), database_.path().c_str()));
+                  cache_.shared_compiles(), compile_processes::stats().served,
+                  database_.path().c_str()));
 }
 
 nlohmann::json PlanRun::summary_json(double seconds) const {
@@ -446,6 +450,7 @@ nlohmann::json PlanRun::summary_json(double seconds) const {
           {"compiled_by_nvrtc", cache_.compiles()},
           {"loaded_from_database", cache_.store_hits()},
           {"compiles_shared", cache_.shared_compiles()},
+          {"compiled_in_processes", compile_processes::stats().served},
           {"seconds", seconds},
           {"winners_at_most_apart", stability_.empty()
                                         ? nlohmann::json()

@@ -6,6 +6,7 @@
 #include <future>
 #include <sstream>
 
+#include "histtune/compile_processes.hpp"
 #include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/status.hpp"
@@ -55,6 +56,11 @@ std::string cache_key(const CompileRequest& req) {
 }
 
 CompiledKernel compile(const CompileRequest& req) {
+  if (auto in_child = compile_processes::compile(req)) return std::move(*in_child);
+  return compile_here(req);
+}
+
+CompiledKernel compile_here(const CompileRequest& req) {
   const templates::Template& t = templates::get(req.template_name);
   const std::string source(t.source);
   nvrtcProgram prog = nullptr;

@@ -34,8 +34,10 @@ std::string nvrtc_version();
 // Architectures NVRTC can emit SASS for (sm_XY as XY).
 std::vector<int> nvrtc_archs();
 // Compiles to a CUBIN; throws Error(compile_error) carrying the label, options and full log.
-// Needs no GPU.
+// Needs no GPU. In a child process where the program turned that on (compile_processes.hpp).
 CompiledKernel compile(const CompileRequest& req);
+// compile() always in this process.
+CompiledKernel compile_here(const CompileRequest& req);
 // The cache key of a request: template hash, defines, arch, NVRTC version.
 std::string cache_key(const CompileRequest& req);
 

@@ -1,6 +1,7 @@
 #include "histtune/compile_processes.hpp"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -27,6 +28,7 @@ namespace {
 // the log and the CUBIN (kOk) or a message (kRejected: NVRTC's error; kCannot: not served).
 constexpr std::uint32_t kMagic = 0x48544331;  // "HTC1"
 enum Reply : std::uint8_t { kOk = 0, kRejected = 1, kCannot = 2 };
+constexpr int kNice = 10;  // a child's scheduling priority (serve())
 
 bool write_all(int fd, const void* data, std::size_t n) {
   const char* p = static_cast<const char*>(data);
@@ -305,6 +307,9 @@ std::optional<CompiledKernel> compile(const CompileRequest& req) {
 }
 
 int serve() {
+  // Below the parent: its threads that time the GPU must have a core the moment they wake, or
+  // the timed calls' host side grows (docs/tuning.md, "A cold plan").
+  (void)::setpriority(PRIO_PROCESS, 0, kNice);
   const int out = ::dup(1);
   if (out < 0 || ::dup2(2, 1) < 0) return 1;  // stray prints to stderr, never into a reply
   std::string hash;

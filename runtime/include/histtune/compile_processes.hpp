@@ -1,6 +1,6 @@
-// Compiling in child processes. NVRTC in 16 threads of one process kept 9.4 of an H100 host's 16
-// cores busy, 16 single-threaded processes 13.6 (39 against 53 kernels a second; docs/tuning.md,
-// "A cold plan"): something inside NVRTC serializes its threads. Once a program turns this on,
+// Compiling in child processes: NVRTC serializes part of its work between the threads of one
+// process, and processes compile about a third more kernels a second on the same cores
+// (docs/tuning.md, "A cold plan"). Once a program turns this on,
 // compile() (jit.hpp) hands each request to an idle child that runs the same program, so the same
 // templates and NVRTC, and compiles in this process wherever no child can serve: a child that
 // cannot start, dies, or holds other templates costs time, never a kernel.

@@ -12,40 +12,54 @@ CompileSlots::CompileSlots(unsigned count)
 
 std::size_t CompileSlots::new_lane() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return ++lanes_;
+  lanes_.try_emplace(++made_);
+  return made_;
+}
+
+void CompileSlots::retire_lane(std::size_t lane) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  lanes_.erase(lane);
 }
 
 std::size_t CompileSlots::next_lane() const {
-  const auto after = waiting_.upper_bound(last_);
-  return after != waiting_.end() ? after->first : waiting_.begin()->first;
+  // The first lane after last_ with a waiter, else the first one with a waiter.
+  std::size_t first = 0;
+  for (const auto& [id, l] : lanes_) {
+    if (l.waiting == 0) continue;
+    if (id > last_) return id;
+    if (first == 0) first = id;
+  }
+  return first;
+}
+
+void CompileSlots::pass_turn() {
+  if (free_ == 0) return;
+  if (const std::size_t next = next_lane(); next != 0) lanes_.at(next).turn.notify_one();
 }
 
 bool CompileSlots::acquire(std::size_t lane, const std::atomic<bool>& stop) {
   std::unique_lock<std::mutex> lock(mutex_);
-  ++waiting_[lane];
-  freed_.wait(lock, [&] { return stop || (free_ > 0 && next_lane() == lane); });
-  if (--waiting_[lane] == 0) waiting_.erase(lane);
-  if (stop) {
-    freed_.notify_all();  // the turn may have been this lane's
-    return false;
+  Lane& mine = lanes_.at(lane);
+  ++mine.waiting;
+  mine.turn.wait(lock, [&] { return stop || (free_ > 0 && next_lane() == lane); });
+  --mine.waiting;
+  if (!stop) {
+    --free_;
+    last_ = lane;
   }
-  --free_;
-  last_ = lane;
-  freed_.notify_all();  // another slot may be free for the next lane
-  return true;
+  pass_turn();  // a slot still free goes on to the next lane (or, stopped, the turn was ours)
+  return !stop;
 }
 
 void CompileSlots::release() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++free_;
-  }
-  freed_.notify_all();
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++free_;
+  pass_turn();
 }
 
 void CompileSlots::wake() {
-  { std::lock_guard<std::mutex> lock(mutex_); }  // a waiter checks its flag under the mutex
-  freed_.notify_all();
+  std::lock_guard<std::mutex> lock(mutex_);  // a waiter checks its flag under the mutex
+  for (auto& [id, l] : lanes_) l.turn.notify_all();
 }
 
 CompilePool::CompilePool(int threads, CompileFn how, CompileSlots* slots)
@@ -71,6 +85,7 @@ CompilePool::~CompilePool() {
   wake_.notify_all();
   if (slots_) slots_->wake();
   for (auto& w : workers_) w.join();
+  if (slots_) slots_->retire_lane(lane_);
 }
 
 std::size_t CompilePool::add(const CompileRequest& req) {

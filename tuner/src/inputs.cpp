@@ -53,8 +53,11 @@ std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& 
       if (rng.next() % 20 == 0) b = b + 1 < bins ? b + 1 : b;  // 5% noise of one bin
       return b;
     }
-    default:
-      return static_cast<std::uint32_t>(rng.next() % bins);
+    default: {
+      const std::uint64_t r = rng.next();
+      // The same draw without a 64-bit division where bins is a power of two (most problems).
+      return static_cast<std::uint32_t>((bins & (bins - 1)) == 0 ? r & (bins - 1) : r % bins);
+    }
   }
 }
 
@@ -178,6 +181,7 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
   double state = p.num_bins / 2.0;
   std::uint64_t left = 0;
   const double width = direct ? 1.0 : (p.upper - p.lower) / p.num_bins;
+  const double below_upper = std::nextafter(p.upper, p.lower);
   for (std::uint64_t i = 0; i < p.n; ++i) {
     const std::uint32_t b = draw_bin(dist, p.num_bins, rng, state, left);
     if (direct) {
@@ -203,7 +207,7 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
       continue;
     }
     double v = p.lower + (b + frac) * width;
-    v = std::clamp(v, p.lower, std::nextafter(p.upper, p.lower));
+    v = std::clamp(v, p.lower, below_upper);
     if constexpr (std::is_floating_point_v<T>) {
       out[i] = static_cast<T>(v);
       if (!(out[i] < static_cast<T>(p.upper))) out[i] = static_cast<T>(p.lower);

@@ -225,7 +225,7 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   namespace cp = histtune::compile_processes;
-  if (argc == 2 && std::strcmp(argv[1], cp::kServeArgument) == 0) return cp::serve();
+  if (cp::asked_to_serve(argc, argv)) return cp::serve();
   histtune::compile_cost::Options o;
   if (!histtune::compile_cost::parse(argc, argv, o)) return 2;
   return histtune::compile_cost::run(o);

@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <cstring>
 #include <utility>
 
 #include "command.hpp"
@@ -56,7 +55,7 @@ int run_reporting_errors(const Run& run) {
 int main(int argc, char** argv) {
   using namespace histtune::cli;
   // A compile child of a tuning run (compile_processes.hpp): no CLI, no CUDA.
-  if (argc == 2 && std::strcmp(argv[1], histtune::compile_processes::kServeArgument) == 0)
+  if (histtune::compile_processes::asked_to_serve(argc, argv))
     return histtune::compile_processes::serve();
   CLI::App app{"histtune: autotuned CUDA histogram kernels. Alone, `histtune` prints this help; "
                "with tune's options and no subcommand (`histtune --gpu auto`) it tunes, as "

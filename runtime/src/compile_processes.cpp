@@ -278,14 +278,13 @@ std::vector<std::string> this_program() {
   return {path, kServeArgument};
 }
 
-std::optional<CompiledKernel> compile(const CompileRequest& req) {
+namespace {
+
+// compile() by a child taken from `all`; nullopt where none served.
+std::optional<CompiledKernel> in_a_child(Children& all, const CompileRequest& req) {
   const std::string request = request_bytes(req);  // before take(): it throws for no template
-  Children& all = children();
   const std::optional<Child> c = all.take();
-  if (!c) {
-    all.count_here();
-    return std::nullopt;
-  }
+  if (!c) return std::nullopt;
   std::uint8_t status = kCannot;
   std::string text;
   CompiledKernel out;
@@ -293,17 +292,29 @@ std::optional<CompiledKernel> compile(const CompileRequest& req) {
       !get(c->fd, status) || !get_bytes(c->fd, status == kOk ? out.log : text) ||
       (status == kOk && !get_bytes(c->fd, out.cubin))) {
     all.lose(*c, "ended or stopped answering");
-    all.count_here();
     return std::nullopt;
   }
   if (status == kCannot) {
     all.refuse(*c, text);
-    all.count_here();
     return std::nullopt;
   }
   all.give_back(*c);
   if (status == kRejected) throw Error(StatusCode::compile_error, text);
   return out;
+}
+
+}  // namespace
+
+std::optional<CompiledKernel> compile(const CompileRequest& req) {
+  Children& all = children();
+  if (!all.enabled()) return std::nullopt;  // a library's compiles: nothing to encode
+  std::optional<CompiledKernel> out = in_a_child(all, req);
+  if (!out) all.count_here();
+  return out;
+}
+
+bool asked_to_serve(int argc, char** argv) {
+  return argc == 2 && std::strcmp(argv[1], kServeArgument) == 0;
 }
 
 int serve() {

@@ -17,6 +17,8 @@ namespace histtune::compile_processes {
 
 // The argument that makes a histtune program a compile child (its main calls serve()).
 inline constexpr const char* kServeArgument = "__compile-child";
+// Whether a program's arguments are exactly kServeArgument: its main then returns serve().
+bool asked_to_serve(int argc, char** argv);
 
 // Children run `command` (the program, then its arguments; it must answer as serve() does); at
 // most `max` run at once, started when first needed. max 0 turns it off and ends idle children.

@@ -67,4 +67,19 @@ std::vector<db::WinnerRow> model_start_rows(const db::Database& database, const 
   return rows;
 }
 
+namespace {
+bool slow_to_compile(const Problem& p) { return p.num_bins >= (1u << 18); }
+}  // namespace
+
+std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
+  std::vector<std::size_t> order(plan.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Problem &p = plan[a], &q = plan[b];
+    if (slow_to_compile(p) != slow_to_compile(q)) return slow_to_compile(p);
+    return p.family > q.family;
+  });
+  return order;
+}
+
 }  // namespace histtune::cli

@@ -52,6 +52,13 @@ class PlanQueue {
   std::atomic<std::size_t> finished_{0};
 };
 
+// The order problems of `plan` start in, the longest first so that the plan does not wait for
+// them at its end: bins beyond shared memory (their searches span the partitioned kernels, the
+// slowest to compile), then the families from the plan's last to its first, each in the plan's
+// order. The later families' problems are few and long: started last in the plan's order, they
+// ended every cold plan (docs/tuning.md, "A cold plan").
+std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
+
 // The stored winner that serves p on d's model with the current kernel template: d's own, else
 // that of another board of its model (the first by UUID); nullopt when there is none.
 std::optional<db::WinnerRow> model_winner(const db::Database& database, const DeviceInfo& d,

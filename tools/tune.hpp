@@ -79,10 +79,6 @@ tuner::CompileSlots& compile_slots();
 std::size_t plan_budget(const TuneFlags& f);
 // Problems tuned at once on d: --jobs (0: auto_jobs(d)), at most the plan's.
 int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems);
-// The order problems of `plan` start in: those whose bins are beyond shared memory compile the
-// slowest (their searches span the partitioned and sliced kernels), so they start first and the
-// plan does not wait for them at its end; the rest keep the plan's order.
-std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
 // "  search: annealing, 160 evaluations per problem; data: ...; decision: ..." (no newline).
 std::string search_line(const TuneFlags& f, const std::vector<tuner::Distribution>& dists);
 

@@ -512,18 +512,6 @@ int auto_jobs(const DeviceInfo& d) {
   return static_cast<int>(std::clamp<std::int64_t>(gib / 6, 1, 8));
 }
 
-namespace {
-bool slow_to_compile(const Problem& p) { return p.num_bins >= (1u << 18); }
-}  // namespace
-
-std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
-  std::vector<std::size_t> order(plan.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_partition(order.begin(), order.end(),
-                        [&](std::size_t i) { return slow_to_compile(plan[i]); });
-  return order;
-}
-
 tuner::CompileSlots& compile_slots() {
   static tuner::CompileSlots slots(0);
   return slots;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -88,6 +89,29 @@ TEST(GpuAllQueue, HandsOutEachProblemOnceInPlanOrderThenNothing) {
   EXPECT_EQ(q.taken(), 3u) << "asking past the end takes nothing";
   PlanQueue empty(0);
   EXPECT_EQ(empty.next(), std::nullopt);
+}
+
+// The default plan starts its large-bin problems, then the families from the plan's last to its
+// first, each family in the plan's order: every problem once.
+TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLast) {
+  const std::vector<Problem> plan = tuner::default_plan();
+  const std::vector<std::size_t> order = start_order(plan);
+  ASSERT_EQ(order.size(), plan.size());
+  EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), plan.size());
+  const auto large = [](const Problem& p) { return p.num_bins >= (1u << 18); };
+  std::size_t k = 0;
+  while (k < order.size() && large(plan[order[k]])) ++k;
+  EXPECT_EQ(k, static_cast<std::size_t>(std::count_if(plan.begin(), plan.end(), large)));
+  EXPECT_GE(k, 3u) << "the default plan has three problems of 2^20 bins or more";
+  EXPECT_EQ(plan[order[k]].family, Family::joint);
+  EXPECT_EQ(plan[order.back()].family, Family::hist1d);
+  for (std::size_t j = k + 1; j < order.size(); ++j) {
+    const Problem &a = plan[order[j - 1]], &b = plan[order[j]];
+    EXPECT_GE(static_cast<int>(a.family), static_cast<int>(b.family)) << j;
+    if (a.family == b.family) {
+      EXPECT_LT(order[j - 1], order[j]) << "the plan's order within a family";
+    }
+  }
 }
 
 // Two boards: one takes 1 ms a problem, the other 4 ms. Each problem is tuned exactly once, and

@@ -59,7 +59,9 @@ struct Options {
 struct Job {
   std::size_t problem = 0;
   CompileRequest req;
-  double cpu_s = 0, wall_s = 0;
+  // What the report sums: the compiling thread's CPU seconds, or under --processes the compile's
+  // wall time (the child's CPU is its own process's).
+  double cost_s = 0, wall_s = 0;
   std::size_t bytes = 0;
   std::string error;
   std::vector<char> cubin;  // kept for --dump
@@ -128,7 +130,7 @@ void compile_all(std::vector<Job>& jobs, int threads, bool keep, bool processes)
         j.error = e.what();
       }
       j.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-      j.cpu_s = processes ? j.wall_s : thread_cpu_s() - c0;
+      j.cost_s = processes ? j.wall_s : thread_cpu_s() - c0;
     }
   };
   std::vector<std::thread> pool;
@@ -145,11 +147,11 @@ void dump(const Options& o, const Job& j) {
 
 struct Sum {
   std::size_t n = 0;
-  double cpu = 0, max = 0;
+  double seconds = 0, max = 0;
   void add(const Job& j) {
     ++n;
-    cpu += j.cpu_s;
-    max = std::max(max, j.cpu_s);
+    seconds += j.cost_s;
+    max = std::max(max, j.cost_s);
   }
 };
 
@@ -160,7 +162,7 @@ void report(const Options& o, const std::vector<Problem>& plan, const std::vecto
   for (const Job& j : jobs) {
     if (o.labels)
       std::printf("  %3zu %-60s %6.2f s (wall %6.2f s) %7zu B%s%s\n", j.problem,
-                  j.req.label.c_str(), j.cpu_s, j.wall_s, j.bytes,
+                  j.req.label.c_str(), j.cost_s, j.wall_s, j.bytes,
                   j.error.empty() ? "" : "  FAILED: ", j.error.substr(0, 200).c_str());
     by_problem[j.problem].add(j);
     by_family[family_of(plan[j.problem]).name()].add(j);
@@ -169,13 +171,13 @@ void report(const Options& o, const std::vector<Problem>& plan, const std::vecto
   std::printf("%-4s %-58s %8s %10s %8s\n", "#", "problem", "compiles", "s/compile", "max s");
   for (const auto& [i, s] : by_problem)
     std::printf("%-4zu %-58s %8zu %10.2f %8.2f\n", i, plan[i].describe().c_str(), s.n,
-                s.cpu / static_cast<double>(s.n), s.max);
+                s.seconds / static_cast<double>(s.n), s.max);
   std::printf("\n%-20s %8s %10s %8s\n", "family", "compiles", "s/compile", "max s");
   for (const auto& [name, s] : by_family)
-    std::printf("%-20s %8zu %10.2f %8.2f\n", name.c_str(), s.n, s.cpu / static_cast<double>(s.n),
+    std::printf("%-20s %8zu %10.2f %8.2f\n", name.c_str(), s.n, s.seconds / static_cast<double>(s.n),
                 s.max);
   std::printf("%-20s %8zu %10.2f %8.2f  (%s, NVRTC %s)\n", "all", all.n,
-              all.cpu / static_cast<double>(std::max<std::size_t>(all.n, 1)), all.max,
+              all.seconds / static_cast<double>(std::max<std::size_t>(all.n, 1)), all.max,
               o.processes ? "wall seconds of a compile in a child process"
                           : "CPU seconds of the compiling thread",
               nvrtc_version().c_str());

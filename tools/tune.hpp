@@ -74,6 +74,10 @@ int tune_all(const Common& c, const std::vector<Problem>& plan, bool pending, co
 // once on every GPU (without --compile-threads): a problem tuned alone, the last of a plan,
 // compiles on every core, where a fixed share left it waiting on two (docs/tuning.md).
 tuner::CompileSlots& compile_slots();
+// Unless --compile-in threads or --compile-threads N, tuning compiles in child processes of this
+// program (compile_processes.hpp), one per compile slot: NVRTC's threads in one process kept 9.4
+// of 16 cores busy, 16 processes 13.6 (docs/tuning.md, "A cold plan").
+void start_compile_children(const TuneFlags& f);
 // The search budget: --budget when given (0: none), else the plan's for annealing and none for
 // the listed strategies.
 std::size_t plan_budget(const TuneFlags& f);

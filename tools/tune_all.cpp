@@ -125,6 +125,7 @@ int tune_all(const Common& c, const std::vector<Problem>& plan, bool pending, co
     work.push_back({std::move(g), std::move(p), std::move(queue)});
   }
   print_header(c, work, f, dists, database->path(), text);
+  start_compile_children(f);  // one set for every board: the slots are shared
 
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<const DeviceInfo*> boards;

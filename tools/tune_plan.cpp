@@ -164,8 +164,6 @@ PlanRun::PlanRun(const Common& c, const TuneFlags& f,
       jobs_(plan_jobs(f, d, queue.size())),
       results_(queue.size()) {
   cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
-  if (f.compile_threads == 0 && f.compile_in == "processes")
-    compile_processes::enable(compile_processes::this_program(), compile_slots().count());
   // The threads timing the GPU wait for it most of the plan: blocking waits leave their cores to
   // the compiles, which spinning ones held. (Events time the GPU: the timings do not change.)
   int current = -1;
@@ -512,6 +510,11 @@ int auto_jobs(const DeviceInfo& d) {
   return static_cast<int>(std::clamp<std::int64_t>(gib / 6, 1, 8));
 }
 
+void start_compile_children(const TuneFlags& f) {
+  if (f.compile_threads == 0 && f.compile_in == "processes")
+    compile_processes::enable(compile_processes::this_program(), compile_slots().count());
+}
+
 tuner::CompileSlots& compile_slots() {
   static tuner::CompileSlots slots(0);
   return slots;
@@ -533,6 +536,7 @@ std::string search_line(const TuneFlags& f, const std::vector<tuner::Distributio
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text) {
+  start_compile_children(f);
   PlanQueue queue(start_order(plan));
   PlanRun run(c, f, dists, d, database, text, queue);
   run.print_header();

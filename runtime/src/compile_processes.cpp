@@ -171,14 +171,16 @@ class Children {
     return c;
   }
   void give_back(const Child& c) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++stats_.served;
-    if (max_ > 0) {
-      idle_.push_back(c);
-      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++stats_.served;
+      if (max_ > 0) {
+        idle_.push_back(c);
+        return;
+      }
+      --running_;
     }
-    --running_;
-    end_child(c, false);
+    end_child(c, false);  // turned off meanwhile: reaped outside the lock, as lose() does
   }
   // A child that failed mid-request: ended; the request is compiled here.
   void lose(const Child& c, const char* what) {

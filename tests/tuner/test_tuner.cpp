@@ -512,8 +512,11 @@ TEST(TuneWith, TheDecisionStopsTimingACandidatePlainlyBehindAfterARound) {
   EXPECT_EQ(count(all_rounds, Point{0, 0}), count(dropping, Point{0, 0}));
   // The dropped candidate is still reported, with its first round's times.
   ASSERT_EQ(r.finalists.size(), 3u);
-  for (const Finalist& f : r.finalists)
-    if (f.label == "cfg.0.1") EXPECT_NEAR(f.median_ms[0], 1.3, 1e-9);
+  for (const Finalist& f : r.finalists) {
+    if (f.label == "cfg.0.1") {
+      EXPECT_NEAR(f.median_ms[0], 1.3, 1e-9);
+    }
+  }
 }
 
 TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {

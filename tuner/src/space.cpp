@@ -110,6 +110,7 @@ std::vector<Point> valid_points(const SearchSpace& space, std::size_t* invalid) 
 ParamValues values_of(const KernelFamily& f, const Point& point) {
   const auto& prms = f.params();
   ParamValues v;
+  v.reserve(prms.size());  // the search's validity test calls this ~800 times a valid point
   for (std::size_t k = 0; k < prms.size() && k < point.size(); ++k)
     v.push_back(prms[k].values.at(static_cast<std::size_t>(point[k])));
   return v;

@@ -30,6 +30,7 @@ class FamilyModel final : public KernelFamily {
   }
   static ParamValues values(const Config& c) {
     ParamValues v;
+    v.reserve(F::params().size());
     for (const auto& prm : F::params()) v.push_back(prm.get(c));
     return v;
   }

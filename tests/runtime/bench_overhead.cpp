@@ -167,21 +167,169 @@ void bare_multichannel(const MultiChannelLaunch& launch, const Problem& p, const
                            g.smem_bytes, stream));
 }
 
+// A fresh database in `dir` with a winner for p on d (the built-in choice, stored as if tuned):
+// the cached cold call then goes through an exact lookup. Returns its path.
+std::string database_in(const std::filesystem::path& dir, const DeviceInfo& d, const Problem& p) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db_path = (dir / "overhead.db").string();
+  db::Database db(db_path);
+  const Hist1DConfig c = hist1d::default_for(p, d);
+  db.set_winner(d.row(), p.key(), c.label(), 0.0, current_toolchain(d).template_hash, version());
+  return db_path;
+}
+
+// The first calls in fresh processes: one with nothing cached, then o.processes with the CUBIN
+// and the winner in the database.
+struct ColdRuns {
+  ChildResult uncached;
+  std::vector<double> call_ms, done_ms;
+  std::size_t compiles = 0, store_hits = 0;
+  std::string level;
+};
+
+ColdRuns cold_runs(const std::string& self, const Options& o) {
+  ColdRuns c;
+  // Cold, nothing cached: compiles, stores the CUBIN in the database. Its stderr line shows.
+  std::fprintf(stderr, "[first fresh process: nothing cached, expect one 'compiled' line]\n");
+  c.uncached = run_child(self, o);
+  for (int i = 0; i < o.processes; ++i) {
+    const ChildResult r = run_child(self, o);
+    if (!r.ok) continue;
+    c.call_ms.push_back(r.call_ms);
+    c.done_ms.push_back(r.done_ms);
+    c.compiles += r.compiles;
+    c.store_hits += r.store_hits;
+    c.level = r.level;
+  }
+  return c;
+}
+
+void print_cold(const ColdRuns& cold) {
+  std::printf("\n%-52s %9s %9s\n", "first call in a fresh process (context up)", "call ms",
+              "done ms");
+  const ChildResult& u = cold.uncached;
+  if (u.ok)
+    std::printf("%-52s %9.2f %9.2f   (NVRTC compiles: %zu, lookup %s)\n",
+                "nothing cached (compiles; see the stderr line)", u.call_ms, u.done_ms, u.compiles,
+                u.level.c_str());
+  else
+    std::printf("%-52s failed (see stderr)\n", "nothing cached");
+  if (cold.call_ms.empty()) {
+    std::printf("%-52s failed (see stderr)\n", "CUBIN in the database");
+    return;
+  }
+  const Stats c = stats(cold.call_ms), cd = stats(cold.done_ms);
+  std::printf("%-52s %9.2f %9.2f   (median of %zu; min %.2f max %.2f; compiles %zu, CUBINs "
+              "from the database %zu, lookup %s)\n",
+              "CUBIN and winner in the database", c.median, cd.median, cold.call_ms.size(),
+              *std::min_element(cold.call_ms.begin(), cold.call_ms.end()),
+              *std::max_element(cold.call_ms.begin(), cold.call_ms.end()), cold.compiles,
+              cold.store_hits, cold.level.c_str());
+  std::printf("%-52s %9s   (target <= 5 ms: %s)\n", "", "", c.median <= 5.0 ? "met" : "MISSED");
+}
+
+// The warm calls' problems and device memory: direct binning (p), range binning of the same
+// samples (pr: at most 255 bins of u8 levels, evenly spread, in device memory) and multi-channel
+// (pm: the same samples as rows of 4 channels, all active, at most 256 direct bins).
+struct WarmData {
+  Problem p, pr, pm;
+  std::uint8_t* d_samples = nullptr;
+  std::uint8_t* d_levels = nullptr;
+  std::uint32_t* d_counts = nullptr;
+  cudaStream_t stream = nullptr;
+
+  explicit WarmData(const Options& o) : p(problem_of(o)), pr(p), pm(p) {
+    pr.binning = Binning::range;
+    pr.num_bins = std::min<std::uint32_t>(o.bins, 255);
+    pm.family = multichannel::kFamily;
+    pm.num_bins = std::min<std::uint32_t>(o.bins, 256);
+    pm.channels = pm.active_channels = 4;
+    pm.n = o.n / 4;
+    const std::size_t count_words =
+        std::max<std::size_t>(o.bins, pm.num_bins * pm.active_channels);
+    HT_CUDA(cudaMalloc(&d_samples, o.n));
+    HT_CUDA(cudaMalloc(&d_levels, pr.num_bins + 1));
+    HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * count_words));
+    HT_CUDA(cudaMemset(d_samples, 7, o.n));
+    std::vector<std::uint8_t> levels(pr.num_bins + 1);
+    for (std::uint32_t i = 0; i <= pr.num_bins; ++i)
+      levels[i] = static_cast<std::uint8_t>(i * 255 / pr.num_bins);  // ascending: 255 / bins >= 1
+    HT_CUDA(cudaMemcpy(d_levels, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+    pr.d_levels = d_levels;
+    HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  }
+  ~WarmData() {
+    (void)cudaFree(d_samples);
+    (void)cudaFree(d_levels);
+    (void)cudaFree(d_counts);
+    (void)cudaStreamDestroy(stream);
+  }
+  WarmData(const WarmData&) = delete;
+  WarmData& operator=(const WarmData&) = delete;
+};
+
+struct Variant {
+  std::string name;
+  std::function<void()> call;
+  std::vector<double> us;
+};
+enum Row { kBare, kBareMemset, kRun, kFree, kC, kRangeBare, kRangeCheck, kRangeFree, kMcBare, kMcFree };
+
+// Each variant's host time per call, in blocks of kBlock calls interleaved so drift hits all,
+// after a warm-up block each (first-call work, caches, clocks).
+void time_variants(std::vector<Variant>& variants, cudaStream_t stream, int calls) {
+  // Sync every kBatch calls, outside the clock, so the launch queue never fills and blocks.
+  constexpr int kBatch = 64, kBlock = 1024;
+  auto timed_block = [&](Variant& v, bool record) {
+    for (int i = 0; i < kBlock; ++i) {
+      if (i % kBatch == 0) HT_CUDA(cudaStreamSynchronize(stream));
+      const auto t0 = Clock::now();
+      v.call();
+      const double us = since_us(t0);
+      if (record) v.us.push_back(us);
+    }
+    HT_CUDA(cudaStreamSynchronize(stream));
+  };
+  for (auto& v : variants) timed_block(v, false);
+  for (int round = 0; round * kBlock < calls; ++round)
+    for (auto& v : variants) timed_block(v, true);
+}
+
+// Each variant's times, then what a histtune call does beyond the bare launch of the same
+// kernel: the bare baseline includes the memset when the configuration needs one (the call
+// cannot be correct without it).
+void print_warm(const std::vector<Variant>& variants, bool zeroes_counts) {
+  std::printf("\n%-55s %9s %9s %9s\n", "host time per call (warm)", "median us", "p10", "p90");
+  std::vector<Stats> st;
+  for (const auto& v : variants) {
+    st.push_back(stats(v.us));
+    std::printf("%-55s %9.2f %9.2f %9.2f\n", v.name.c_str(), st.back().median, st.back().p10,
+                st.back().p90);
+  }
+  const double bare = zeroes_counts ? st[kBareMemset].median : st[kBare].median;
+  const double added_free = st[kFree].median - bare;
+  const double added_run = st[kRun].median - bare;
+  std::printf("%-55s %9.2f   (target <= 2 us: %s)\n",
+              "added by histogram_direct over the bare call", added_free,
+              added_free <= 2.0 ? "met" : "MISSED");
+  std::printf("%-55s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
+  std::printf("  (bare call = %s)\n",
+              zeroes_counts ? "memset + launch: this configuration adds to zeroed counts"
+                            : "launch: this configuration stores the counts, no memset");
+  std::printf("%-55s %9.2f   (of which check_levels: %.2f)\n",
+              "added by histogram_range over its bare call",
+              st[kRangeFree].median - st[kRangeBare].median, st[kRangeCheck].median);
+  std::printf("%-55s %9.2f\n", "added by histogram_multichannel_direct over its bare",
+              st[kMcFree].median - st[kMcBare].median);
+}
+
 int parent(const std::string& self, const Options& o) {
   const DeviceInfo d = query_device(current_device());
   const Problem p = problem_of(o);
   const auto dir = std::filesystem::temp_directory_path() /
                    ("histtune_overhead_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::string db_path = (dir / "overhead.db").string();
-  {
-    // An empty database with a winner for this problem on this device (the built-in choice,
-    // stored as if tuned): the cached cold call then goes through an exact lookup.
-    db::Database db(db_path);
-    const Hist1DConfig c = hist1d::default_for(p, d);
-    db.set_winner(d.row(), p.key(), c.label(), 0.0, current_toolchain(d).template_hash, version());
-  }
+  const std::string db_path = database_in(dir, d, p);
   ::setenv("HISTTUNE_DB", db_path.c_str(), 1);
 
   std::printf("histtune %s overhead on GPU %d: %s (sm_%d), driver %d, runtime %d, NVRTC %s\n",
@@ -189,50 +337,15 @@ int parent(const std::string& self, const Options& o) {
               nvrtc_version().c_str());
   std::printf("problem: %s\n\n", p.describe().c_str());
   std::fflush(stdout);
-
-  // Cold, nothing cached: compiles, stores the CUBIN in the database. Its stderr line shows.
-  std::fprintf(stderr, "[first fresh process: nothing cached, expect one 'compiled' line]\n");
-  const ChildResult uncached = run_child(self, o);
-  std::vector<double> cached_call, cached_done;
-  std::size_t cached_compiles = 0, cached_hits = 0;
-  std::string cached_level;
-  for (int i = 0; i < o.processes; ++i) {
-    const ChildResult r = run_child(self, o);
-    if (!r.ok) continue;
-    cached_call.push_back(r.call_ms);
-    cached_done.push_back(r.done_ms);
-    cached_compiles += r.compiles;
-    cached_hits += r.store_hits;
-    cached_level = r.level;
-  }
+  const ColdRuns cold = cold_runs(self, o);
 
   // Warm: this process. The dispatcher and the free functions use the same database.
   Dispatcher disp(db_path);
-  // Range binning: at most 255 bins of u8 levels, evenly spread, in device memory.
-  Problem pr = p;
-  pr.binning = Binning::range;
-  pr.num_bins = std::min<std::uint32_t>(o.bins, 255);
-  // Multi-channel: the same samples as rows of 4 channels, all active, at most 256 direct bins.
-  Problem pm = p;
-  pm.family = multichannel::kFamily;
-  pm.num_bins = std::min<std::uint32_t>(o.bins, 256);
-  pm.channels = pm.active_channels = 4;
-  pm.n = o.n / 4;
-  std::uint8_t* d_samples = nullptr;
-  std::uint8_t* d_levels = nullptr;
-  std::uint32_t* d_counts = nullptr;
-  const std::size_t count_words = std::max<std::size_t>(o.bins, pm.num_bins * pm.active_channels);
-  HT_CUDA(cudaMalloc(&d_samples, o.n));
-  HT_CUDA(cudaMalloc(&d_levels, pr.num_bins + 1));
-  HT_CUDA(cudaMalloc(&d_counts, sizeof(std::uint32_t) * count_words));
-  HT_CUDA(cudaMemset(d_samples, 7, o.n));
-  std::vector<std::uint8_t> levels(pr.num_bins + 1);
-  for (std::uint32_t i = 0; i <= pr.num_bins; ++i)
-    levels[i] = static_cast<std::uint8_t>(i * 255 / pr.num_bins);  // ascending: 255 / bins >= 1
-  HT_CUDA(cudaMemcpy(d_levels, levels.data(), levels.size(), cudaMemcpyHostToDevice));
-  pr.d_levels = d_levels;
-  cudaStream_t stream = nullptr;
-  HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const WarmData w(o);
+  const Problem &pr = w.pr, &pm = w.pm;
+  std::uint8_t* const d_samples = w.d_samples;
+  std::uint32_t* const d_counts = w.d_counts;
+  const cudaStream_t stream = w.stream;
   const int ordinal = current_device();
 
   // The same kernel handles the dispatcher launches (cache hits), prepared the same way.
@@ -267,11 +380,6 @@ int parent(const std::string& self, const Options& o) {
                     "); measure the overhead with single-kernel configurations (HISTTUNE_DB "
                     "pointing at no database runs the built-in defaults)");
 
-  struct Variant {
-    std::string name;
-    std::function<void()> call;
-    std::vector<double> us;
-  };
   auto bare_launch = [&] { bare_hist1d(launch, used.config.cluster, p, d_samples, d_counts, stream); };
   std::vector<Variant> variants = {
       {"bare cudaLaunchKernel", bare_launch, {}},
@@ -313,7 +421,7 @@ int parent(const std::string& self, const Options& o) {
        {}},
       {"range: histtune::histogram_range",
        [&] {
-         if (!histogram_range(d_samples, o.n, pr.num_bins, d_levels, d_counts, stream).ok())
+         if (!histogram_range(d_samples, o.n, pr.num_bins, w.d_levels, d_counts, stream).ok())
            throw Error(StatusCode::internal, "histogram_range");
        },
        {}},
@@ -329,22 +437,7 @@ int parent(const std::string& self, const Options& o) {
        },
        {}},
   };
-  enum Row { kBare, kBareMemset, kRun, kFree, kC, kRangeBare, kRangeCheck, kRangeFree, kMcBare, kMcFree };
-  // Sync every kBatch calls, outside the clock, so the launch queue never fills and blocks.
-  constexpr int kBatch = 64, kBlock = 1024;
-  auto timed_block = [&](Variant& v, bool record) {
-    for (int i = 0; i < kBlock; ++i) {
-      if (i % kBatch == 0) HT_CUDA(cudaStreamSynchronize(stream));
-      const auto t0 = Clock::now();
-      v.call();
-      const double us = since_us(t0);
-      if (record) v.us.push_back(us);
-    }
-    HT_CUDA(cudaStreamSynchronize(stream));
-  };
-  for (auto& v : variants) timed_block(v, false);  // warm-up: first-call work, caches, clocks
-  for (int round = 0; round * kBlock < o.calls; ++round)
-    for (auto& v : variants) timed_block(v, true);
+  time_variants(variants, stream, o.calls);
 
   const LaunchGeometry& g = launch.geometry();
   std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
@@ -359,57 +452,8 @@ int parent(const std::string& self, const Options& o) {
               "%zu B shared\n",
               pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
               gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
-  std::printf("\n%-55s %9s %9s %9s\n", "host time per call (warm)", "median us", "p10", "p90");
-  std::vector<Stats> st;
-  for (const auto& v : variants) {
-    st.push_back(stats(v.us));
-    std::printf("%-55s %9.2f %9.2f %9.2f\n", v.name.c_str(), st.back().median, st.back().p10,
-                st.back().p90);
-  }
-  // What a histtune call does beyond the bare launch of the same kernel: the bare baseline
-  // includes the memset when the configuration needs one (the call cannot be correct without it).
-  const double bare = launch.zeroes_counts() ? st[kBareMemset].median : st[kBare].median;
-  const double added_free = st[kFree].median - bare;
-  const double added_run = st[kRun].median - bare;
-  std::printf("%-55s %9.2f   (target <= 2 us: %s)\n",
-              "added by histogram_direct over the bare call", added_free,
-              added_free <= 2.0 ? "met" : "MISSED");
-  std::printf("%-55s %9.2f\n", "added by Dispatcher::run over the bare call", added_run);
-  std::printf("  (bare call = %s)\n",
-              launch.zeroes_counts()
-                  ? "memset + launch: this configuration adds to zeroed counts"
-                  : "launch: this configuration stores the counts, no memset");
-  std::printf("%-55s %9.2f   (of which check_levels: %.2f)\n",
-              "added by histogram_range over its bare call",
-              st[kRangeFree].median - st[kRangeBare].median, st[kRangeCheck].median);
-  std::printf("%-55s %9.2f\n", "added by histogram_multichannel_direct over its bare",
-              st[kMcFree].median - st[kMcBare].median);
-
-  std::printf("\n%-52s %9s %9s\n", "first call in a fresh process (context up)", "call ms",
-              "done ms");
-  if (uncached.ok)
-    std::printf("%-52s %9.2f %9.2f   (NVRTC compiles: %zu, lookup %s)\n",
-                "nothing cached (compiles; see the stderr line)", uncached.call_ms,
-                uncached.done_ms, uncached.compiles, uncached.level.c_str());
-  else
-    std::printf("%-52s failed (see stderr)\n", "nothing cached");
-  if (!cached_call.empty()) {
-    const Stats c = stats(cached_call), cd = stats(cached_done);
-    std::printf("%-52s %9.2f %9.2f   (median of %zu; min %.2f max %.2f; compiles %zu, CUBINs "
-                "from the database %zu, lookup %s)\n",
-                "CUBIN and winner in the database", c.median, cd.median, cached_call.size(),
-                *std::min_element(cached_call.begin(), cached_call.end()),
-                *std::max_element(cached_call.begin(), cached_call.end()), cached_compiles,
-                cached_hits, cached_level.c_str());
-    std::printf("%-52s %9s   (target <= 5 ms: %s)\n", "", "",
-                c.median <= 5.0 ? "met" : "MISSED");
-  } else {
-    std::printf("%-52s failed (see stderr)\n", "CUBIN in the database");
-  }
-  (void)cudaFree(d_samples);
-  (void)cudaFree(d_levels);
-  (void)cudaFree(d_counts);
-  (void)cudaStreamDestroy(stream);
+  print_warm(variants, launch.zeroes_counts());
+  print_cold(cold);
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -42,9 +42,10 @@ struct TuneFlags {
 int auto_jobs(const DeviceInfo& d);
 
 // Tunes each problem of `plan` and stores what it measures and chooses; text goes to `text`.
+// `pending`: the plan is tune --pending's, most-called first, and starts in that order.
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
-              db::Database& database, std::FILE* text);
+              db::Database& database, std::FILE* text, bool pending);
 
 // One GPU's share of a --gpu all run: its exit status (kGpuFailed when it stopped on an error),
 // the error, and its part of the JSON document (device, results, kernels, seconds, ok, error).

@@ -174,7 +174,7 @@ int run_tune(const Common& c, const TuneValues& v) {
   std::FILE* text = text_stream(c);  // stderr under --json: stdout carries the document
   if (v.pending) plan = pending_plan(*database, {d}, text, c.quiet);
   if (f.compare_strategies) return run_compare_strategies(c, plan, f, d, *database, text);
-  const int status = tune_plan(c, plan, f, dists, d, *database, text);
+  const int status = tune_plan(c, plan, f, dists, d, *database, text, v.pending);
   if (v.pending) clear_tuned(*database, {d}, plan);
   return status;
 }

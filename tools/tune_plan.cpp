@@ -535,9 +535,9 @@ std::string search_line(const TuneFlags& f, const std::vector<tuner::Distributio
 
 int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags& f,
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
-              db::Database& database, std::FILE* text) {
+              db::Database& database, std::FILE* text, bool pending) {
   start_compile_children(f);
-  PlanQueue queue(start_order(plan));
+  PlanQueue queue(start_order(plan, pending));
   PlanRun run(c, f, dists, d, database, text, queue);
   run.print_header();
   const auto t_all = std::chrono::steady_clock::now();

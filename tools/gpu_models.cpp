@@ -71,10 +71,9 @@ namespace {
 bool slow_to_compile(const Problem& p) { return p.num_bins >= (1u << 18); }
 }  // namespace
 
-std::vector<std::size_t> start_order(const std::vector<Problem>& plan, bool most_called_first) {
+std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   std::vector<std::size_t> order(plan.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (most_called_first) return order;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const Problem &p = plan[a], &q = plan[b];
     if (slow_to_compile(p) != slow_to_compile(q)) return slow_to_compile(p);

@@ -56,9 +56,9 @@ class PlanQueue {
 // them at its end: bins beyond shared memory (their searches span the partitioned kernels, the
 // slowest to compile), then the families from the plan's last to its first, each in the plan's
 // order. The later families' problems are few and long: started last in the plan's order, they
-// ended H100 plans P2 and A (docs/tuning.md, "A cold plan"). A pending plan (`most_called_first`,
-// tune --pending) keeps its order: the most-called problems first.
-std::vector<std::size_t> start_order(const std::vector<Problem>& plan, bool most_called_first);
+// ended H100 plans P2 and A (docs/tuning.md, "A cold plan"). A pending plan (tune --pending) is
+// not reordered: PlanQueue(size) hands it out most-called first, as listed.
+std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
 
 // The stored winner that serves p on d's model with the current kernel template: d's own, else
 // that of another board of its model (the first by UUID); nullopt when there is none.

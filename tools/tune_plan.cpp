@@ -537,7 +537,7 @@ int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text, bool pending) {
   start_compile_children(f);
-  PlanQueue queue(start_order(plan, pending));
+  PlanQueue queue = pending ? PlanQueue(plan.size()) : PlanQueue(start_order(plan));
   PlanRun run(c, f, dists, d, database, text, queue);
   run.print_header();
   const auto t_all = std::chrono::steady_clock::now();

@@ -229,17 +229,17 @@ void print_cold(const ColdRuns& cold) {
   std::printf("%-52s %9s   (target <= 5 ms: %s)\n", "", "", c.median <= 5.0 ? "met" : "MISSED");
 }
 
-// The warm calls' problems and device memory: direct binning (p), range binning of the same
-// samples (pr: at most 255 bins of u8 levels, evenly spread, in device memory) and multi-channel
+// The warm calls' problems and device memory, beside the direct binning of problem_of(o): range
+// binning of the same samples (pr: at most 255 bins of u8 levels, evenly spread, in device memory) and multi-channel
 // (pm: the same samples as rows of 4 channels, all active, at most 256 direct bins).
 struct WarmData {
-  Problem p, pr, pm;
+  Problem pr, pm;
   std::uint8_t* d_samples = nullptr;
   std::uint8_t* d_levels = nullptr;
   std::uint32_t* d_counts = nullptr;
   cudaStream_t stream = nullptr;
 
-  explicit WarmData(const Options& o) : p(problem_of(o)), pr(p), pm(p) {
+  explicit WarmData(const Options& o) : pr(problem_of(o)), pm(problem_of(o)) {
     pr.binning = Binning::range;
     pr.num_bins = std::min<std::uint32_t>(o.bins, 255);
     pm.family = multichannel::kFamily;

@@ -92,10 +92,10 @@ TEST(GpuAllQueue, HandsOutEachProblemOnceInPlanOrderThenNothing) {
 }
 
 // The default plan starts its large-bin problems, then the families from the plan's last to its
-// first, each family in the plan's order: every problem once. A pending plan keeps its order.
+// first, each family in the plan's order: every problem once.
 TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLast) {
   const std::vector<Problem> plan = tuner::default_plan();
-  const std::vector<std::size_t> order = start_order(plan, /*most_called_first=*/false);
+  const std::vector<std::size_t> order = start_order(plan);
   ASSERT_EQ(order.size(), plan.size());
   EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), plan.size());
   const auto large = [](const Problem& p) { return p.num_bins >= (1u << 18); };
@@ -112,9 +112,6 @@ TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLast) {
       EXPECT_LT(order[j - 1], order[j]) << "the plan's order within a family";
     }
   }
-  const std::vector<std::size_t> pending = start_order(plan, /*most_called_first=*/true);
-  for (std::size_t j = 0; j < pending.size(); ++j)
-    EXPECT_EQ(pending[j], j) << "a pending plan starts most-called first, as it is listed";
 }
 
 // Two boards: one takes 1 ms a problem, the other 4 ms. Each problem is tuned exactly once, and

@@ -326,9 +326,11 @@ bool has_sink(const Hist1DConfig& c, const Problem& p) {
   return c.storage == Storage::shared && needs_sink(p) && !sliced(c, p) && !byte_decoded(c, p);
 }
 
-bool zero_kernel(const Problem& p, const DeviceInfo& d) {
-  return d.cc_major >= 9 && p.n > 0 &&
-         (p.num_bins >= kZeroKernelFromBins || p.n * sample_bytes(p.sample_type) <= kZeroKernelUpToBytes);
+Zeroing zeroing(const Problem& p, const DeviceInfo& d) {
+  if (d.cc_major < 9 || p.n == 0) return Zeroing::memset;
+  if (p.num_bins >= kZeroKernelFromBins) return Zeroing::kernel;
+  if (p.n * sample_bytes(p.sample_type) <= kZeroKernelUpToBytes) return Zeroing::kernel_in_graphs;
+  return Zeroing::memset;
 }
 
 bool byte_decoded(const Hist1DConfig& c, const Problem& p) {

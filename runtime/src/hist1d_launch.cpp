@@ -23,6 +23,18 @@ bool pdl_allowed() {
   return on;
 }
 
+// Whether work queued on `stream` now goes into a graph. A query the stream cannot answer (the
+// legacy stream while another captures) counts as not capturing, and its error is cleared: the
+// memset that follows reports the real one.
+bool capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return status == cudaStreamCaptureStatusActive;
+}
+
 }  // namespace
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
@@ -35,10 +47,13 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
   two_phase_ = c.two_phase == 1 && p.n > 0;
   const bool partitioned = c.storage == Storage::partitioned;
   zero_counts_ = (!c.single_block && !two_phase_ && !partitioned) || p.n == 0;
-  // Where it pays (hist1d::zero_kernel), a zeroing kernel of the same module replaces the memset,
+  // Where it pays (hist1d::zeroing), a zeroing kernel of the same module replaces the memset,
   // and the histogram kernel starts while it runs (hist1d.cuh, ht_wait_zeroed).
-  if (zero_counts_ && hist1d::zero_kernel(p, d) && pdl_allowed())
+  const hist1d::Zeroing zeroing = hist1d::zeroing(p, d);
+  if (zero_counts_ && zeroing != hist1d::Zeroing::memset && pdl_allowed()) {
     zero_kernel_ = cache.get(hist1d::request(c, p, d.arch()), hist1d::kZeroKernel);
+    zero_in_graphs_only_ = zeroing == hist1d::Zeroing::kernel_in_graphs;
+  }
   if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
   if (partitioned) {
     const CompileRequest module = hist1d::request(c, p, d.arch());  // the partition pass's
@@ -63,7 +78,8 @@ Hist1DArgs Hist1DLaunch::args(const Problem& p, const void* d_samples,
 
 void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                               cudaStream_t stream) const {
-  if (zero_kernel_.handle && p.n > 0) {  // set only where the counts are zeroed
+  // zero_kernel_ is set only where the counts are zeroed.
+  if (p.n > 0 && zero_kernel_.handle && (!zero_in_graphs_only_ || capturing(stream))) {
     zero(p, d_counts, stream);
     return launch_kernel(p, d_samples, d_counts, stream, /*after_zero=*/true);
   }

@@ -6,6 +6,8 @@
 //     for direct binning (the problem of --n and --bins), range binning of the same samples (u8
 //     levels in device memory, whose check asks cudaPointerGetAttributes on every call; that
 //     check is also timed alone) and the multi-channel path (the samples as rows of 4 channels);
+//   GPU time per call of calls back to back, eagerly and replayed from a graph, for a memset and
+//     a launch, the zeroing kernel and a dependent launch (sm_90), and histtune's call;
 //   the first call in a fresh process whose tuning database already holds the CUBIN (and the
 //     winner), median of several processes; the CUDA context is created before the clock starts;
 //   the first call in a fresh process with nothing cached: NVRTC compiles once, and the library
@@ -165,6 +167,86 @@ void bare_multichannel(const MultiChannelLaunch& launch, const Problem& p, const
   auto ptrs = a.pointers();
   HT_CUDA(cudaLaunchKernel(launch.kernel().func(), g.grid, dim3(g.block), ptrs.data(),
                            g.smem_bytes, stream));
+}
+
+// The zeroing kernel of `launch`'s module, then the kernel as its programmatic dependent: what a
+// call does where hist1d::zeroing takes the kernel (hist1d_launch.cpp), bare.
+void bare_zero_then_dependent(const Hist1DLaunch& launch, const Kernel& zero_kernel,
+                              const Problem& p, const void* d_samples, std::uint32_t* d_counts,
+                              cudaStream_t stream) {
+  unsigned int words = p.num_bins;
+  void* zero_args[] = {&d_counts, &words};
+  const unsigned blocks = std::min(1024u, (words + 1023) / 1024);  // as Hist1DLaunch::zero
+  HT_CUDA(cudaLaunchKernel(zero_kernel.func(), dim3(blocks), dim3(256), zero_args, 0, stream));
+  const LaunchGeometry& g = launch.geometry();
+  Hist1DArgs a = launch.args(p, d_samples, d_counts);
+  auto ptrs = a.pointers();
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(g.grid);
+  cfg.blockDim = dim3(g.block);
+  cfg.dynamicSmemBytes = g.smem_bytes;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1] = {};
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  HT_CUDA(cudaLaunchKernelExC(&cfg, launch.kernel().func(), ptrs.data()));
+}
+
+// GPU time per call of calls queued back to back, eagerly (the host's time per call counts
+// where it is the longer) and replayed from a graph of the same calls (the host's does not):
+// medians of 7 repetitions of 1000 calls.
+struct Throughput {
+  std::string name;
+  std::function<void()> call;
+  double eager_us = 0, graph_us = 0;
+};
+
+void time_throughput(std::vector<Throughput>& ways, cudaStream_t stream) {
+  constexpr int kCalls = 1000, kGraphCalls = 100, kReps = 7;
+  cudaEvent_t start, stop;
+  HT_CUDA(cudaEventCreate(&start));
+  HT_CUDA(cudaEventCreate(&stop));
+  auto per_call_us = [&](const std::function<void()>& queue) {
+    std::vector<double> us;
+    for (int r = 0; r <= kReps; ++r) {  // the first is a warm-up
+      HT_CUDA(cudaStreamSynchronize(stream));
+      HT_CUDA(cudaEventRecord(start, stream));
+      queue();
+      HT_CUDA(cudaEventRecord(stop, stream));
+      HT_CUDA(cudaEventSynchronize(stop));
+      float ms = 0;
+      HT_CUDA(cudaEventElapsedTime(&ms, start, stop));
+      if (r > 0) us.push_back(1e3 * ms / kCalls);
+    }
+    return stats(us).median;
+  };
+  for (Throughput& w : ways) {
+    w.eager_us = per_call_us([&] {
+      for (int i = 0; i < kCalls; ++i) w.call();
+    });
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kGraphCalls; ++i) w.call();
+    HT_CUDA(cudaStreamEndCapture(stream, &graph));
+    HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    w.graph_us = per_call_us([&] {
+      for (int i = 0; i < kCalls / kGraphCalls; ++i) HT_CUDA(cudaGraphLaunch(exec, stream));
+    });
+    HT_CUDA(cudaGraphExecDestroy(exec));
+    HT_CUDA(cudaGraphDestroy(graph));
+  }
+  HT_CUDA(cudaEventDestroy(start));
+  HT_CUDA(cudaEventDestroy(stop));
+}
+
+void print_throughput(const std::vector<Throughput>& ways) {
+  std::printf("\n%-55s %9s %9s\n", "GPU time per call, calls back to back", "eager us",
+              "graph us");
+  for (const Throughput& w : ways)
+    std::printf("%-55s %9.2f %9.2f\n", w.name.c_str(), w.eager_us, w.graph_us);
 }
 
 // A fresh database in `dir` with a winner for p on d (the built-in choice, stored as if tuned):
@@ -438,6 +520,15 @@ int parent(const std::string& self, const Options& o) {
        {}},
   };
   time_variants(variants, stream, o.calls);
+  const Kernel zero_kernel =
+      disp.cache().get(hist1d_request(used.config, p, d.arch()), hist1d::kZeroKernel);
+  std::vector<Throughput> ways = {
+      {"bare cudaMemsetAsync + cudaLaunchKernel", variants[kBareMemset].call},
+      {"bare zeroing kernel + dependent launch (PDL)",
+       [&] { bare_zero_then_dependent(launch, zero_kernel, p, d_samples, d_counts, stream); }},
+      {"histtune::histogram_direct", variants[kFree].call},
+  };
+  if (launch.zeroes_counts() && d.cc_major >= 9) time_throughput(ways, stream);
 
   const LaunchGeometry& g = launch.geometry();
   std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
@@ -453,6 +544,7 @@ int parent(const std::string& self, const Options& o) {
               pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
               gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
   print_warm(variants, launch.zeroes_counts());
+  if (launch.zeroes_counts() && d.cc_major >= 9) print_throughput(ways);
   print_cold(cold);
   std::filesystem::remove_all(dir);
   return 0;

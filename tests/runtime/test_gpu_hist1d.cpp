@@ -363,10 +363,11 @@ TEST(SingleCluster, EveryBlocksCopiesAreSummedOnceIntoStoredCounts) {
 }
 
 // Adding configurations zero the counts with a kernel that the histogram kernel overlaps as its
-// programmatic dependent (sm_90; shapes where hist1d::zero_kernel says so): the counts start as
-// 0xFFFFFFFF, and calls on one stream and replays of a captured graph on the same counts must
-// each give exactly one histogram (the zeroing completes before any add, and no call adds to the
-// last call's counts).
+// programmatic dependent (sm_90; shapes where hist1d::zeroing says so; small inputs only in a
+// graph), else with a memset: the counts start as 0xFFFFFFFF, and calls on one stream and
+// replays of a captured graph on the same counts must each give exactly one histogram (the
+// zeroing completes before any add, and no call adds to the last call's counts). The graph holds
+// the zeroing the launch said it would use: two kernel nodes a call, or a memset and a kernel.
 TEST(ZeroingKernel, EveryAddingStorageIsExactOnAStreamAndInGraphReplays) {
   HT_REQUIRE_GPU();
   struct Shape {
@@ -406,7 +407,11 @@ TEST(ZeroingKernel, EveryAddingStorageIsExactOnAStreamAndInGraphReplays) {
     const Kernel k = cache.get(hist1d::request(c, s.p, d.arch()), hist1d::kKernel);
     const Hist1DLaunch launch(cache, k, c, s.p, d);
     ASSERT_TRUE(launch.zeroes_counts()) << s.label;
-    EXPECT_EQ(launch.zeroes_with_kernel(), d.cc_major >= 9 && pdl_on) << s.label;
+    const bool kernel_zeroes = d.cc_major >= 9 && pdl_on;
+    EXPECT_EQ(launch.zeroes_with_kernel(false),
+              kernel_zeroes && hist1d::zeroing(s.p, d) == hist1d::Zeroing::kernel)
+        << s.label;
+    EXPECT_EQ(launch.zeroes_with_kernel(true), kernel_zeroes) << s.label;
     HT_CUDA(cudaMemset(in.counts(), 0xFF, s.p.num_bins * sizeof(std::uint32_t)));
     for (int call = 0; call < 2; ++call) {
       launch(s.p, in.samples(0), in.counts(), stream);
@@ -418,6 +423,19 @@ TEST(ZeroingKernel, EveryAddingStorageIsExactOnAStreamAndInGraphReplays) {
     HT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     for (int call = 0; call < 3; ++call) launch(s.p, in.samples(0), in.counts(), stream);
     HT_CUDA(cudaStreamEndCapture(stream, &graph));
+    std::size_t nodes = 0;
+    HT_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+    std::vector<cudaGraphNode_t> all(nodes);
+    HT_CUDA(cudaGraphGetNodes(graph, all.data(), &nodes));
+    int kernels = 0, memsets = 0;
+    for (cudaGraphNode_t n : all) {
+      cudaGraphNodeType type;
+      HT_CUDA(cudaGraphNodeGetType(n, &type));
+      kernels += type == cudaGraphNodeTypeKernel;
+      memsets += type == cudaGraphNodeTypeMemset;
+    }
+    EXPECT_EQ(kernels, kernel_zeroes ? 6 : 3) << s.label;
+    EXPECT_EQ(memsets, kernel_zeroes ? 0 : 3) << s.label;
     HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
     HT_CUDA(cudaMemset(in.counts(), 0xFF, s.p.num_bins * sizeof(std::uint32_t)));
     for (int replay = 0; replay < 2; ++replay) {

@@ -63,20 +63,26 @@ TEST(Hist1DConfig, DefaultIsTheTextbookKernel) {
   EXPECT_EQ(legacy->label(), "tpb512.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps8.st0.b1.sb0.cl1.pf0.tp0");
 }
 
-// The zeroing kernel replaces the memset where the H100 measured it faster: many bins, or inputs
-// small enough that the launches dominate; never before sm_90 or on an empty input.
+// The zeroing kernel replaces the memset where the H100 measured it faster: many bins always;
+// inputs small enough that the launches dominate only in a graph (an eager call pays its second
+// launch on the host); never before sm_90 or on an empty input.
 TEST(Hist1DConfig, ZeroingKernelWhereItPays) {
+  using hist1d::Zeroing;
   const DeviceInfo h100 = h100_like();
-  EXPECT_TRUE(hist1d::zero_kernel(flat_problem(SampleType::u32, Binning::direct, 4096, 1u << 26), h100));
-  EXPECT_TRUE(hist1d::zero_kernel(flat_problem(SampleType::i32, Binning::direct, 64, 1u << 16), h100));
-  EXPECT_TRUE(hist1d::zero_kernel(u8_256(1u << 20), h100));  // 1 MiB
-  EXPECT_FALSE(hist1d::zero_kernel(u8_256((1u << 20) + 1), h100));
-  EXPECT_FALSE(hist1d::zero_kernel(u8_256(1u << 24), h100));
-  EXPECT_FALSE(hist1d::zero_kernel(flat_problem(SampleType::u16, Binning::direct, 1024, 1u << 27), h100));
-  EXPECT_FALSE(hist1d::zero_kernel(u8_256(0), h100));
+  auto zeroing = [&](const Problem& p) { return hist1d::zeroing(p, h100); };
+  EXPECT_EQ(zeroing(flat_problem(SampleType::u32, Binning::direct, 4096, 1u << 26)), Zeroing::kernel);
+  EXPECT_EQ(zeroing(flat_problem(SampleType::u32, Binning::direct, 4096, 1u << 10)), Zeroing::kernel);
+  EXPECT_EQ(zeroing(flat_problem(SampleType::i32, Binning::direct, 64, 1u << 16)), Zeroing::kernel_in_graphs);
+  EXPECT_EQ(zeroing(u8_256(1u << 20)), Zeroing::kernel_in_graphs);  // 1 MiB
+  EXPECT_EQ(zeroing(u8_256((1u << 20) + 1)), Zeroing::memset);
+  EXPECT_EQ(zeroing(u8_256(1u << 24)), Zeroing::memset);
+  EXPECT_EQ(zeroing(flat_problem(SampleType::u16, Binning::direct, 1024, 1u << 27)), Zeroing::memset);
+  EXPECT_EQ(zeroing(u8_256(0)), Zeroing::memset);
   DeviceInfo a100 = h100;
   a100.cc_major = 8;
-  EXPECT_FALSE(hist1d::zero_kernel(flat_problem(SampleType::u32, Binning::direct, 4096, 1u << 26), a100));
+  EXPECT_EQ(hist1d::zeroing(flat_problem(SampleType::u32, Binning::direct, 4096, 1u << 26), a100),
+            Zeroing::memset);
+  EXPECT_EQ(hist1d::zeroing(u8_256(1u << 16), a100), Zeroing::memset);
 }
 
 TEST(Hist1DConfig, TwoPhaseStoresSharedCopiesWithinTheTemporaryMemoryLimit) {

@@ -186,12 +186,15 @@ bool has_sink(const Hist1DConfig& c, const Problem& p);
 // bin's total, where several byte values must add into one bin. Packed counters (storage 4) are
 // for kPackedBinsFrom bins or more, and their harvests add to the counter's own bin: never.
 bool byte_decoded(const Hist1DConfig& c, const Problem& p);
-// Whether a call that adds to zeroed counts zeroes them with histtune_hist1d_zero, which the
-// histogram kernel overlaps as its programmatic dependent (sm_90), instead of cudaMemsetAsync:
-// for kZeroKernelFromBins bins or more (a memset that is a kernel of its own) and for inputs up
-// to kZeroKernelUpToBytes (launch-bound calls). Elsewhere a small memset cost less (the H100
-// figures in docs/kernels.md).
-bool zero_kernel(const Problem& p, const DeviceInfo& d);
+// How a call that adds to zeroed counts zeroes them: cudaMemsetAsync, or histtune_hist1d_zero,
+// which the histogram kernel overlaps as its programmatic dependent (sm_90). The kernel for
+// kZeroKernelFromBins bins or more (a memset that is a kernel of its own); for inputs up to
+// kZeroKernelUpToBytes (launch-bound calls) only in a stream being captured: a graph replay pays
+// the GPU's time alone, which the overlap cuts, while an eager call also pays a second launch's
+// host time (about 2 us on the H100), more than the overlap saves. Elsewhere a small memset cost
+// less (the H100 figures in docs/kernels.md, "The zeroing, overlapped").
+enum class Zeroing { memset, kernel, kernel_in_graphs };
+Zeroing zeroing(const Problem& p, const DeviceInfo& d);
 constexpr std::uint32_t kZeroKernelFromBins = 4096;
 constexpr std::uint64_t kZeroKernelUpToBytes = std::uint64_t{1} << 20;
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
@@ -251,8 +254,11 @@ class Hist1DLaunch {
   const Kernel& kernel() const { return kernel_; }
   const LaunchGeometry& geometry() const { return geometry_; }
   bool zeroes_counts() const { return zero_counts_; }
-  // The zeroing is histtune_hist1d_zero, overlapped by the kernel (hist1d::zero_kernel).
-  bool zeroes_with_kernel() const { return zero_kernel_.handle != nullptr; }
+  // Whether a call on a stream (being captured or not) zeroes with histtune_hist1d_zero,
+  // overlapped by the kernel (hist1d::zeroing), rather than cudaMemsetAsync.
+  bool zeroes_with_kernel(bool capturing) const {
+    return zero_kernel_.handle != nullptr && (capturing || !zero_in_graphs_only_);
+  }
   // Two-phase: a call is more than one kernel (args() alone does not make one).
   bool two_phase() const { return two_phase_; }
   // Partitioned storage: a call is rounds of three kernels (args() is the partition pass's).
@@ -270,8 +276,10 @@ class Hist1DLaunch {
   LaunchGeometry geometry_;
   int cluster_ = 1;
   bool zero_counts_ = true;
-  // sm_90: the counts are zeroed by zero_kernel_, which the histogram kernel overlaps (PDL).
+  // sm_90: the counts are zeroed by zero_kernel_, which the histogram kernel overlaps (PDL);
+  // with zero_in_graphs_only_, only on a stream being captured.
   Kernel zero_kernel_;
+  bool zero_in_graphs_only_ = false;
   bool two_phase_ = false;
   two_phase::Reducer reducer_;
   // Storage 5 (round_ > 0): its sizes and count passes, the count block's counters, samples per

@@ -3,7 +3,7 @@
 # target then runs it for HISTTUNE_FUZZ_SECONDS on a scratch copy of its seed corpus and fails
 # on any crash, leak, sanitizer report or timeout. docs/testing.md says how to run them longer.
 option(HISTTUNE_FUZZ "Build and run the libFuzzer targets in ctest (needs clang and libclang-rt)" ON)
-set(HISTTUNE_FUZZ_SECONDS 60 CACHE STRING "Seconds each fuzz target runs in ctest")
+set(HISTTUNE_FUZZ_SECONDS 30 CACHE STRING "Seconds each fuzz target runs in ctest")
 set(HISTTUNE_FUZZ_CXX clang++ CACHE STRING "The clang++ that builds the fuzz targets")
 
 set(_fuzz_src ${CMAKE_CURRENT_LIST_DIR})

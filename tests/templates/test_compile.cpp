@@ -1,18 +1,16 @@
 // NVRTC compiles the family's configurations for sm_80 and sm_90 without a GPU. The space, after
-// the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 6,000-12,000
-// compile-time variants per (sample type, binning) on sm_80 and up to twice that on sm_90, whose
-// single blocks may also be one cluster of 2-8 blocks (the two-phase flush doubled the
-// shared-memory storages' share); at ~0.1 s a compile CI compiles a documented sample: every 59th
-// variant for u8/direct on sm_90, every 331st of each other (type, binning) on sm_90 and every
-// 223rd on sm_80 (prime strides, coprime with the parameter counts, so every value of every
-// parameter is reached), plus every 929th of u8 even binning in 64-bit arithmetic (the other
-// integer even cases are 32-bit); halved in session 25 for CI's time. The GPU tests compile and
-// run every 13th (HT_GPU_STRIDE=1: all).
+// the restrictions for an H100 (sm_90) or an A100 (sm_80) with 256 bins, has about 9,000-23,000
+// distinct kernels per (sample type, binning); at ~0.1-0.2 s a compile CI compiles a
+// pairwise-covering sample of them (tests/pairwise.hpp: every two values of two compile-time
+// parameters that some valid kernel combines, 25-44 kernels a case), where every-n-th sampling
+// (every 59th to 929th) took up to 335 compiles a case and reached every value but not every
+// pair. The GPU tests compile and run every 13th (HT_GPU_STRIDE=1: all).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +21,7 @@
 #include "histtune/jit.hpp"
 #include "histtune/status.hpp"
 #include "histtune/two_phase.hpp"
+#include "pairwise.hpp"
 
 using namespace histtune;
 
@@ -32,7 +31,6 @@ struct Case {
   SampleType type;
   Binning binning;
   int arch;
-  int stride;
   std::uint32_t bins = 256;
   double upper = 0;  // even binning over [0, upper); 0: [0, bins), which even_narrow() takes
 };
@@ -40,7 +38,7 @@ struct Case {
 std::string name_of(const Case& c) {
   return std::string(to_string(c.type)) + "_" + to_string(c.binning) + "_" +
          std::to_string(c.bins) + "bins" + (c.upper != 0 ? "_wide" : "") + "_sm" +
-         std::to_string(c.arch) + "_every" + std::to_string(c.stride);
+         std::to_string(c.arch);
 }
 
 DeviceInfo device_for(int arch) {
@@ -71,6 +69,18 @@ std::vector<Hist1DConfig> compile_variants(const Problem& p, int arch) {
   return out;
 }
 
+// A toy family of three compile-time parameters (2, 3 and 2 values) and one launch argument.
+struct Toy {
+  int a = 0, b = 0, c = 0, launch = 0;
+};
+const std::vector<Param<Toy>>& toy_params() {
+  static const std::vector<Param<Toy>> t = {param<&Toy::a>("a", "a", {0, 1}, true),
+                                           param<&Toy::b>("b", "b", {0, 1, 2}, true),
+                                           param<&Toy::c>("c", "c", {0, 1}, true),
+                                           param<&Toy::launch>("launch", "l", {0, 1}, false)};
+  return t;
+}
+
 class CompileSpace : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
@@ -85,7 +95,7 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   ASSERT_GT(variants.size(), k.bins > 256 ? 50u : 500u);
   ASSERT_LT(variants.size(), 24000u) << "the space grew: update the note above";
   int compiled = 0;
-  for (std::size_t i = 0; i < variants.size(); i += k.stride) {
+  for (std::size_t i : test::pairwise_cover(hist1d::params(), variants)) {
     const auto& c = variants[i];
     CompiledKernel out;
     ASSERT_NO_THROW(out = compile(hist1d_request(c, p, k.arch))) << c.label();
@@ -97,24 +107,58 @@ TEST_P(CompileSpace, EveryVariantCompilesToACubin) {
   EXPECT_GE(compiled, 15);
 }
 
+// The cover holds every pair of compile-time values that some configuration combines, and no
+// pair that none does; the launch argument is no part of it.
+TEST(PairwiseCover, EveryOccurringPairOfCompileTimeValuesIsCovered) {
+  std::vector<Toy> all;
+  params::for_each(toy_params(), [&](const Toy& t) {
+    if (!(t.a == 1 && t.b == 2)) all.push_back(t);  // a pair that never occurs
+    return true;
+  });
+  const auto cover = test::pairwise_cover(toy_params(), all);
+  std::set<std::string> want, got;
+  auto pairs = [](const Toy& t) {
+    return std::vector<std::string>{"a" + std::to_string(t.a) + "b" + std::to_string(t.b),
+                                    "a" + std::to_string(t.a) + "c" + std::to_string(t.c),
+                                    "b" + std::to_string(t.b) + "c" + std::to_string(t.c)};
+  };
+  for (const Toy& t : all)
+    for (const auto& s : pairs(t)) want.insert(s);
+  for (std::size_t i : cover)
+    for (const auto& s : pairs(all[i])) got.insert(s);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(want.count("a1b2"), 0u);
+  // a x b has 5 occurring pairs, each configuration covers one: at least 5, and greedy needs
+  // no more than the 6 of b x (a, c)'s combinations here.
+  EXPECT_GE(cover.size(), 5u);
+  EXPECT_LE(cover.size(), 6u);
+  // The launch argument splits no kernel: no two chosen differ only in it.
+  std::set<std::string> kernels;
+  for (std::size_t i : cover) {
+    const Toy& t = all[i];
+    EXPECT_TRUE(kernels.insert(std::to_string(t.a) + std::to_string(t.b) + std::to_string(t.c)).second);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Hist1D, CompileSpace,
-    ::testing::Values(Case{SampleType::u8, Binning::direct, 90, 59},
-                      Case{SampleType::u8, Binning::direct, 80, 223},
-                      Case{SampleType::u8, Binning::even, 90, 331},
-                      Case{SampleType::u16, Binning::direct, 80, 223},
-                      Case{SampleType::u16, Binning::even, 90, 331},
-                      Case{SampleType::u32, Binning::direct, 90, 331},
-                      Case{SampleType::u32, Binning::even, 80, 223},
-                      Case{SampleType::i32, Binning::direct, 80, 223},
-                      Case{SampleType::i32, Binning::even, 90, 331},
+    ::testing::Values(Case{SampleType::u8, Binning::direct, 90},
+                      Case{SampleType::u8, Binning::direct, 80},
+                      Case{SampleType::u8, Binning::even, 90},
+                      Case{SampleType::u16, Binning::direct, 80},
+                      Case{SampleType::u16, Binning::even, 90},
+                      Case{SampleType::u32, Binning::direct, 90},
+                      Case{SampleType::u32, Binning::even, 80},
+                      Case{SampleType::i32, Binning::direct, 80},
+                      Case{SampleType::i32, Binning::even, 90},
                       // Integer even binning in 64 bits (the cases above are 32-bit: HT_EVEN_NARROW).
-                      Case{SampleType::u8, Binning::even, 90, 929, 64, 4294967296.0},
-                      Case{SampleType::f32, Binning::even, 90, 331},
-                      Case{SampleType::f32, Binning::even, 80, 223},
-                      // Past shared memory: global (storage 2) and cluster (storage 3) kernels.
-                      Case{SampleType::u32, Binning::direct, 90, 59, 65536},
-                      Case{SampleType::f32, Binning::even, 90, 23, 1u << 20}),
+                      Case{SampleType::u8, Binning::even, 90, 64, 4294967296.0},
+                      Case{SampleType::f32, Binning::even, 90},
+                      Case{SampleType::f32, Binning::even, 80},
+                      // Past shared memory: global (storage 2), cluster (3), packed (4) and
+                      // partitioned (5) kernels.
+                      Case{SampleType::u32, Binning::direct, 90, 65536},
+                      Case{SampleType::f32, Binning::even, 90, 1u << 20}),
     [](const auto& info) { return name_of(info.param); });
 
 // Range binning: a few variants per way of reading the levels (u8 table, levels staged in

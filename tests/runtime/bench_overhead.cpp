@@ -130,30 +130,38 @@ ChildResult run_child(const std::string& self, const Options& o) {
 
 // ---- the parent ----
 
-// A bare launch of the kernel `launch` prepared, with the same arguments as histtune's call.
+// A bare launch of the kernel `launch` prepared, with the same arguments as histtune's call;
+// `dependent`: as the programmatic dependent of the launch before it (the zeroing kernel). The
+// same CUDA calls as Hist1DLaunch's, written out here on purpose: the baseline must not run any
+// of the library's code, which is what it measures.
 void bare_hist1d(const Hist1DLaunch& launch, int cluster, const Problem& p, const void* d_samples,
-                 std::uint32_t* d_counts, cudaStream_t stream) {
+                 std::uint32_t* d_counts, cudaStream_t stream, bool dependent = false) {
   const LaunchGeometry& g = launch.geometry();
   Hist1DArgs a = launch.args(p, d_samples, d_counts);
   auto ptrs = a.pointers();
-  if (cluster > 1) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(g.grid);
-    cfg.blockDim = dim3(g.block);
-    cfg.dynamicSmemBytes = g.smem_bytes;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster);
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    HT_CUDA(cudaLaunchKernelExC(&cfg, launch.kernel().func(), ptrs.data()));
-  } else {
+  if (cluster == 1 && !dependent) {
     HT_CUDA(cudaLaunchKernel(launch.kernel().func(), dim3(g.grid), dim3(g.block), ptrs.data(),
                              g.smem_bytes, stream));
+    return;
   }
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(g.grid);
+  cfg.blockDim = dim3(g.block);
+  cfg.dynamicSmemBytes = g.smem_bytes;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[2] = {};
+  unsigned n = 0;
+  if (cluster > 1) {
+    attr[n].id = cudaLaunchAttributeClusterDimension;
+    attr[n++].val.clusterDim = {static_cast<unsigned>(cluster), 1, 1};
+  }
+  if (dependent) {
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  cfg.attrs = attr;
+  cfg.numAttrs = n;
+  HT_CUDA(cudaLaunchKernelExC(&cfg, launch.kernel().func(), ptrs.data()));
 }
 
 // The multi-channel counterpart, with the memset of the active channels' counts that every
@@ -171,27 +179,14 @@ void bare_multichannel(const MultiChannelLaunch& launch, const Problem& p, const
 
 // The zeroing kernel of `launch`'s module, then the kernel as its programmatic dependent: what a
 // call does where hist1d::zeroing takes the kernel (hist1d_launch.cpp), bare.
-void bare_zero_then_dependent(const Hist1DLaunch& launch, const Kernel& zero_kernel,
+void bare_zero_then_dependent(const Hist1DLaunch& launch, int cluster, const Kernel& zero_kernel,
                               const Problem& p, const void* d_samples, std::uint32_t* d_counts,
                               cudaStream_t stream) {
   unsigned int words = p.num_bins;
   void* zero_args[] = {&d_counts, &words};
   const unsigned blocks = std::min(1024u, (words + 1023) / 1024);  // as Hist1DLaunch::zero
   HT_CUDA(cudaLaunchKernel(zero_kernel.func(), dim3(blocks), dim3(256), zero_args, 0, stream));
-  const LaunchGeometry& g = launch.geometry();
-  Hist1DArgs a = launch.args(p, d_samples, d_counts);
-  auto ptrs = a.pointers();
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(g.grid);
-  cfg.blockDim = dim3(g.block);
-  cfg.dynamicSmemBytes = g.smem_bytes;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1] = {};
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  HT_CUDA(cudaLaunchKernelExC(&cfg, launch.kernel().func(), ptrs.data()));
+  bare_hist1d(launch, cluster, p, d_samples, d_counts, stream, /*dependent=*/true);
 }
 
 // GPU time per call of calls queued back to back, eagerly (the host's time per call counts
@@ -525,7 +520,10 @@ int parent(const std::string& self, const Options& o) {
   std::vector<Throughput> ways = {
       {"bare cudaMemsetAsync + cudaLaunchKernel", variants[kBareMemset].call},
       {"bare zeroing kernel + dependent launch (PDL)",
-       [&] { bare_zero_then_dependent(launch, zero_kernel, p, d_samples, d_counts, stream); }},
+       [&] {
+         bare_zero_then_dependent(launch, used.config.cluster, zero_kernel, p, d_samples,
+                                  d_counts, stream);
+       }},
       {"histtune::histogram_direct", variants[kFree].call},
   };
   if (launch.zeroes_counts() && d.cc_major >= 9) time_throughput(ways, stream);

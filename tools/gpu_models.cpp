@@ -82,4 +82,8 @@ std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
   return order;
 }
 
+std::unique_ptr<PlanQueue> plan_queue(const std::vector<Problem>& plan, bool pending) {
+  return pending ? std::make_unique<PlanQueue>(plan.size()) : std::make_unique<PlanQueue>(start_order(plan));
+}
+
 }  // namespace histtune::cli

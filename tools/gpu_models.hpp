@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,9 +57,12 @@ class PlanQueue {
 // them at its end: bins beyond shared memory (their searches span the partitioned kernels, the
 // slowest to compile), then the families from the plan's last to its first, each in the plan's
 // order. The later families' problems are few and long: started last in the plan's order, they
-// ended H100 plans P2 and A (docs/tuning.md, "A cold plan"). A pending plan (tune --pending) is
-// not reordered: PlanQueue(size) hands it out most-called first, as listed.
+// ended H100 plans P2 and A (docs/tuning.md, "A cold plan").
 std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
+
+// The queue a plan is tuned from (tune_plan, and each model's share of tune_all): a pending plan
+// (tune --pending) in its own order, most-called first; any other in start_order's.
+std::unique_ptr<PlanQueue> plan_queue(const std::vector<Problem>& plan, bool pending);
 
 // The stored winner that serves p on d's model with the current kernel template: d's own, else
 // that of another board of its model (the first by UUID); nullopt when there is none.

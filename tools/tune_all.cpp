@@ -121,8 +121,7 @@ int tune_all(const Common& c, const std::vector<Problem>& plan, bool pending, co
   std::vector<ModelWork> work;
   for (ModelGroup& g : group_by_model(devices)) {
     std::vector<Problem> p = pending ? pending_plan(*database, g.devices, text, c.quiet) : plan;
-    auto queue = pending ? std::make_unique<PlanQueue>(p.size())  // most-called first
-                         : std::make_unique<PlanQueue>(start_order(p));
+    auto queue = plan_queue(p, pending);
     work.push_back({std::move(g), std::move(p), std::move(queue)});
   }
   print_header(c, work, f, dists, database->path(), text);

@@ -537,11 +537,11 @@ int tune_plan(const Common& c, const std::vector<Problem>& plan, const TuneFlags
               const std::vector<tuner::Distribution>& dists, const DeviceInfo& d,
               db::Database& database, std::FILE* text, bool pending) {
   start_compile_children(f);
-  PlanQueue queue = pending ? PlanQueue(plan.size()) : PlanQueue(start_order(plan));
-  PlanRun run(c, f, dists, d, database, text, queue);
+  const std::unique_ptr<PlanQueue> queue = plan_queue(plan, pending);
+  PlanRun run(c, f, dists, d, database, text, *queue);
   run.print_header();
   const auto t_all = std::chrono::steady_clock::now();
-  run_jobs(run, plan, queue, t_all, /*check_device=*/false);
+  run_jobs(run, plan, *queue, t_all, /*check_device=*/false);
   const double seconds = seconds_since(t_all);
   run.print_summary(seconds);
   if (c.json) {

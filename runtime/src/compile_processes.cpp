@@ -1,7 +1,7 @@
 #include "histtune/compile_processes.hpp"
 
-#include <signal.h>
 #include <malloc.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <spawn.h>
 #include <sys/socket.h>

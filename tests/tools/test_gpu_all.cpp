@@ -114,6 +114,20 @@ TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLast) {
   }
 }
 
+// A pending plan is handed out as listed (most-called first); any other in start_order's order.
+TEST(GpuAllQueue, APendingPlanKeepsItsOrderAndTheDefaultPlanStartsLongestFirst) {
+  const std::vector<Problem> plan = tuner::default_plan();
+  auto drain = [](PlanQueue& q) {
+    std::vector<std::size_t> out;
+    while (const auto i = q.next()) out.push_back(*i);
+    return out;
+  };
+  std::vector<std::size_t> listed(plan.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) listed[i] = i;
+  EXPECT_EQ(drain(*plan_queue(plan, /*pending=*/true)), listed);
+  EXPECT_EQ(drain(*plan_queue(plan, /*pending=*/false)), start_order(plan));
+}
+
 // Two boards: one takes 1 ms a problem, the other 4 ms. Each problem is tuned exactly once, and
 // the faster board tunes more of them: the queue is dynamic, not a fixed half each.
 TEST(GpuAllQueue, AFasterBoardTakesMoreProblemsAndNoneIsTakenTwice) {

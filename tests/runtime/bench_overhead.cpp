@@ -373,6 +373,30 @@ void time_variants(std::vector<Variant>& variants, cudaStream_t stream, int call
     for (auto& v : variants) timed_block(v, true);
 }
 
+// Calls back to back (time_throughput): a memset and a launch, the zeroing kernel and a dependent
+// launch, and histtune's call; where a call zeroes and the zeroing kernel exists (sm_90), else
+// none.
+std::vector<Throughput> back_to_back(Dispatcher& disp, const Hist1DLaunch& launch,
+                                     const Choice& used, const Problem& p, const DeviceInfo& d,
+                                     const std::vector<Variant>& variants,
+                                     const std::uint8_t* d_samples, std::uint32_t* d_counts,
+                                     cudaStream_t stream) {
+  if (!launch.zeroes_counts() || d.cc_major < 9) return {};
+  const Kernel zero_kernel =
+      disp.cache().get(hist1d_request(used.config, p, d.arch()), hist1d::kZeroKernel);
+  const int cluster = used.config.cluster;
+  std::vector<Throughput> ways = {
+      {"bare cudaMemsetAsync + cudaLaunchKernel", variants[kBareMemset].call},
+      {"bare zeroing kernel + dependent launch (PDL)",
+       [&launch, &p, cluster, zero_kernel, d_samples, d_counts, stream] {
+         bare_zero_then_dependent(launch, cluster, zero_kernel, p, d_samples, d_counts, stream);
+       }},
+      {"histtune::histogram_direct", variants[kFree].call},
+  };
+  time_throughput(ways, stream);
+  return ways;
+}
+
 // Each variant's times, then what a histtune call does beyond the bare launch of the same
 // kernel: the bare baseline includes the memset when the configuration needs one (the call
 // cannot be correct without it).
@@ -515,18 +539,8 @@ int parent(const std::string& self, const Options& o) {
        {}},
   };
   time_variants(variants, stream, o.calls);
-  const Kernel zero_kernel =
-      disp.cache().get(hist1d_request(used.config, p, d.arch()), hist1d::kZeroKernel);
-  std::vector<Throughput> ways = {
-      {"bare cudaMemsetAsync + cudaLaunchKernel", variants[kBareMemset].call},
-      {"bare zeroing kernel + dependent launch (PDL)",
-       [&] {
-         bare_zero_then_dependent(launch, used.config.cluster, zero_kernel, p, d_samples,
-                                  d_counts, stream);
-       }},
-      {"histtune::histogram_direct", variants[kFree].call},
-  };
-  if (launch.zeroes_counts() && d.cc_major >= 9) time_throughput(ways, stream);
+  const std::vector<Throughput> ways =
+      back_to_back(disp, launch, used, p, d, variants, w.d_samples, w.d_counts, stream);
 
   const LaunchGeometry& g = launch.geometry();
   std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
@@ -542,7 +556,7 @@ int parent(const std::string& self, const Options& o) {
               pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
               gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
   print_warm(variants, launch.zeroes_counts());
-  if (launch.zeroes_counts() && d.cc_major >= 9) print_throughput(ways);
+  if (!ways.empty()) print_throughput(ways);
   print_cold(cold);
   std::filesystem::remove_all(dir);
   return 0;

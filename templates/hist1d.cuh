@@ -886,38 +886,41 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const HtInput in = ht_input(samples, n);
   const unsigned long long head = in.head, body_vecs = in.body_vecs, full = in.full_tiles;
   const VecT* body = in.body;
+  // Tiles past `full`, one sample per item: the body's partial tile, then the head and the tail.
+  const unsigned long long rest = (body_vecs - full * kTileVecs) * kPerVec;
+  const unsigned long long tail_start = head + body_vecs * kPerVec, tail = n - tail_start;
   VecT next[kVecs];
   if (HT_PREFETCH && blockIdx.x < full) {
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
   }
+  // One loop over whole and last tiles, so that ht_place_tile is inlined once: a second loop for
+  // the last tiles made the partition kernel's compile about twice as long.
   HT_UNROLL_TILES
-  for (unsigned long long t = blockIdx.x; t < full; t += gridDim.x) {
-    VecT v[kVecs];
+  for (unsigned long long t = blockIdx.x; t < stride; t += gridDim.x) {
+    if (t < full) {
+      VecT v[kVecs];
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k) v[k] = HT_PREFETCH ? next[k] : ht_tile_vec(body, t, k);
-    if (HT_PREFETCH && t + gridDim.x < full) {
+      for (unsigned int k = 0; k < kVecs; ++k)
+        v[k] = HT_PREFETCH ? next[k] : ht_tile_vec(body, t, k);
+      if (HT_PREFETCH && t + gridDim.x < full) {
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
-    }
+        for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
+      }
 #pragma unroll
-    for (unsigned int k = 0; k < kVecs; ++k)
-      ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
-                         [&](SampleT s, unsigned int j) { bin_sample(s, k * kPerVec + j); });
-    ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
-  }
-  // The last tiles, one sample per item: the body's partial tile, then the head and the tail.
-  const unsigned long long rest = (body_vecs - full * kTileVecs) * kPerVec;
-  const unsigned long long tail_start = head + body_vecs * kPerVec, tail = n - tail_start;
-  for (unsigned long long t = full + ((blockIdx.x + gridDim.x - full % gridDim.x) % gridDim.x);
-       t < stride; t += gridDim.x) {
+      for (unsigned int k = 0; k < kVecs; ++k)
+        ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
+                           [&](SampleT s, unsigned int j) { bin_sample(s, k * kPerVec + j); });
+    } else {
 #pragma unroll
-    for (unsigned int i = 0; i < kPerTile; ++i) {
-      const unsigned long long e = (unsigned long long)i * kThreads + threadIdx.x;
-      bin[i] = kNoPart;
-      if (t == full && e < rest) bin_sample(samples[head + full * kTile + e], i);
-      if (t == full + 1u && e < head) bin_sample(samples[e], i);
-      if (t == full + 1u && e >= head && e - head < tail) bin_sample(samples[tail_start + e - head], i);
+      for (unsigned int i = 0; i < kPerTile; ++i) {
+        const unsigned long long e = (unsigned long long)i * kThreads + threadIdx.x;
+        bin[i] = kNoPart;
+        if (t == full && e < rest) bin_sample(samples[head + full * kTile + e], i);
+        if (t == full + 1u && e < head) bin_sample(samples[e], i);
+        if (t == full + 1u && e >= head && e - head < tail)
+          bin_sample(samples[tail_start + e - head], i);
+      }
     }
     ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
   }

@@ -51,14 +51,18 @@ std::vector<Candidate> default_candidates(const Problem& p) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
     // 32-bit copies while a few slices hold them (i32 131072 bins 2^26: three slices, 0.131 ms
-    // worst of four distributions), then partition-then-count on large inputs, then atomics on
-    // the output (docs/kernels.md has the figures).
+    // worst of four distributions), then partition-then-count on large inputs (without
+    // prefetch, as the tuned winners of every large-bin row: with the partition pass's one loop
+    // over whole and last tiles the prefetching default of before ran 4-22% slower), then
+    // atomics on the output (docs/kernels.md has the figures).
     return {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
-            {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1", 1,
+            {"tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf0", 1,
              kPartitionedFromSamples},
+            {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf0", 1,
+             kPartitionedFromSamples},  // 8-byte samples: the same bytes a thread (not timed)
             {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
             {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
   }

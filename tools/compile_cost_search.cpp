@@ -72,7 +72,7 @@ class RecordingBench : public tuner::Bench {
 tuner::TuneOptions plan_options(const Problem& p, const DeviceInfo& d,
                                 const std::vector<db::WinnerRow>& chosen) {
   tuner::TuneOptions opt;
-  opt.budget = tuner::SearchBudget{tuner::kPlanBudget, 0};
+  opt.budget = tuner::SearchBudget{tuner::kPlanBudget, 0, tuner::kPlanScreenAbove};
   opt.starts = tuner::tuning_starts(chosen, d, p);
   const KernelFamily& f = family_of(p);
   if (auto pt = tuner::point_of_label(f.label(f.fallback(p, d)), p, d)) {

@@ -47,7 +47,7 @@ struct TuneValues {
   TuneFlags flags;
 };
 
-// The search: --strategy, --budget, --time-limit.
+// The search: --strategy, --budget, --screen-above, --time-limit.
 void declare_search(CLI::App* app, TuneFlags& flags) {
   app->add_option("--strategy", flags.strategy,
                   "annealing: simulated annealing over neighbours, then a hill climb (the\n"
@@ -64,6 +64,13 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
              "annealing then times a tenth of the valid space)")
       ->type_name("N")
       ->check(non_negative, "");
+  app->add_option("--screen-above", flags.screen_above,
+                  "annealing: a move the search's cost model (fit to the points timed so far)\n"
+                  "predicts above RATIO x the best so far uses its evaluation untimed, so its\n"
+                  "kernel is never compiled (0: time every move)")
+      ->type_name("RATIO")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
   app->add_option("--jobs", flags.jobs,
                   "problems tuned at once (0: one per 6 GiB of GPU memory, 1 to 8): each\n"
                   "compiles on its own threads while another is timed; every measurement\n"

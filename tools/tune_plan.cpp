@@ -51,6 +51,9 @@ std::string winner_line(const tuner::TuneResult& r, std::size_t distributions, d
   if (!r.second_search.empty())
     std::snprintf(searched + std::strlen(searched), sizeof searched - std::strlen(searched),
                   ", %zu more on %s", r.second_search_evaluations, r.second_search.c_str());
+  if (r.screened)
+    std::snprintf(searched + std::strlen(searched), sizeof searched - std::strlen(searched),
+                  " (%zu of them screened out untimed)", r.screened);
   char pruned[48] = "";
   if (r.valid) std::snprintf(pruned, sizeof pruned, "%zu pruned, ", r.pruned);
   char line[704];
@@ -262,7 +265,7 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
                                         std::chrono::steady_clock::time_point t0) const {
   tuner::TuneOptions opt;
   opt.strategy = f_.strategy;
-  opt.budget = tuner::SearchBudget{budget_, f_.time_limit_s};
+  opt.budget = tuner::SearchBudget{budget_, f_.time_limit_s, f_.screen_above};
   opt.seed = f_.seed;
   opt.distributions = dists_;
   opt.finalists = f_.finalists;
@@ -380,6 +383,7 @@ nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r
           {"budget", budget_},
           {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
           {"searched", r.search_evaluations},
+          {"screened", r.screened},
           {"second_search", r.second_search.empty()
                                 ? nlohmann::json()
                                 : nlohmann::json{{"distribution", r.second_search},

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "histtune/tuner/cost_model.hpp"
 #include "search_internal.hpp"
 
 namespace histtune::tuner {
@@ -67,7 +68,7 @@ class AnnealingRun {
   AnnealingRun(const SearchSpace& space, const Objective& f, const SearchBudget& b,
                std::uint64_t seed, const Plan& plan)
       : space_(space), plan_(plan), valid_(space), rng_(seed), budget_(budget_of(b)),
-        run_(f, b, r_) {}
+        run_(f, b, r_), model_(space.sizes), screen_above_(b.screen_above) {}
 
   SearchResult run(const std::vector<Point>& starts, const SearchBudget& b) {
     const std::vector<Point> first = seeds(starts);
@@ -98,6 +99,24 @@ class AnnealingRun {
     return c ? std::log(std::max(*c, 1e-30)) : INFINITY;
   }
   bool done() { return r_.evaluations >= budget_ || run_.exhausted(); }
+
+  // The points worth timing: with screen_above, those the cost model (fit to every point timed
+  // so far) cannot predict or predicts within screen_above x the best; the others use their
+  // evaluation untimed (Run::screen), as rejected moves.
+  std::vector<Point> promising(const std::vector<Point>& pts) {
+    if (screen_above_ <= 0 || r_.best.empty()) return pts;
+    for (; fed_ < r_.history.size(); ++fed_)
+      if (const auto& [p, c] = r_.history[fed_]; c) model_.add(p, *c);
+    std::vector<Point> keep;
+    for (const Point& p : pts) {
+      const std::optional<double> predicted = model_.predict(p);
+      if (predicted && *predicted > r_.best_cost * screen_above_)
+        run_.screen(p);
+      else
+        keep.push_back(p);
+    }
+    return keep;
+  }
   std::size_t left() const { return r_.evaluations < budget_ ? budget_ - r_.evaluations : 0; }
   void announce(const std::vector<Point>& next) {
     if (plan_ && !next.empty()) plan_(next);
@@ -187,6 +206,7 @@ class AnnealingRun {
         moves.push_back(*q);
       }
       if (moves.empty()) break;
+      moves = promising(moves);
       announce(moves);
       for (const auto& next : moves) {
         if (r_.evaluations >= anneal_until || done()) break;
@@ -222,6 +242,7 @@ class AnnealingRun {
         more.push_back(*p);
       }
       if (more.empty()) break;
+      more = promising(more);
       announce(more);
       for (const auto& p : more) {
         if (done()) break;
@@ -238,6 +259,9 @@ class AnnealingRun {
   std::uniform_real_distribution<double> unit_{0.0, 1.0};
   std::size_t budget_;
   Run run_;
+  CostModel model_;
+  double screen_above_;
+  std::size_t fed_ = 0;  // points of r_.history the model has
   Point cur_;  // the annealing's current point and its log cost
   double cur_cost_ = INFINITY;
 };

@@ -53,6 +53,14 @@ class Run {
     return c;
   }
 
+  // A point the cost model leaves out: it uses an evaluation and is never timed (to the
+  // climbs that meet it later, a point that failed).
+  void screen(const Point& p) {
+    if (!seen_.emplace(p, std::nullopt).second) return;
+    ++r_.evaluations;
+    ++r_.screened;
+  }
+
   bool seen(const Point& p) const { return seen_.count(p) != 0; }
 
  private:

@@ -131,6 +131,7 @@ void Tuning::search() {
   r_.pruned = sr.invalid_skipped;
   r_.valid = sr.valid_points;
   r_.search_evaluations = sr.evaluations;
+  r_.screened = sr.screened;
   r_.stopped_early = sr.stopped_by_budget || sr.stopped_by_time;
   count_.expect(opt_.polish_budget + others_ * per_other_ + after_per_distribution());
 }
@@ -216,10 +217,11 @@ void Tuning::second_search() {
     if (on > 0) {
       const SearchResult s2 = make_strategy("annealing")->run(
           space_, [&](const Point& pt) { return evaluate(on, pt); },
-          SearchBudget{opt_.second_search_budget, 0}, opt_.seed + 100 + on, plan_,
-          fastest(seen_[on], 3));
+          SearchBudget{opt_.second_search_budget, 0, opt_.budget.screen_above},
+          opt_.seed + 100 + on, plan_, fastest(seen_[on], 3));
       r_.second_search = r_.distributions[on];
       r_.second_search_evaluations = s2.evaluations;
+      r_.screened += s2.screened;
     }
   }
   count_.expect(climbing_ + deciding_);

@@ -64,12 +64,17 @@ using Objective = std::function<std::optional<double>(const Point&)>;
 struct SearchBudget {
   std::size_t max_evaluations = 0;  // 0: no limit
   double time_limit_s = 0;          // 0: no limit
+  // Annealing: a move its cost model (cost_model.hpp) predicts above this many times the best
+  // cost so far counts against max_evaluations untimed, so its kernel is never compiled.
+  // 0: every move timed.
+  double screen_above = 0;
 };
 
 struct SearchResult {
   Point best;  // empty when nothing succeeded
   double best_cost = 0;
-  std::size_t evaluations = 0;
+  std::size_t evaluations = 0;  // screened ones included
+  std::size_t screened = 0;     // moves left untimed (SearchBudget::screen_above)
   std::size_t invalid_skipped = 0;  // grid points the restrictions removed
   std::size_t valid_points = 0;     // size of the valid space
   std::vector<std::pair<Point, std::optional<double>>> history;  // in evaluation order

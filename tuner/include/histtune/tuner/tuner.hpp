@@ -212,6 +212,7 @@ struct TuneResult {
   std::size_t raced_out = 0;                     // measurements stopped early by the race
   std::size_t valid = 0;                         // valid points of the space; 0: not counted (annealing with a budget)
   std::size_t search_evaluations = 0;            // of phase 1, reused ones included
+  std::size_t screened = 0;                      // of the two searches' evaluations, left untimed
   std::size_t polish_evaluations = 0;            // new points the polish climb timed
   std::size_t factorial_evaluations = 0;         // new points of the factorial and its polish
   std::size_t worst_case_evaluations = 0;        // new measurements of the worst-case climb
@@ -288,8 +289,11 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
                                  const Problem& p, std::size_t max = 6);
 
 // The default plan of `histtune --gpu auto`, and the search budget (evaluations per problem,
-// annealing) it is tuned with unless --budget says otherwise.
+// annealing) it is tuned with unless --budget says otherwise; its searches leave untimed the
+// moves their cost model predicts above kPlanScreenAbove x the best (SearchBudget::screen_above;
+// --screen-above).
 std::vector<Problem> default_plan();
 constexpr std::size_t kPlanBudget = 160;
+constexpr double kPlanScreenAbove = 3.0;
 
 }  // namespace histtune::tuner

@@ -1,7 +1,7 @@
 #include "histtune/tuner/cost_model.hpp"
 
 #include <cmath>
-#include <stdexcept>
+#include <utility>
 
 namespace histtune::tuner {
 namespace {
@@ -10,12 +10,13 @@ namespace {
 // twice should not swing far on two noisy times. Small against a column's count (>= kMinSeen).
 constexpr double kRidge = 1e-2;
 
-// Solves A x = b for symmetric positive definite A (n x n, row-major) by Cholesky, in place.
+// Solves A x = b for symmetric positive definite A (n x n, row-major) by Cholesky, in place;
+// empty where A is not (rounding: the model then predicts nothing, so it screens nothing).
 std::vector<double> solve_spd(std::vector<double> a, std::vector<double> b, std::size_t n) {
   for (std::size_t j = 0; j < n; ++j) {
     double d = a[j * n + j];
     for (std::size_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
-    if (!(d > 0)) throw std::logic_error("CostModel: normal equations not positive definite");
+    if (!(d > 0)) return {};
     const double l = std::sqrt(d);
     a[j * n + j] = l;
     for (std::size_t i = j + 1; i < n; ++i) {
@@ -61,6 +62,7 @@ std::optional<double> CostModel::predict(const Point& p) const {
   for (std::size_t k = 0; k < p.size(); ++k)
     if (p[k] < 0 || p[k] >= sizes_[k] || timed_[column(k, p[k])] < kMinSeen) return std::nullopt;
   if (!fitted_) fit();
+  if (coef_.empty()) return std::nullopt;
   double y = coef_[columns_ - 1];
   for (std::size_t k = 0; k < p.size(); ++k) y += coef_[column(k, p[k])];
   return std::exp(y);
@@ -79,8 +81,7 @@ void CostModel::fit() const {
       for (std::size_t c : cols) a[r * n + c] += 1.0;
     }
   }
-  for (std::size_t j = 0; j + 1 < n; ++j) a[j * n + j] += kRidge;
-  a[(n - 1) * n + (n - 1)] += 1e-9;  // the mean is not shrunk; this only keeps it definite
+  for (std::size_t j = 0; j + 1 < n; ++j) a[j * n + j] += kRidge;  // the mean is not shrunk
   coef_ = solve_spd(std::move(a), std::move(b), n);
   fitted_ = true;
 }

@@ -425,6 +425,41 @@ void print_warm(const std::vector<Variant>& variants, bool zeroes_counts) {
               st[kMcFree].median - st[kMcBare].median);
 }
 
+// A bare launch is one kernel; a two-phase call is two and a temporary buffer, a partitioned
+// one three a round, so the added cost of histtune's call would not be what this measures.
+void require_one_kernel(const Choice& used, const Hist1DLaunch& launch, const Choice& used_range,
+                        const Hist1DLaunch& launch_range, const MultiChannelChoice& used_mc,
+                        const MultiChannelLaunch& launch_mc) {
+  if (launch.two_phase() || launch.partitioned() || launch_range.two_phase() ||
+      launch_range.partitioned() || launch_mc.two_phase())
+    throw Error(StatusCode::invalid_argument,
+                "bench_overhead: the database chose a multi-kernel configuration (" +
+                    used.config.label() + ", " + used_range.config.label() + ", " +
+                    used_mc.config.label() +
+                    "); measure the overhead with single-kernel configurations (HISTTUNE_DB "
+                    "pointing at no database runs the built-in defaults)");
+}
+
+// The three configurations timed, where the lookup found them, and their launch shapes.
+void print_configurations(const Choice& used, const Hist1DLaunch& launch, const Problem& pr,
+                          const Choice& used_range, const Hist1DLaunch& launch_range,
+                          const Problem& pm, const MultiChannelChoice& used_mc,
+                          const MultiChannelLaunch& launch_mc) {
+  const LaunchGeometry& g = launch.geometry();
+  std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
+              used.config.label().c_str(), to_string(used.level),
+              used.unverified ? ", unverified" : "", g.grid, g.block, g.smem_bytes);
+  const LaunchGeometry& gr = launch_range.geometry();
+  std::printf("range: %s: configuration %s (lookup: %s), grid %u x %u threads, %zu B shared\n",
+              pr.describe().c_str(), used_range.config.label().c_str(),
+              to_string(used_range.level), gr.grid, gr.block, gr.smem_bytes);
+  const MultiChannelGeometry& gm = launch_mc.geometry();
+  std::printf("multi-channel: %s: configuration %s (lookup: %s), grid %u x %u x %u threads, "
+              "%zu B shared\n",
+              pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
+              gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
+}
+
 int parent(const std::string& self, const Options& o) {
   const DeviceInfo d = query_device(current_device());
   const Problem p = problem_of(o);
@@ -470,16 +505,7 @@ int parent(const std::string& self, const Options& o) {
       mc_cache.get(multichannel::request(used_mc.config, pm, d.arch()), multichannel::kKernel);
   const MultiChannelLaunch launch_mc(mc_cache, k_mc, used_mc.config, pm, d);
   HT_CUDA(cudaStreamSynchronize(stream));
-  // A bare launch is one kernel; a two-phase call is two and a temporary buffer, a partitioned
-  // one three a round, so the added cost of histtune's call would not be what this measures.
-  if (launch.two_phase() || launch.partitioned() || launch_range.two_phase() ||
-      launch_range.partitioned() || launch_mc.two_phase())
-    throw Error(StatusCode::invalid_argument,
-                "bench_overhead: the database chose a multi-kernel configuration (" +
-                    used.config.label() + ", " + used_range.config.label() + ", " +
-                    used_mc.config.label() +
-                    "); measure the overhead with single-kernel configurations (HISTTUNE_DB "
-                    "pointing at no database runs the built-in defaults)");
+  require_one_kernel(used, launch, used_range, launch_range, used_mc, launch_mc);
 
   auto bare_launch = [&] { bare_hist1d(launch, used.config.cluster, p, d_samples, d_counts, stream); };
   std::vector<Variant> variants = {
@@ -542,19 +568,7 @@ int parent(const std::string& self, const Options& o) {
   const std::vector<Throughput> ways =
       back_to_back(disp, launch, used, p, d, variants, w.d_samples, w.d_counts, stream);
 
-  const LaunchGeometry& g = launch.geometry();
-  std::printf("configuration %s (lookup: %s%s), grid %u x %u threads, %zu B shared\n",
-              used.config.label().c_str(), to_string(used.level),
-              used.unverified ? ", unverified" : "", g.grid, g.block, g.smem_bytes);
-  const LaunchGeometry& gr = launch_range.geometry();
-  std::printf("range: %s: configuration %s (lookup: %s), grid %u x %u threads, %zu B shared\n",
-              pr.describe().c_str(), used_range.config.label().c_str(),
-              to_string(used_range.level), gr.grid, gr.block, gr.smem_bytes);
-  const MultiChannelGeometry& gm = launch_mc.geometry();
-  std::printf("multi-channel: %s: configuration %s (lookup: %s), grid %u x %u x %u threads, "
-              "%zu B shared\n",
-              pm.describe().c_str(), used_mc.config.label().c_str(), to_string(used_mc.level),
-              gm.grid.x, gm.grid.y, gm.block, gm.smem_bytes);
+  print_configurations(used, launch, pr, used_range, launch_range, pm, used_mc, launch_mc);
   print_warm(variants, launch.zeroes_counts());
   if (!ways.empty()) print_throughput(ways);
   print_cold(cold);

@@ -71,7 +71,7 @@ StrategyComparison compare_strategies_with(const Problem& p, const SearchSpace& 
       // Fresh measurements: the objective is the bench, not the exhaustive run's memo.
       const SearchResult sr = make_strategy("annealing")
                                   ->run(space, objective("annealing/" + std::to_string(b)),
-                                        SearchBudget{b, 0}, run.seed, plan);
+                                        SearchBudget{b, 0, opt.screen_above}, run.seed, plan);
       run.seconds = seconds_since(t0);
       record(run, sr);
       out.guided.push_back(run);

@@ -20,6 +20,7 @@ struct StrategyComparisonOptions {
   TimingOptions timing;
   // Annealing budgets; 0 stands for 15% of the valid configurations (the ceiling).
   std::vector<std::size_t> budgets = {kPlanBudget, 0};
+  double screen_above = kPlanScreenAbove;  // the annealing runs screen as the plan's searches do
   int seeds = 3;                // annealing runs per budget, seeds first_seed, first_seed + 1, ...
   std::uint64_t first_seed = 1;
   int rounds = 3;               // interleaved re-timing rounds of the runs' best configurations

@@ -42,6 +42,7 @@ int run_compare_strategies(const Common& c, const std::vector<Problem>& plan, co
   tuner::StrategyComparisonOptions opt;
   if (f.budget) opt.budgets = {*f.budget};
   opt.seeds = f.compare_seeds;
+  opt.screen_above = f.screen_above;  // --screen-above, as the plan takes it
   opt.first_seed = f.seed;
   if (!c.quiet)
     std::fprintf(text,

@@ -25,6 +25,7 @@ struct TuneFlags {
   std::vector<std::string> distributions;  // empty: uniform, skewed, constant, runs
   std::size_t finalists = tuner::TuneOptions{}.finalists;
   double decision_drop = tuner::TuneOptions{}.decision_drop;
+  int decision_samples = tuner::TuneOptions{}.decision_samples;
   double screen_above = tuner::kPlanScreenAbove;
   std::string decision = tuner::to_string(tuner::TuneOptions{}.decision);
   std::uint64_t seed = 1;

@@ -116,6 +116,12 @@ void declare_decision(CLI::App* app, TuneFlags& flags) {
       ->type_name("FRACTION")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 10.0));
+  app->add_option("--decision-samples", flags.decision_samples,
+                  "samples each re-timing of the decision takes, every round's pooled (0: as\n"
+                  "the search times, at least 10 and until the median is within 1%)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   app->add_option("--decision", flags.decision,
                   "how the winner is chosen over the distributions: pairwise (the candidate no\n"
                   "other beats by more, each pair judged as `histtune stability` judges two runs'\n"

@@ -270,6 +270,7 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   opt.distributions = dists_;
   opt.finalists = f_.finalists;
   opt.decision_drop = f_.decision_drop;
+  opt.decision_samples = f_.decision_samples;
   opt.decision = tuner::robust_rule_of(f_.decision);
   opt.turn = &turn_;
   opt.compile_threads = f_.compile_threads;

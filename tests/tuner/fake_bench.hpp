@@ -35,10 +35,11 @@ class FakeBench : public tuner::Bench {
   std::string template_hash() const override { return "fake-template"; }
 
   Measured measure(const tuner::Point& p, tuner::Distribution dist,
-                   const tuner::TimingOptions*) override {
+                   const tuner::TimingOptions* how) override {
     if (delay_.count()) std::this_thread::sleep_for(delay_);
     ++calls[dist];
     measured.push_back(p);
+    least_samples.push_back(how ? how->min_samples : -1);
     Measured m;
     const std::optional<double> c = cost_(p, dist);
     // Ten samples spread +-0.2% around the cost: the median is the cost.
@@ -54,6 +55,7 @@ class FakeBench : public tuner::Bench {
 
   std::map<tuner::Distribution, std::size_t> calls;
   std::vector<tuner::Point> measured;  // every measure() call's point, in order
+  std::vector<int> least_samples;      // each call's TimingOptions::min_samples (-1: none given)
   std::size_t prefetched = 0;
 
  private:

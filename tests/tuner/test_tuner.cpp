@@ -519,6 +519,33 @@ TEST(TuneWith, TheDecisionStopsTimingACandidatePlainlyBehindAfterARound) {
   }
 }
 
+// --decision-samples: every re-timing of the decision asks for exactly that many samples; the
+// search's measurements keep the stopping rule's least (10), and the winner is the same.
+TEST(TuneWith, DecisionSamplesFixTheReTimingsSamplesAndLeaveTheSearchAlone) {
+  const auto cost = [](const Point& p, Distribution) -> std::optional<double> {
+    return 1.0 + 0.05 * p[0] + 0.02 * p[1];
+  };
+  TuneOptions o;
+  o.strategy = "exhaustive";
+  o.finalists = 3;
+  o.remeasure_rounds = 2;
+  FakeBench plain(cost);
+  const TuneResult a = tune_with(problem(), SearchSpace{{3, 3}, nullptr}, plain, o);
+  o.decision_samples = 4;
+  FakeBench fixed(cost);
+  const TuneResult b = tune_with(problem(), SearchSpace{{3, 3}, nullptr}, fixed, o);
+  EXPECT_EQ(a.winner, b.winner);
+  const auto asked = [](const FakeBench& f, int n) {
+    return std::count(f.least_samples.begin(), f.least_samples.end(), n);
+  };
+  EXPECT_EQ(asked(plain, 4), 0);
+  EXPECT_GT(asked(fixed, 4), 0);
+  // The same calls; only the decision's (each candidate x distribution x round) ask for 4.
+  ASSERT_EQ(plain.least_samples.size(), fixed.least_samples.size());
+  EXPECT_EQ(asked(fixed, 4), asked(plain, TimingOptions{}.min_samples) - asked(fixed, 10));
+  EXPECT_EQ(static_cast<std::size_t>(asked(fixed, 4)) % (o.remeasure_rounds * 4), 0u);
+}
+
 TEST(TuneStarts, WinnersOfSimilarProblemsNearestFirstNeverTheProblemsOwn) {
   const DeviceInfo d = histtune::test::h100_like();
   Problem p;  // u8, direct, 256 bins

@@ -328,12 +328,15 @@ Tuning::Costs Tuning::retime(const std::vector<Point>& all, std::size_t eligible
   std::vector<bool> dropped(all.size(), false);
   Costs cost(all.size(), std::vector<double>(dists, kFailed));
   noise.noise.assign(eligible, std::vector<double>(dists, 0.0));
+  TimingOptions how = opt_.timing;
+  if (opt_.decision_samples > 0)
+    how.min_samples = how.max_samples = how.batch = opt_.decision_samples;
   for (std::size_t round = 0; round < rounds_; ++round) {
     for (std::size_t di = 0; di < dists; ++di)
       for (std::size_t c = 0; c < all.size(); ++c) {
         const std::string shown = r_.distributions[di] + ": " + bench_.label(all[c]);
         if (!failed[c][di] && !dropped[c]) {
-          const Bench::Measured m = bench_.measure(all[c], dists_[di]);
+          const Bench::Measured m = bench_.measure(all[c], dists_[di], &how);
           if (m.verified) {
             pooled[c][di].insert(pooled[c][di].end(), m.timing.sample_ms.begin(),
                                  m.timing.sample_ms.end());

@@ -74,12 +74,7 @@ tuner::TuneOptions plan_options(const Problem& p, const DeviceInfo& d,
   tuner::TuneOptions opt;
   opt.budget = tuner::SearchBudget{tuner::kPlanBudget, 0, tuner::kPlanScreenAbove};
   opt.starts = tuner::tuning_starts(chosen, d, p);
-  const KernelFamily& f = family_of(p);
-  if (auto pt = tuner::point_of_label(f.label(f.fallback(p, d)), p, d)) {
-    opt.always.push_back(*pt);
-    if (std::find(opt.starts.begin(), opt.starts.end(), *pt) == opt.starts.end())
-      opt.starts.push_back(*pt);
-  }
+  tuner::add_built_in(opt, p, d);
   return opt;
 }
 

@@ -84,18 +84,34 @@ std::vector<Candidate> default_candidates(const Problem& p) {
 
 }  // namespace
 
-Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
-  const std::vector<Candidate> candidates = default_candidates(p);
+namespace {
+
+// The candidates of default_candidates(p) that may run p, in order.
+std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& d) {
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.
   const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
-  for (const Candidate& k : candidates) {
+  std::vector<Hist1DConfig> out;
+  for (const Candidate& k : default_candidates(p)) {
     const auto c = Hist1DConfig::parse(k.label);
     if (c && p.n >= k.min_n && check(*c, p, d).holds() &&
         geometry(*c, p, d).slices <= std::min(k.slices, most))
-      return *c;
+      out.push_back(*c);
   }
-  return default_config();
+  return out;
+}
+
+}  // namespace
+
+Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
+  const std::vector<Hist1DConfig> usable = usable_candidates(p, d);
+  return usable.empty() ? default_config() : usable.front();
+}
+
+std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d) {
+  std::vector<Hist1DConfig> usable = usable_candidates(p, d);
+  if (!usable.empty()) usable.erase(usable.begin());
+  return usable;
 }
 
 std::vector<Hist1DConfig> space() { return params::space(params()); }

@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
 
 using namespace histtune;
@@ -382,6 +383,34 @@ TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {
   EXPECT_EQ(hist1d::default_for(moe, h100_like()).single_block, 1);
   moe.n = (1 << 12) + 1;
   EXPECT_EQ(hist1d::default_for(moe, h100_like()).single_block, 0);
+}
+
+// The search's seeds: the built-in candidates after the default that may run the problem, valid,
+// never the default itself; u32 65536 bins 2^26 gets 32-bit copies in slices among them (the
+// neighbour of the winner three H100 plans of four missed). The family's seeds() are these.
+TEST(Hist1DDefaults, AlternativesAreTheOtherValidCandidatesAfterTheDefault) {
+  Problem big = u8_256(1 << 26);
+  big.sample_type = SampleType::u32;
+  big.num_bins = 65536;
+  const Hist1DConfig chosen = hist1d::default_for(big, h100_like());
+  const std::vector<Hist1DConfig> alt = hist1d::default_alternatives(big, h100_like());
+  ASSERT_FALSE(alt.empty());
+  bool sliced = false;
+  for (const Hist1DConfig& c : alt) {
+    EXPECT_EQ(hist1d::check(c, big, h100_like()).message(), "") << c.label();
+    EXPECT_NE(c.label(), chosen.label());
+    sliced |= c.storage == Storage::shared &&
+              hist1d::geometry(c, big, h100_like()).slices > 1;
+  }
+  EXPECT_TRUE(sliced);
+  const KernelFamily& f = family(Family::hist1d);
+  const std::vector<ParamValues> seeds = f.seeds(big, h100_like());
+  ASSERT_EQ(seeds.size(), alt.size());
+  EXPECT_EQ(f.label(seeds.front()), alt.front().label());
+  EXPECT_TRUE(hist1d::default_alternatives(u8_256(1000), h100_like()).empty() ||
+              hist1d::default_alternatives(u8_256(1000), h100_like()).front().label() !=
+                  hist1d::default_for(u8_256(1000), h100_like()).label());
+  EXPECT_TRUE(family(Family::joint).seeds(big, h100_like()).empty()) << "no seeds() in its traits";
 }
 
 TEST(Hist1DLookup, ASingleBlockWinnerServesAtMostTwiceItsSamples) {

@@ -212,14 +212,7 @@ std::string template_hash_of(const Problem& p) { return family_of(p).template_ha
 TuneResult tune(const DeviceInfo& d, const Problem& p, KernelCache& cache, const TuneOptions& opt) {
   GpuBench bench(d, p, cache, opt);
   TuneOptions with = opt;
-  // The built-in default is always measured, and annealing searches around it too: its
-  // neighbours may beat it.
-  const KernelFamily& f = family_of(p);
-  if (const std::optional<Point> pt = point_of_label(f.label(f.fallback(p, d)), p, d)) {
-    with.always.push_back(*pt);
-    if (std::find(with.starts.begin(), with.starts.end(), *pt) == with.starts.end())
-      with.starts.push_back(*pt);
-  }
+  add_built_in(with, p, d);
   return tune_with(p, search_space(p, d), bench, with);
 }
 

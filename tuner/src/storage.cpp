@@ -2,7 +2,10 @@
 // winners of similar problems as the starts of a search.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
+#include "histtune/family.hpp"
+#include "histtune/tuner/search.hpp"
 #include "histtune/tuner/tuner.hpp"
 #include "histtune/version.hpp"
 
@@ -44,6 +47,24 @@ void store(db::Database& database, const db::DeviceRow& device, const TuneResult
 
 void store(db::Database& database, const DeviceInfo& d, const TuneResult& r, bool measurements) {
   store(database, d.row(), r, measurements);
+}
+
+// Three H100 plans of four kept a winner 4-20% slower on u32 direct 65536 bins 2^26: one step
+// from a built-in candidate (32-bit copies in slices) after the default that they never timed.
+void add_built_in(TuneOptions& opt, const Problem& p, const DeviceInfo& d) {
+  const KernelFamily& f = family_of(p);
+  if (const std::optional<Point> pt = point_of_label(f.label(f.fallback(p, d)), p, d))
+    opt.always.push_back(*pt);
+  // At most three seeds: 65536 bins have seven candidates after the default (partitioned ones a
+  // second a compile), and the one the plans missed is the third.
+  constexpr std::size_t kSeeds = 3;
+  std::vector<ParamValues> built_in = {f.fallback(p, d)};
+  for (ParamValues& v : f.seeds(p, d))
+    if (built_in.size() <= kSeeds) built_in.push_back(std::move(v));
+  for (const ParamValues& v : built_in)
+    if (const std::optional<Point> pt = point_of_label(f.label(v), p, d))
+      if (std::find(opt.starts.begin(), opt.starts.end(), *pt) == opt.starts.end())
+        opt.starts.push_back(*pt);
 }
 
 std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,

@@ -66,6 +66,9 @@ class KernelFamily {
                              const DeviceInfo& d) const = 0;
   // The built-in choice when nothing is tuned.
   virtual ParamValues fallback(const Problem& p, const DeviceInfo& d) const = 0;
+  // Other built-in configurations a search of p starts from besides the fallback (known good
+  // for problems of p's kind); none for a family whose traits have no seeds().
+  virtual std::vector<ParamValues> seeds(const Problem& p, const DeviceInfo& d) const = 0;
   virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;
   virtual std::unique_ptr<PreparedLaunch> prepare(KernelCache& cache, const Kernel& k,
                                                   const ParamValues& v, const Problem& p,

@@ -2,15 +2,24 @@
 // launch), F::kId, F::kName, F::kTemplate, F::kKernel, kChannels, kRows, kWeights, kDims, kSpecPrefix and
 // kBaseline, and
 // static params(), parse(), check(), fallback(), request(), validate(), counters(),
-// plan_problems() and bench_rows(). runtime/src/families.cpp instantiates one per family.
+// plan_problems() and bench_rows(), and optionally seeds(). runtime/src/families.cpp instantiates one per family.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "histtune/family.hpp"
 #include "histtune/params.hpp"
 
 namespace histtune {
+
+// Whether the traits F have static seeds(p, d) (optional: most families have none).
+template <class F, class = void>
+struct HasSeeds : std::false_type {};
+template <class F>
+struct HasSeeds<F, std::void_t<decltype(F::seeds(std::declval<const Problem&>(),
+                                                 std::declval<const DeviceInfo&>()))>>
+    : std::true_type {};
 
 template <class F>
 class FamilyModel final : public KernelFamily {
@@ -64,6 +73,12 @@ class FamilyModel final : public KernelFamily {
   }
   ParamValues fallback(const Problem& p, const DeviceInfo& d) const override {
     return values(F::fallback(p, d));
+  }
+  std::vector<ParamValues> seeds(const Problem& p, const DeviceInfo& d) const override {
+    std::vector<ParamValues> out;
+    if constexpr (HasSeeds<F>::value)
+      for (const Config& c : F::seeds(p, d)) out.push_back(values(c));
+    return out;
   }
   CompileRequest request(const ParamValues& v, const Problem& p, int arch) const override {
     return F::request(config(v), p, arch);

@@ -159,6 +159,9 @@ Hist1DConfig default_config();
 // The built-in choice for `p` on `d` when nothing is tuned: a short per-shape heuristic (large
 // inputs, small inputs, bins beyond shared memory) that falls back to default_config().
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d);
+// The built-in candidates for p after default_for's choice that may also run p (each an H100
+// winner of a problem of p's kind): the tuner starts its search from them too.
+std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d);
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();
 // Holds when `c` may run `p` on `d`; otherwise the restriction that says no.
@@ -328,6 +331,9 @@ struct Hist1DFamily {
     return hist1d::serves(c, tuned, p, d);
   }
   static Config fallback(const Problem& p, const DeviceInfo& d) { return hist1d::default_for(p, d); }
+  static std::vector<Config> seeds(const Problem& p, const DeviceInfo& d) {
+    return hist1d::default_alternatives(p, d);
+  }
   static CompileRequest request(const Config& c, const Problem& p, int arch) {
     return hist1d::request(c, p, arch);
   }

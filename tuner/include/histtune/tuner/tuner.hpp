@@ -283,6 +283,11 @@ std::vector<Point> tuning_starts(const db::Database& database, const DeviceInfo&
 // run chose so far when it must not read earlier runs' (`histtune tune --fresh`).
 std::vector<Point> tuning_starts(const std::vector<db::WinnerRow>& winners, const DeviceInfo& d,
                                  const Problem& p, std::size_t max = 6);
+// The built-in configurations in opt: the fallback (the family's default for p on d) always
+// measured, and it and the first three of the family's seeds() after opt.starts (the ones not
+// already there), so that annealing searches around them too: their neighbours may beat them.
+// tune() calls it.
+void add_built_in(TuneOptions& opt, const Problem& p, const DeviceInfo& d);
 // The rows tuning_starts(database, ...) reads of one device: each robust winner followed by its
 // problem's per-distribution winners (`histtune tune --gpu all` reads every board of a model's).
 std::vector<db::WinnerRow> start_rows(const db::Database& database,

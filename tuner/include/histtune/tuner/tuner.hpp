@@ -127,8 +127,8 @@ struct TuneOptions {
   double decision_drop = 0.05;
   // Samples each of the decision's re-timings takes (its least and its most; 0: the search's
   // stopping rule, TimingOptions: at least 10, until the median's 95% interval is within 1%).
-  // Every round's samples are pooled, so fewer a round may do: the decision was 59-70 s of the
-  // GPU's 144-153 s in H100 plans D0-D2. Not yet measured on a GPU.
+  // Every round's samples are pooled. Fewer make the plan quicker and its winners less sure
+  // (docs/tuning.md, "Fewer samples in the decision"): the default keeps the stopping rule.
   int decision_samples = 0;
   // The search's measurements race: one whose first samples are more than race_ratio times the
   // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.

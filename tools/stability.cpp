@@ -103,23 +103,17 @@ DeviceMatch match_device(const std::vector<db::DeviceRow>& tuned, const db::Devi
   for (const auto& d : tuned)
     if (d.name == gpu.name && d.cc_major == gpu.cc_major && d.cc_minor == gpu.cc_minor)
       alike.push_back(d);
-  if (alike.size() == 1) {
+  std::sort(alike.begin(), alike.end(),
+            [](const db::DeviceRow& x, const db::DeviceRow& y) { return x.uuid < y.uuid; });
+  if (!alike.empty()) {
     m.device = alike.front();
+    for (const auto& d : alike) m.boards.push_back(d.uuid);
     return m;
   }
-  m.why_not = "no winners for this GPU (" + gpu.uuid + ")";
-  if (alike.empty()) {
-    m.why_not += " or another " + model(gpu);
-    if (!tuned.empty()) {
-      m.why_not += "; it holds winners of";
-      for (std::size_t i = 0; i < tuned.size(); ++i)
-        m.why_not += (i ? ", " : " ") + model(tuned[i]);
-    }
-  } else {
-    // Which of several boards stands for this one is not for histtune to guess.
-    m.why_not += ", and winners of " + std::to_string(alike.size()) + " other " + model(gpu) +
-                 " boards:";
-    for (const auto& d : alike) m.why_not += " " + d.uuid;
+  m.why_not = "no winners for this GPU (" + gpu.uuid + ") or another " + model(gpu);
+  if (!tuned.empty()) {
+    m.why_not += "; it holds winners of";
+    for (std::size_t i = 0; i < tuned.size(); ++i) m.why_not += (i ? ", " : " ") + model(tuned[i]);
   }
   return m;
 }

@@ -21,13 +21,17 @@ namespace histtune::cli {
 // Two winners are equally good when the worse is at most this much worse (issue 4's target).
 constexpr double kStabilityTolerance = 0.02;
 
-// The device whose winners a database holds for this GPU: the one with its UUID, else the only
-// other board of the same model (name and compute capability), since two runs on rented machines
-// often land on different boards. `tuned`: the database's devices that have winners.
+// The device whose winners a database holds for this GPU: the one with its UUID, else the first
+// by UUID of the other boards of the same model (name and compute capability), since two runs on
+// rented machines often land on different boards and a `--gpu all` database holds each problem
+// under the board that tuned it; model_winners() then adds the other boards' problems, as the
+// runtime's `same_model` lookup would serve them here. `tuned`: the database's devices that have
+// winners.
 struct DeviceMatch {
   std::optional<db::DeviceRow> device;
-  bool exact = false;   // the same UUID
-  std::string why_not;  // when there is no device: what the database holds instead
+  bool exact = false;               // the same UUID
+  std::vector<std::string> boards;  // not exact: the other boards of the model, by UUID
+  std::string why_not;              // when there is no device: what the database holds instead
 };
 DeviceMatch match_device(const std::vector<db::DeviceRow>& tuned, const db::DeviceRow& gpu);
 

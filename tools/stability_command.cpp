@@ -89,9 +89,15 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     std::fprintf(text, "histtune stability on GPU %d, %s (sm_%d): A = %s, B = %s\n", d.ordinal,
                  d.name.c_str(), d.arch(), path_a.c_str(), path_b.c_str());
     for (const auto& [name, m] : {std::pair{"A", &match_a}, std::pair{"B", &match_b}})
-      if (!m->exact)
-        std::fprintf(text, "note: %s holds the winners of another %s board (%s); they are timed "
-                     "on this one\n", name, d.name.c_str(), m->device->uuid.c_str());
+      if (!m->exact) {
+        std::string uuids;
+        for (const std::string& u : m->boards) uuids += (uuids.empty() ? "" : ", ") + u;
+        std::fprintf(text, "note: %s holds the winners of %s %s board%s (%s%s); they are timed "
+                     "on this one\n", name, m->boards.size() == 1 ? "another" :
+                     std::to_string(m->boards.size()).c_str(), d.name.c_str(),
+                     m->boards.size() == 1 ? "" : "s", uuids.c_str(),
+                     m->boards.size() == 1 ? "" : ": each problem's from the first by UUID that tuned it");
+      }
     auto only = [&](const char* name, const std::vector<db::ProblemRow>& ps) {
       if (ps.empty()) return;
       std::string list;
@@ -206,8 +212,8 @@ Command stability_command() {
           "how many on the first distribution alone (uniform: the check before the worst case;\n"
           "--distributions uniform gives it alone), then how many are within or chose the same\n"
           "configuration (one kernel: equal times; the measured count stays the verdict). A\n"
-          "database made on another board of the same model stands for this GPU (a note says\n"
-          "so). Exit 1 when a winner fails on any distribution or nothing is tuned in both; the\n"
+          "database made on other boards of the same model (one, or a --gpu all run's) stands\n"
+          "for this GPU (a note says so). Exit 1 when a winner fails on any distribution or nothing is tuned in both; the\n"
           "verdict does not change the exit code; the databases are only read.",
       bind_values<StabilityValues>(declare, run)};
 }

@@ -128,7 +128,7 @@ struct TuneOptions {
   // Samples each of the decision's re-timings takes (its least and its most; 0: the search's
   // stopping rule, TimingOptions: at least 10, until the median's 95% interval is within 1%).
   // Every round's samples are pooled. Fewer make the plan quicker and its winners less sure
-  // (docs/tuning.md, "Fewer samples in the decision"): the default keeps the stopping rule.
+  // (docs/tuning.md, "A cold plan", session 30): the default keeps the stopping rule.
   int decision_samples = 0;
   // The search's measurements race: one whose first samples are more than race_ratio times the
   // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.

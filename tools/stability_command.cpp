@@ -213,8 +213,9 @@ Command stability_command() {
           "--distributions uniform gives it alone), then how many are within or chose the same\n"
           "configuration (one kernel: equal times; the measured count stays the verdict). A\n"
           "database made on other boards of the same model (one, or a --gpu all run's) stands\n"
-          "for this GPU (a note says so). Exit 1 when a winner fails on any distribution or nothing is tuned in both; the\n"
-          "verdict does not change the exit code; the databases are only read.",
+          "for this GPU (a note says so). Exit 1 when a winner fails on any distribution or\n"
+          "nothing is tuned in both; the verdict does not change the exit code; the databases\n"
+          "are only read.",
       bind_values<StabilityValues>(declare, run)};
 }
 

@@ -43,6 +43,17 @@ int nothing_to_compare(const std::string& why) {
   return kFailure;
 }
 
+// Whose winners a database that has none of this GPU's stands for it with.
+std::string boards_note(const DeviceMatch& m, const std::string& model) {
+  if (m.boards.size() == 1)
+    return "holds the winners of another " + model + " board (" + m.boards.front() +
+           "); they are timed on this one";
+  std::string uuids;
+  for (const std::string& u : m.boards) uuids += (uuids.empty() ? "" : ", ") + u;
+  return "holds the winners of " + std::to_string(m.boards.size()) + " " + model + " boards (" +
+         uuids + ": each problem's from the first by UUID that tuned it); they are timed on this one";
+}
+
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
                   const std::string& json_path, int rounds,
                   const std::vector<std::string>& distributions) {
@@ -89,15 +100,7 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
     std::fprintf(text, "histtune stability on GPU %d, %s (sm_%d): A = %s, B = %s\n", d.ordinal,
                  d.name.c_str(), d.arch(), path_a.c_str(), path_b.c_str());
     for (const auto& [name, m] : {std::pair{"A", &match_a}, std::pair{"B", &match_b}})
-      if (!m->exact) {
-        std::string uuids;
-        for (const std::string& u : m->boards) uuids += (uuids.empty() ? "" : ", ") + u;
-        std::fprintf(text, "note: %s holds the winners of %s %s board%s (%s%s); they are timed "
-                     "on this one\n", name, m->boards.size() == 1 ? "another" :
-                     std::to_string(m->boards.size()).c_str(), d.name.c_str(),
-                     m->boards.size() == 1 ? "" : "s", uuids.c_str(),
-                     m->boards.size() == 1 ? "" : ": each problem's from the first by UUID that tuned it");
-      }
+      if (!m->exact) std::fprintf(text, "note: %s %s\n", name, boards_note(*m, d.name).c_str());
     auto only = [&](const char* name, const std::vector<db::ProblemRow>& ps) {
       if (ps.empty()) return;
       std::string list;

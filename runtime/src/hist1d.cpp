@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 
 namespace histtune {
@@ -86,13 +87,16 @@ std::vector<Candidate> default_candidates(const Problem& p) {
 
 namespace {
 
-// The candidates of default_candidates(p) that may run p, in order.
-std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& d) {
+// The candidates of default_candidates(p) that may run p, in order, at most `want` of them
+// (default_for needs the first alone: it stops there).
+std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& d,
+                                            std::size_t want) {
   // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
   // many atomics as they count samples.
   const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
   std::vector<Hist1DConfig> out;
   for (const Candidate& k : default_candidates(p)) {
+    if (out.size() == want) break;
     const auto c = Hist1DConfig::parse(k.label);
     if (c && p.n >= k.min_n && check(*c, p, d).holds() &&
         geometry(*c, p, d).slices <= std::min(k.slices, most))
@@ -104,12 +108,12 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
 }  // namespace
 
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
-  const std::vector<Hist1DConfig> usable = usable_candidates(p, d);
+  const std::vector<Hist1DConfig> usable = usable_candidates(p, d, 1);
   return usable.empty() ? default_config() : usable.front();
 }
 
 std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d) {
-  std::vector<Hist1DConfig> usable = usable_candidates(p, d);
+  std::vector<Hist1DConfig> usable = usable_candidates(p, d, SIZE_MAX);
   if (!usable.empty()) usable.erase(usable.begin());
   return usable;
 }

@@ -72,13 +72,19 @@ bool slow_to_compile(const Problem& p) { return p.num_bins >= (1u << 18); }
 }  // namespace
 
 std::vector<std::size_t> start_order(const std::vector<Problem>& plan) {
-  std::vector<std::size_t> order(plan.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  std::vector<std::size_t> slow, quick;  // slow: the ones that hold the cores longest
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    (slow_to_compile(plan[i]) || plan[i].family != Family::hist1d ? slow : quick).push_back(i);
+  std::stable_sort(slow.begin(), slow.end(), [&](std::size_t a, std::size_t b) {
     const Problem &p = plan[a], &q = plan[b];
     if (slow_to_compile(p) != slow_to_compile(q)) return slow_to_compile(p);
     return p.family > q.family;
   });
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < std::max(slow.size(), quick.size()); ++k) {
+    if (k < slow.size()) order.push_back(slow[k]);
+    if (k < quick.size()) order.push_back(quick[k]);
+  }
   return order;
 }
 

@@ -53,11 +53,12 @@ class PlanQueue {
   std::atomic<std::size_t> finished_{0};
 };
 
-// The order problems of `plan` start in, the longest first so that the plan does not wait for
-// them at its end: bins beyond shared memory (their searches span the partitioned kernels, the
-// slowest to compile), then the families from the plan's last to its first, each in the plan's
-// order. The later families' problems are few and long: started last in the plan's order, they
-// ended H100 plans P2 and A (docs/tuning.md, "A cold plan").
+// The order problems of `plan` start in: the longest first, so that the plan does not wait for
+// them at its end (bins beyond shared memory, whose searches span the partitioned kernels, the
+// slowest to compile; then the other families from the plan's last to its first, each in the
+// plan's order), taking turns with the 1D problems in the plan's order. Why the turns: with the
+// long ones alone at the start, they held all 16 cores of an H100 host for a minute while the
+// GPU, with little to time, was 2-40% busy (docs/tuning.md, "A cold plan").
 std::vector<std::size_t> start_order(const std::vector<Problem>& plan);
 
 // The queue a plan is tuned from (tune_plan, and each model's share of tune_all): a pending plan

@@ -91,27 +91,39 @@ TEST(GpuAllQueue, HandsOutEachProblemOnceInPlanOrderThenNothing) {
   EXPECT_EQ(empty.next(), std::nullopt);
 }
 
-// The default plan starts its large-bin problems, then the families from the plan's last to its
-// first, each family in the plan's order: every problem once.
-TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLast) {
+// The default plan starts its large-bin problems, then the other families from the plan's last
+// to its first (each family in the plan's order), taking turns with the 1D problems in the plan's
+// order: every problem once.
+TEST(GpuAllQueue, StartOrderIsLargeBinsThenTheFamiliesFromTheLastTakingTurnsWith1D) {
   const std::vector<Problem> plan = tuner::default_plan();
   const std::vector<std::size_t> order = start_order(plan);
   ASSERT_EQ(order.size(), plan.size());
   EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), plan.size());
   const auto large = [](const Problem& p) { return p.num_bins >= (1u << 18); };
-  std::size_t k = 0;
-  while (k < order.size() && large(plan[order[k]])) ++k;
-  EXPECT_EQ(k, static_cast<std::size_t>(std::count_if(plan.begin(), plan.end(), large)));
-  EXPECT_GE(k, 3u) << "the default plan has three problems of 2^20 bins or more";
-  EXPECT_EQ(plan[order[k]].family, Family::joint);
-  EXPECT_EQ(plan[order.back()].family, Family::hist1d);
-  for (std::size_t j = k + 1; j < order.size(); ++j) {
-    const Problem &a = plan[order[j - 1]], &b = plan[order[j]];
-    EXPECT_GE(static_cast<int>(a.family), static_cast<int>(b.family)) << j;
-    if (a.family == b.family) {
-      EXPECT_LT(order[j - 1], order[j]) << "the plan's order within a family";
+  const auto quick = [&](const Problem& p) { return p.family == Family::hist1d && !large(p); };
+  const std::size_t quick_ones = static_cast<std::size_t>(std::count_if(plan.begin(), plan.end(), quick));
+  const std::size_t turns = 2 * std::min(quick_ones, plan.size() - quick_ones);
+  EXPECT_GE(turns, 30u);
+  std::vector<std::size_t> slow, ones;  // the two turns, each in the order it was handed out
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    (quick(plan[order[j]]) ? ones : slow).push_back(order[j]);
+    if (j < turns) {
+      EXPECT_EQ(quick(plan[order[j]]), j % 2 == 1) << "position " << j << ": turns alternate";
     }
   }
+  const std::size_t large_ones = static_cast<std::size_t>(std::count_if(plan.begin(), plan.end(), large));
+  EXPECT_GE(large_ones, 3u) << "the default plan has three problems of 2^20 bins or more";
+  for (std::size_t k = 0; k < large_ones; ++k) EXPECT_TRUE(large(plan[slow[k]])) << k;
+  EXPECT_EQ(plan[slow[large_ones]].family, Family::joint);
+  for (std::size_t k = large_ones + 1; k < slow.size(); ++k) {
+    const Problem &a = plan[slow[k - 1]], &b = plan[slow[k]];
+    EXPECT_GE(static_cast<int>(a.family), static_cast<int>(b.family)) << k;
+    if (a.family == b.family) {
+      EXPECT_LT(slow[k - 1], slow[k]) << "the plan's order within a family";
+    }
+  }
+  EXPECT_TRUE(std::is_sorted(ones.begin(), ones.end())) << "the 1D problems in the plan's order";
+  EXPECT_EQ(plan[order.back()].family, Family::hist1d);
 }
 
 // A pending plan is handed out as listed (most-called first); any other in start_order's order.

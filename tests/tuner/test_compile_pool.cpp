@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "histtune/tuner/compile_pool.hpp"
@@ -94,6 +95,49 @@ TEST(CompileSlots, AFreedSlotGoesToTheNextPoolInTurn) {
   ASSERT_EQ(log.started.size(), 5u);
   EXPECT_EQ(log.started[0], "a0");
   EXPECT_EQ(log.started[1], "b0") << "b's turn came before a's other three";
+}
+
+// Turns are fair in time: a pool whose compiles are slow waits while one of quick compiles,
+// served fewer seconds, has any waiting. a0 takes 150 ms; b's four 1 ms compiles all run before
+// a1 (round-robin by compiles would have run a1 second).
+TEST(CompileSlots, AFreedSlotGoesToThePoolServedTheFewestSeconds) {
+  CompileSlots slots(1);
+  Log log;
+  std::atomic<bool> first_started = false;
+  const auto compile = [&](const CompileRequest& r) {
+    log.add(r.label);
+    first_started = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(r.label[0] == 'a' ? 150 : 1));
+    return CompiledKernel{};
+  };
+  CompilePool a(0, compile, &slots), b(0, compile, &slots);
+  std::vector<std::size_t> as, bs;
+  for (int i = 0; i < 2; ++i) as.push_back(a.add(request("a" + std::to_string(i))));
+  while (!first_started) std::this_thread::yield();
+  for (int i = 0; i < 4; ++i) bs.push_back(b.add(request("b" + std::to_string(i))));
+  for (std::size_t i : bs) b.get(i);
+  for (std::size_t i : as) a.get(i);
+  ASSERT_EQ(log.started.size(), 6u);
+  EXPECT_EQ(log.started[0], "a0");
+  EXPECT_EQ(log.started[5], "a1") << "b's compiles, 4 ms in all, come before a's second";
+}
+
+// A new lane starts level with the least served lane: served from zero it would take every slot
+// until it had caught up with lanes that compiled for minutes.
+TEST(CompileSlots, ANewLaneStartsLevelWithTheLeastServed) {
+  CompileSlots slots(2);
+  const std::atomic<bool> stop = false;
+  const std::size_t a = slots.new_lane(), b = slots.new_lane();
+  ASSERT_TRUE(slots.acquire(a, stop));
+  slots.release(a, 3.0);
+  ASSERT_TRUE(slots.acquire(b, stop));
+  slots.release(b, 2.0);
+  EXPECT_DOUBLE_EQ(slots.served(a), 3.0);
+  const std::size_t c = slots.new_lane();
+  EXPECT_DOUBLE_EQ(slots.served(c), 2.0) << "level with b, the least served";
+  slots.retire_lane(a);
+  slots.retire_lane(b);
+  EXPECT_DOUBLE_EQ(slots.served(slots.new_lane()), 2.0);
 }
 
 // One pool alone uses every slot; pools together never exceed them.

@@ -1,6 +1,7 @@
 #include "histtune/tuner/compile_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace histtune::tuner {
 namespace {
@@ -12,7 +13,10 @@ CompileSlots::CompileSlots(unsigned count)
 
 std::size_t CompileSlots::new_lane() {
   std::lock_guard<std::mutex> lock(mutex_);
-  lanes_.try_emplace(++made_);
+  double level = 0;
+  for (auto it = lanes_.begin(); it != lanes_.end(); ++it)
+    level = it == lanes_.begin() ? it->second.served : std::min(level, it->second.served);
+  lanes_.try_emplace(++made_).first->second.served = level;
   return made_;
 }
 
@@ -21,15 +25,26 @@ void CompileSlots::retire_lane(std::size_t lane) {
   lanes_.erase(lane);
 }
 
+double CompileSlots::served(std::size_t lane) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lanes_.at(lane).served;
+}
+
 std::size_t CompileSlots::next_lane() const {
-  // The first lane after last_ with a waiter, else the first one with a waiter.
-  std::size_t first = 0;
+  // The least served lane with a waiter; on a tie, the first after last_, else the first.
+  std::size_t best = 0;
+  bool best_after = false;
+  double least = 0;
   for (const auto& [id, l] : lanes_) {
     if (l.waiting == 0) continue;
-    if (id > last_) return id;
-    if (first == 0) first = id;
+    const bool after = id > last_;
+    if (best == 0 || l.served < least || (l.served == least && after && !best_after)) {
+      best = id;
+      least = l.served;
+      best_after = after;
+    }
   }
-  return first;
+  return best;
 }
 
 void CompileSlots::pass_turn() {
@@ -51,9 +66,10 @@ bool CompileSlots::acquire(std::size_t lane, const std::atomic<bool>& stop) {
   return !stop;
 }
 
-void CompileSlots::release() {
+void CompileSlots::release(std::size_t lane, double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++free_;
+  if (const auto it = lanes_.find(lane); it != lanes_.end()) it->second.served += seconds;
   pass_turn();
 }
 
@@ -110,12 +126,14 @@ std::size_t CompilePool::size() const {
 void CompilePool::run(Job& job) {
   // Stopping while waiting for a slot abandons the job: only the pool's destructor stops it.
   if (slots_ && !slots_->acquire(lane_, stop_)) return;
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     job.promise.set_value(how_(job.req));
   } catch (...) {
     job.promise.set_exception(std::current_exception());
   }
-  if (slots_) slots_->release();
+  if (slots_)
+    slots_->release(lane_, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 const CompiledKernel& CompilePool::get(std::size_t i) {

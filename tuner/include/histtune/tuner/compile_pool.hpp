@@ -24,9 +24,15 @@
 namespace histtune::tuner {
 
 // A fair counting semaphore: at most `count` compiles at once; a freed slot goes to the lane
-// (pool) after the last one served that has a compile waiting. Each lane waits on its own
-// condition, and a freed slot wakes one waiter of the lane whose turn it is: waking every waiter
-// of every pool (up to 16 a pool, 8 pools) cost about 65 context switches a compile.
+// (pool) that has a compile waiting and has been served the fewest seconds of compiling, the
+// lane after the last one served on a tie. Fair in time, not in compiles: a lane of 0.9 s
+// partitioned kernels no longer gets six times the cores of a lane of 0.15 s ones, which on a
+// 16-core host held every core for the plan's first minute while the GPU, with few kernels to
+// time, was mostly idle (docs/tuning.md, "A cold plan"). A new lane starts level with the least
+// served lane, not at zero, so that it shares the cores rather than taking them all. Each lane
+// waits on its own condition, and a freed slot wakes one waiter of the lane whose turn it is:
+// waking every waiter of every pool (up to 16 a pool, 8 pools) cost about 65 context switches a
+// compile.
 class CompileSlots {
  public:
   explicit CompileSlots(unsigned count);  // 0: one per hardware thread
@@ -35,15 +41,18 @@ class CompileSlots {
 
   // Blocks until `lane` is given a slot (true), or until `stop` is set and wake() called (false).
   bool acquire(std::size_t lane, const std::atomic<bool>& stop);
-  void release();
+  // Frees the slot `lane` held, charging it `seconds` of compiling.
+  void release(std::size_t lane, double seconds);
   void wake();  // after setting a waiter's stop flag
   unsigned count() const { return count_; }
   std::size_t new_lane();
   void retire_lane(std::size_t lane);  // once nothing of it waits (its pool's workers joined)
+  double served(std::size_t lane) const;  // the seconds `lane` has been charged (from its start level)
 
  private:
   struct Lane {
     unsigned waiting = 0;  // compiles waiting for a slot
+    double served = 0;     // seconds of compiling charged, from the level it started at
     std::condition_variable turn;
   };
   // The lane whose turn it is (0: none waits); requires mutex_.
@@ -52,7 +61,7 @@ class CompileSlots {
   void pass_turn();
 
   const unsigned count_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   unsigned free_;
   std::map<std::size_t, Lane> lanes_;  // by id, from 1
   std::size_t last_ = 0;               // the lane served last

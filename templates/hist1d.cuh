@@ -63,7 +63,13 @@
 // HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
 // HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_HARVEST_AT (storage
 // 4's threshold, < 2^15) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
+//
+// With HT_COUNT_PASSES (hist1d::count_request) the program is partitioned storage's sizes and
+// count passes alone, given only HT_TILE and HT_PARTITION_BITS: they depend on nothing else, so
+// one program serves every configuration of a tile size and partition width, and the partition
+// pass's program leaves them out (they were a third of its compile).
 
+#if !HT_COUNT_PASSES
 #include "ht_common.cuh"
 
 // HT_SINK (hist1d::has_sink: storage 0 unless every value is a bin): samples that fall in no bin
@@ -736,8 +742,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   ctr.flush(counts, counted, binning);
 }
 #endif  // HT_STORAGE != 5
+#endif  // !HT_COUNT_PASSES
 
-#if HT_STORAGE == 5
+#if HT_STORAGE == 5 || HT_COUNT_PASSES
 // ---- storage 5: partition, then count ---------------------------------------------------------
 // Bins far beyond shared memory (hist1d::partitioned). Two kernels per chunk of the input:
 //  - histtune_hist1d (the partition pass) bins every sample of a tile of kTile samples and
@@ -753,14 +760,24 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 // (word p * stride + t, stride = ht_part_stride(n)), then the tiles' 16-bit bins from a 16-byte
 // boundary, then the partitions' sizes. Tiles 0 .. full - 1 are the aligned body's whole tiles; tile `full` holds the body's
 // last partial tile and tile full + 1 the misaligned head and the tail; any later tile is empty.
+#if HT_COUNT_PASSES
+#if !defined(HT_TILE) || !defined(HT_PARTITION_BITS)
+#error "HT_TILE and HT_PARTITION_BITS must be defined with HT_COUNT_PASSES (hist1d::count_request)"
+#endif
+#else
 #if !defined(HT_PARTITION_BITS) || !defined(HT_MIN_BLOCKS)
 #error "HT_PARTITION_BITS and HT_MIN_BLOCKS must be defined with storage 5 (hist1d::defines)"
 #endif
 #if HT_AGGREGATE == 1 || HT_PRIVATE_COPIES != 1 || HT_LAYOUT != 0 || HT_SINK || HT_TWO_PHASE
 #error "storage 5 takes no copies, runs, sink or two-phase flush"
 #endif
+#endif
 enum : unsigned int {
+#if HT_COUNT_PASSES
+  kTile = HT_TILE,
+#else
   kTile = kThreads * kPerTile,  // samples per tile (<= 32768: starts and lengths fit 16 bits)
+#endif
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
@@ -790,6 +807,7 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
          stride * ht_tile_slots(parts) / 2u;
 }
 
+#if !HT_COUNT_PASSES
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
@@ -925,6 +943,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
   }
 }
+
+#else  // HT_COUNT_PASSES: the sizes and count passes
 
 // The count blocks a partition of `size` samples gets (hist1d::partition_target): one for a
 // partition of average size, more for a hot one, so skewed or constant data spread their count
@@ -1075,4 +1095,5 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     }
   }
 }
-#endif  // HT_STORAGE == 5
+#endif  // HT_COUNT_PASSES
+#endif  // HT_STORAGE == 5 || HT_COUNT_PASSES

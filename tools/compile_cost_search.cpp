@@ -40,6 +40,8 @@ class RecordingBench : public tuner::Bench {
   Measured measure(const Point& pt, tuner::Distribution dist,
                    const tuner::TimingOptions*) override {
     timed.insert(key(pt));
+    for (const CompileRequest& r : f_.also_compiled(tuner::values_of(f_, pt), p_, arch_))
+      timed.insert(cache_key(r));  // the shared programs its launch loads
     const std::string l = label(pt) + tuner::to_string(dist);
     std::uint64_t h = 1469598103934665603ull;
     for (unsigned char c : l) h = (h ^ c) * 1099511628211ull;
@@ -51,12 +53,15 @@ class RecordingBench : public tuner::Bench {
     return m;
   }
   void prefetch(const std::vector<Point>& pts) override {
-    for (const Point& pt : pts)
+    for (const Point& pt : pts) {
       if (announced.insert(key(pt)).second) requests.emplace(key(pt), request(pt));
+      for (CompileRequest& r : f_.also_compiled(tuner::values_of(f_, pt), p_, arch_))
+        requests.emplace(cache_key(r), std::move(r));  // shared programs: once
+    }
   }
 
   std::set<std::string> announced, timed;
-  std::map<std::string, CompileRequest> requests;  // of the announced kernels
+  std::map<std::string, CompileRequest> requests;  // the announced kernels' programs
 
  private:
   CompileRequest request(const Point& pt) const {

@@ -437,6 +437,14 @@ CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch) {
   return CompileRequest{kTemplate, defines(c, p), arch, c.label()};
 }
 
+CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch) {
+  const std::string tile = std::to_string(tile_samples(c, p));
+  const std::string bits = std::to_string(partition_bits(p));
+  return CompileRequest{kTemplate,
+                        {"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile, "-DHT_PARTITION_BITS=" + bits},
+                        arch, "count.tile" + tile + ".bits" + bits};
+}
+
 std::string validate(const Problem& p) {
   if (p.channels != 1 || p.active_channels != 1)
     return "channels apply to the multichannel family only";

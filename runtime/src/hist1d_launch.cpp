@@ -56,7 +56,7 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
   }
   if (two_phase_) reducer_ = two_phase::Reducer(cache, d);
   if (partitioned) {
-    const CompileRequest module = hist1d::request(c, p, d.arch());  // the partition pass's
+    const CompileRequest module = hist1d::count_request(c, p, d.arch());
     count_kernel_ = cache.get(module, hist1d::kCountKernel);
     sizes_kernel_ = cache.get(module, hist1d::kSizesKernel);
     device_ = d;

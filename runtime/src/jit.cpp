@@ -194,8 +194,19 @@ Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compil
                          const char* kernel_name) {
   const std::string key = cache_key(req);
   std::lock_guard<std::mutex> lock(mutex_);
+  return kernel_of(loaded(key, req, compiled, kernel_name), kernel_name);
+}
+
+void KernelCache::preload(const CompileRequest& req, const CompiledKernel& compiled) {
+  const std::string key = cache_key(req);
+  std::lock_guard<std::mutex> lock(mutex_);
+  loaded(key, req, compiled, nullptr);
+}
+
+KernelCache::Entry& KernelCache::loaded(const std::string& key, const CompileRequest& req,
+                                        const CompiledKernel& compiled, const char* name) {
   auto it = entries_.find(key);
-  if (it != entries_.end()) return kernel_of(it->second, kernel_name);
+  if (it != entries_.end()) return it->second;
   Entry e;
   cudaError_t err = cudaLibraryLoadData(&e.library, compiled.cubin.data(), nullptr, nullptr, 0,
                                         nullptr, nullptr, 0);
@@ -203,9 +214,8 @@ Kernel KernelCache::load(const CompileRequest& req, const CompiledKernel& compil
     detail::throw_cuda(err, "cudaLibraryLoadData(" + req.label + ", sm_" +
                                 std::to_string(req.arch) + ")");
   try {
-    const Kernel k = kernel_of(e, kernel_name);
-    entries_.emplace(key, std::move(e));
-    return k;
+    if (name) kernel_of(e, name);
+    return entries_.emplace(key, std::move(e)).first->second;
   } catch (...) {
     (void)cudaLibraryUnload(e.library);
     throw;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_device.hpp"
+#include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/two_phase.hpp"
@@ -129,11 +130,50 @@ TEST(Partitioned, KernelsCompileForEveryTypeAndBinning) {
           const std::string image(k.cubin.begin(), k.cubin.end());
           EXPECT_NE(image.find(hist1d::kKernel), std::string::npos) << label << " sm_" << arch;
           for (const char* kernel : {hist1d::kCountKernel, hist1d::kSizesKernel})
-            EXPECT_NE(image.find(kernel), std::string::npos)
-                << kernel << " " << label << " " << p.describe() << " sm_" << arch;
+            EXPECT_EQ(image.find(kernel), std::string::npos)
+                << kernel << " is the count program's, not " << label << "'s";
           ++compiled;
         }
   EXPECT_EQ(compiled, 8 * (3 + 1));
+}
+
+// The sizes and count passes are a program of their own per tile size and partition bits, which
+// every configuration of those shares (whatever its sample type, binning or other parameters),
+// and which has both kernels and nothing else.
+TEST(Partitioned, CountPassesAreOneProgramPerTileAndPartitionBits) {
+  const auto a = Hist1DConfig::parse(kPart), b = Hist1DConfig::parse(
+      "tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0");
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(hist1d::tile_samples(*a, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 24)),
+            hist1d::tile_samples(*b, large(SampleType::u32, Binning::even, 1u << 20, 1u << 24)));
+  const CompileRequest ra = hist1d::count_request(
+      *a, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 24), 90);
+  const CompileRequest rb = hist1d::count_request(
+      *b, large(SampleType::u32, Binning::even, 1u << 20, 1u << 26), 90);
+  EXPECT_EQ(cache_key(ra), cache_key(rb)) << "same tile and bits: one program";
+  EXPECT_NE(cache_key(ra), cache_key(hist1d::count_request(
+                               *a, large(SampleType::i32, Binning::direct, 1u << 22, 1u << 24), 90)))
+      << "other partition bits";
+  EXPECT_NE(cache_key(ra), cache_key(hist1d::count_request(
+                               *a, large(SampleType::u16, Binning::direct, 1u << 20, 1u << 24), 90)))
+      << "u16 samples: twice the samples per tile";
+  EXPECT_NE(cache_key(ra), cache_key(hist1d::request(
+                               *a, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 24), 90)));
+  const CompiledKernel k = compile(ra);
+  const std::string image(k.cubin.begin(), k.cubin.end());
+  for (const char* kernel : {hist1d::kCountKernel, hist1d::kSizesKernel})
+    EXPECT_NE(image.find(kernel), std::string::npos) << kernel;
+  EXPECT_EQ(image.find(hist1d::kKernel + std::string("(")), std::string::npos);
+  const KernelFamily& f = family(Family::hist1d);
+  const Problem p = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 24);
+  const std::vector<CompileRequest> also = f.also_compiled(f.parse(kPart).value(), p, 90);
+  ASSERT_EQ(also.size(), 1u);
+  EXPECT_EQ(cache_key(also[0]), cache_key(ra));
+  EXPECT_TRUE(f.also_compiled(f.fallback(large(SampleType::u8, Binning::direct, 256, 1u << 24),
+                                         test::h100_like()),
+                              p, 90)
+                  .empty())
+      << "other storages load one program";
 }
 
 // A partitioned winner serves shapes with as many partitions (or up to half as many), not far

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/family.hpp"
@@ -76,10 +78,14 @@ class GpuBench : public Bench {
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      const CompileRequest req = f_.request(values_of(f_, pt), p_, d_.arch());
-      if (cache_.contains(req)) continue;
-      const std::string key = cache_key(req);
-      if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
+      const ParamValues v = values_of(f_, pt);
+      std::vector<CompileRequest> reqs = f_.also_compiled(v, p_, d_.arch());
+      reqs.insert(reqs.begin(), f_.request(v, p_, d_.arch()));
+      for (const CompileRequest& req : reqs) {
+        if (cache_.contains(req)) continue;
+        const std::string key = cache_key(req);
+        if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));
+      }
     }
   }
 
@@ -152,25 +158,33 @@ class GpuBench : public Bench {
     return data_.emplace(dist, std::move(fresh)).first->second;
   }
 
-  // c's kernel: its CUBIN built (the pool's, the store's or NVRTC's on this thread) before the
-  // turn is taken, so other tunings time meanwhile; loaded inside it.
+  // c's kernel: its CUBIN and those of the other programs its launch loads built (the pool's,
+  // the store's or NVRTC's on this thread) before the turn is taken, so other tunings time
+  // meanwhile; loaded inside it.
   Kernel kernel(const ParamValues& c, std::unique_lock<std::mutex>& turn) {
     const CompileRequest req = f_.request(c, p_, d_.arch());
     const auto t0 = Clock::now();
-    std::optional<CompiledKernel> built;
-    if (!cache_.contains(req)) {
-      const std::string key = cache_key(req);
-      loaded_.insert(key);
-      const auto it = queued_.find(key);
-      built = it != queued_.end() ? pool_.get(it->second) : cache_.compiled(req);
-    }
+    const std::optional<CompiledKernel> built = built_for(req);
+    std::vector<std::pair<CompileRequest, CompiledKernel>> also;
+    for (CompileRequest& r : f_.also_compiled(c, p_, d_.arch()))
+      if (std::optional<CompiledKernel> b = built_for(r)) also.emplace_back(std::move(r), std::move(*b));
     spent_.compile_wait_s += seconds(t0, Clock::now());
     turn = take_turn();
     const auto t1 = Clock::now();
+    for (const auto& [r, b] : also) cache_.preload(r, b);
     const Kernel k =
         built ? cache_.load(req, *built, f_.kernel_name()) : cache_.get(req, f_.kernel_name());
     spent_.load_s += seconds(t1, Clock::now());
     return k;
+  }
+
+  // req's CUBIN where the cache has not loaded it: the pool's, else the store's or NVRTC's here.
+  std::optional<CompiledKernel> built_for(const CompileRequest& req) {
+    if (cache_.contains(req)) return std::nullopt;
+    const std::string key = cache_key(req);
+    loaded_.insert(key);
+    const auto it = queued_.find(key);
+    return it != queued_.end() ? pool_.get(it->second) : cache_.compiled(req);
   }
 
   std::unique_lock<std::mutex> take_turn() {

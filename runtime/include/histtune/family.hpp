@@ -70,6 +70,11 @@ class KernelFamily {
   // for problems of p's kind); none for a family whose traits have no seeds().
   virtual std::vector<ParamValues> seeds(const Problem& p, const DeviceInfo& d) const = 0;
   virtual CompileRequest request(const ParamValues& v, const Problem& p, int arch) const = 0;
+  // Other programs v's launch loads besides request()'s, each shared by many configurations
+  // (hist1d's partitioned count passes): the tuner compiles them ahead, as it does request()'s,
+  // rather than the launch compiling them while it holds the GPU. None for most families.
+  virtual std::vector<CompileRequest> also_compiled(const ParamValues& v, const Problem& p,
+                                                    int arch) const = 0;
   virtual std::unique_ptr<PreparedLaunch> prepare(KernelCache& cache, const Kernel& k,
                                                   const ParamValues& v, const Problem& p,
                                                   const DeviceInfo& d) const = 0;

@@ -2,7 +2,7 @@
 // launch), F::kId, F::kName, F::kTemplate, F::kKernel, kChannels, kRows, kWeights, kDims, kSpecPrefix and
 // kBaseline, and
 // static params(), parse(), check(), fallback(), request(), validate(), counters(),
-// plan_problems() and bench_rows(), and optionally seeds(). runtime/src/families.cpp instantiates one per family.
+// plan_problems() and bench_rows(), and optionally seeds() and also_compiled(). runtime/src/families.cpp instantiates one per family.
 #pragma once
 
 #include <type_traits>
@@ -20,6 +20,15 @@ template <class F>
 struct HasSeeds<F, std::void_t<decltype(F::seeds(std::declval<const Problem&>(),
                                                  std::declval<const DeviceInfo&>()))>>
     : std::true_type {};
+
+// Whether the traits F have static also_compiled(c, p, arch) (optional: most families load one
+// program a configuration).
+template <class F, class = void>
+struct HasAlsoCompiled : std::false_type {};
+template <class F>
+struct HasAlsoCompiled<F, std::void_t<decltype(F::also_compiled(
+                              std::declval<const typename F::Config&>(),
+                              std::declval<const Problem&>(), 0))>> : std::true_type {};
 
 template <class F>
 class FamilyModel final : public KernelFamily {
@@ -82,6 +91,11 @@ class FamilyModel final : public KernelFamily {
   }
   CompileRequest request(const ParamValues& v, const Problem& p, int arch) const override {
     return F::request(config(v), p, arch);
+  }
+  std::vector<CompileRequest> also_compiled(const ParamValues& v, const Problem& p,
+                                            int arch) const override {
+    if constexpr (HasAlsoCompiled<F>::value) return F::also_compiled(config(v), p, arch);
+    return {};
   }
   std::unique_ptr<PreparedLaunch> prepare(KernelCache& cache, const Kernel& k,
                                           const ParamValues& v, const Problem& p,

@@ -229,6 +229,10 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
 // The compile request for (c, p) on architecture `arch`.
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
+// Partitioned storage's sizes and count passes (kSizesKernel, kCountKernel): hist1d.cuh with
+// HT_COUNT_PASSES, a program of its own that depends only on the tile size and the partition bits,
+// so that every configuration of those loads one (request()'s program leaves them out).
+CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch);
 // The family's checks of a problem: one channel, no row pitch.
 std::string validate(const Problem& p);
 // Its problems in the default plan and its rows of the bench matrix (hist1d_workload.cpp).
@@ -336,6 +340,10 @@ struct Hist1DFamily {
   }
   static CompileRequest request(const Config& c, const Problem& p, int arch) {
     return hist1d::request(c, p, arch);
+  }
+  static std::vector<CompileRequest> also_compiled(const Config& c, const Problem& p, int arch) {
+    if (c.storage != Storage::partitioned) return {};
+    return {hist1d::count_request(c, p, arch)};
   }
   static std::optional<Config> parse(const std::string& label) { return Config::parse(label); }
   static std::string validate(const Problem& p) { return hist1d::validate(p); }

@@ -64,6 +64,9 @@ class KernelCache {
   CompiledKernel compiled(const CompileRequest& req);
   // Loads an already compiled CUBIN under the request's key (used by the tuner's compile pool).
   Kernel load(const CompileRequest& req, const CompiledKernel& compiled, const char* kernel_name);
+  // load() without taking a kernel: a later get() of any kernel of req's program needs no
+  // compile (the tuner's programs that many configurations share, KernelFamily::also_compiled).
+  void preload(const CompileRequest& req, const CompiledKernel& compiled);
   // Raises the kernel's dynamic shared memory limit on `device` when `bytes` needs it.
   void ensure_smem(const Kernel& k, int device, std::size_t bytes);
   std::size_t size() const;
@@ -81,6 +84,10 @@ class KernelCache {
   };
   // The kernel `name` of a loaded entry, taken from its library on first use (under mutex_).
   static Kernel kernel_of(Entry& e, const char* name);
+  // The entry of `key`, its library loaded from `compiled` the first time (under mutex_); `name`:
+  // a kernel it must define, checked before the entry is kept (null: none).
+  Entry& loaded(const std::string& key, const CompileRequest& req, const CompiledKernel& compiled,
+                const char* name);
   // compiled() without the sharing of compiles in flight.
   CompiledKernel stored_or_compiled(const CompileRequest& req, const std::string& key);
   mutable std::mutex mutex_;

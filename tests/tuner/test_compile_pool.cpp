@@ -97,29 +97,32 @@ TEST(CompileSlots, AFreedSlotGoesToTheNextPoolInTurn) {
   EXPECT_EQ(log.started[1], "b0") << "b's turn came before a's other three";
 }
 
-// Turns are fair in time: a pool whose compiles are slow waits while one of quick compiles,
-// served fewer seconds, has any waiting. a0 takes 150 ms; b's four 1 ms compiles all run before
-// a1 (round-robin by compiles would have run a1 second).
-TEST(CompileSlots, AFreedSlotGoesToThePoolServedTheFewestSeconds) {
+// Turns are fair in time: a freed slot goes to the lane served the fewest seconds. a has been
+// served 150 ms, b nothing: both of b's waiters come before a's (round robin by compiles would
+// have served a's second). The three wait before the slot is freed, so the order is the slots'
+// choice, not which thread wakes first.
+TEST(CompileSlots, AFreedSlotGoesToTheLaneServedTheFewestSeconds) {
   CompileSlots slots(1);
+  const std::atomic<bool> stop = false;
+  const std::size_t a = slots.new_lane(), b = slots.new_lane();
+  ASSERT_TRUE(slots.acquire(a, stop));  // a holds the only slot
   Log log;
-  std::atomic<bool> first_started = false;
-  const auto compile = [&](const CompileRequest& r) {
-    log.add(r.label);
-    first_started = true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(r.label[0] == 'a' ? 150 : 1));
-    return CompiledKernel{};
+  const auto waiter = [&](std::size_t lane, std::string name) {
+    return std::thread([&slots, &stop, &log, lane, name] {
+      if (!slots.acquire(lane, stop)) return;
+      log.add(name);
+      slots.release(lane, 0.001);
+    });
   };
-  CompilePool a(0, compile, &slots), b(0, compile, &slots);
-  std::vector<std::size_t> as, bs;
-  for (int i = 0; i < 2; ++i) as.push_back(a.add(request("a" + std::to_string(i))));
-  while (!first_started) std::this_thread::yield();
-  for (int i = 0; i < 4; ++i) bs.push_back(b.add(request("b" + std::to_string(i))));
-  for (std::size_t i : bs) b.get(i);
-  for (std::size_t i : as) a.get(i);
-  ASSERT_EQ(log.started.size(), 6u);
-  EXPECT_EQ(log.started[0], "a0");
-  EXPECT_EQ(log.started[5], "a1") << "b's compiles, 4 ms in all, come before a's second";
+  std::thread a1 = waiter(a, "a1"), b1 = waiter(b, "b1"), b2 = waiter(b, "b2");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // all three wait
+  slots.release(a, 0.150);
+  a1.join();
+  b1.join();
+  b2.join();
+  ASSERT_EQ(log.started.size(), 3u);
+  EXPECT_EQ(log.started[2], "a1") << "b's two waiters, served less, come first";
+  EXPECT_DOUBLE_EQ(slots.served(a), 0.151);
 }
 
 // A new lane starts level with the least served lane: served from zero it would take every slot

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace histtune::tuner {
 namespace {
@@ -13,9 +14,8 @@ CompileSlots::CompileSlots(unsigned count)
 
 std::size_t CompileSlots::new_lane() {
   std::lock_guard<std::mutex> lock(mutex_);
-  double level = 0;
-  for (auto it = lanes_.begin(); it != lanes_.end(); ++it)
-    level = it == lanes_.begin() ? it->second.served : std::min(level, it->second.served);
+  double level = lanes_.empty() ? 0 : std::numeric_limits<double>::infinity();
+  for (const auto& [id, l] : lanes_) level = std::min(level, l.served);
   lanes_.try_emplace(++made_).first->second.served = level;
   return made_;
 }

@@ -39,9 +39,8 @@ class RecordingBench : public tuner::Bench {
 
   Measured measure(const Point& pt, tuner::Distribution dist,
                    const tuner::TimingOptions*) override {
-    timed.insert(key(pt));
-    for (const CompileRequest& r : f_.also_compiled(tuner::values_of(f_, pt), p_, arch_))
-      timed.insert(cache_key(r));  // the shared programs its launch loads
+    for (const CompileRequest& r : f_.programs(tuner::values_of(f_, pt), p_, arch_))
+      timed.insert(cache_key(r));  // its kernel's program and the shared ones its launch loads
     const std::string l = label(pt) + tuner::to_string(dist);
     std::uint64_t h = 1469598103934665603ull;
     for (unsigned char c : l) h = (h ^ c) * 1099511628211ull;
@@ -54,9 +53,9 @@ class RecordingBench : public tuner::Bench {
   }
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      if (announced.insert(key(pt)).second) requests.emplace(key(pt), request(pt));
-      for (CompileRequest& r : f_.also_compiled(tuner::values_of(f_, pt), p_, arch_))
-        requests.emplace(cache_key(r), std::move(r));  // shared programs: once
+      announced.insert(key(pt));
+      for (CompileRequest& r : f_.programs(tuner::values_of(f_, pt), p_, arch_))
+        requests.emplace(cache_key(r), std::move(r));  // a shared program once
     }
   }
 

@@ -43,4 +43,11 @@ std::string family_names() {
 
 std::string KernelFamily::template_hash() const { return templates::get(template_name()).hash; }
 
+std::vector<CompileRequest> KernelFamily::programs(const ParamValues& v, const Problem& p,
+                                                   int arch) const {
+  std::vector<CompileRequest> out = also_compiled(v, p, arch);
+  out.insert(out.begin(), request(v, p, arch));
+  return out;
+}
+
 }  // namespace histtune

@@ -384,6 +384,11 @@ int partition_bits(const Problem& p) {
 
 std::uint32_t partitions(const Problem& p) { return partitions_of(p.num_bins, partition_bits(p)); }
 
+// Both of storage 5's programs are compiled for the problem's partition width.
+static std::string partition_bits_define(const Problem& p) {
+  return "-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p));
+}
+
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
   const std::size_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
   return static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
@@ -418,7 +423,7 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
   if (c.storage == Storage::partitioned) {
-    out.push_back("-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p)));
+    out.push_back(partition_bits_define(p));
     // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
     // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
     // together and one block's scan overlaps another's loads.
@@ -439,10 +444,8 @@ CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch) {
 
 CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch) {
   const std::string tile = std::to_string(tile_samples(c, p));
-  const std::string bits = std::to_string(partition_bits(p));
-  return CompileRequest{kTemplate,
-                        {"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile, "-DHT_PARTITION_BITS=" + bits},
-                        arch, "count.tile" + tile + ".bits" + bits};
+  return CompileRequest{kTemplate, {"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile, partition_bits_define(p)},
+                        arch, "count.tile" + tile + ".bits" + std::to_string(partition_bits(p))};
 }
 
 std::string validate(const Problem& p) {

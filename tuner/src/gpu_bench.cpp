@@ -78,10 +78,7 @@ class GpuBench : public Bench {
 
   void prefetch(const std::vector<Point>& pts) override {
     for (const Point& pt : pts) {
-      const ParamValues v = values_of(f_, pt);
-      std::vector<CompileRequest> reqs = f_.also_compiled(v, p_, d_.arch());
-      reqs.insert(reqs.begin(), f_.request(v, p_, d_.arch()));
-      for (const CompileRequest& req : reqs) {
+      for (const CompileRequest& req : f_.programs(values_of(f_, pt), p_, d_.arch())) {
         if (cache_.contains(req)) continue;
         const std::string key = cache_key(req);
         if (!queued_.count(key)) queued_.emplace(key, pool_.add(req));

@@ -106,6 +106,8 @@ class KernelFamily {
   virtual Baseline baseline() const = 0;
   // The template's hash: stored results recorded under another are stale.
   std::string template_hash() const;
+  // Every program v's launch loads: request()'s first, then also_compiled()'s.
+  std::vector<CompileRequest> programs(const ParamValues& v, const Problem& p, int arch) const;
 };
 
 // Every family, in Family order.

@@ -422,13 +422,17 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
 
 std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
   std::vector<std::string> out = c.defines();
+  // Only per-thread counters batch their loads: the other storages' programs are the same for
+  // every batch (global and cluster storage accept any, as their stored labels do).
+  if (c.storage != Storage::thread_counters) params::set_define(out, "HT_BATCH", 1);
   if (c.storage == Storage::partitioned) {
     out.push_back(partition_bits_define(p));
     // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
     // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
     // together and one block's scan overlaps another's loads.
     const int threads = std::max(c.block_threads, 1);  // a fuzzed label may say 0
-    const int resident = std::max(1, std::min(c.blocks_per_sm, 2048 / threads));
+    const int resident =
+        launch_bounds_blocks(threads, std::max(1, std::min(c.blocks_per_sm, 2048 / threads)));
     out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
   }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));

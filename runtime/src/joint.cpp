@@ -164,6 +164,7 @@ int unit_bins(const Problem& p) {
 
 CompileRequest request(const JointConfig& c, const Problem& p, int arch) {
   std::vector<std::string> defs = params::defines(params(), c);
+  params::set_define(defs, "HT_BLOCKS_PER_SM", launch_bounds_blocks(c.block_threads, c.blocks_per_sm));
   defs.push_back("-DHT_JOINT_DIMS=" + std::to_string(p.channels));
   defs.push_back("-DHT_HIST_STRIDE=" + std::to_string(hist_stride(c, p)));
   defs.push_back("-DHT_JOINT_UNIT_BINS=" + std::to_string(unit_bins(p)));

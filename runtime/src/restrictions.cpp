@@ -57,6 +57,10 @@ Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceI
                  static_cast<std::int64_t>(two_phase::max_bytes(d)), shape);
 }
 
+int launch_bounds_blocks(int block_threads, int blocks) {
+  return static_cast<long>(block_threads) * blocks <= 256 ? 1 : blocks;
+}
+
 unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_per_sm,
                            std::uint64_t n, const DeviceInfo& d) {
   const std::uint64_t tile = std::uint64_t{static_cast<unsigned>(block_threads)} * items_per_thread;

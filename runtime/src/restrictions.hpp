@@ -20,6 +20,11 @@ Restriction check_residency(int block_threads, int blocks_per_sm, std::size_t sm
 // block_threads x items_per_thread samples, no more blocks than tiles (at least 1).
 unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_per_sm,
                            std::uint64_t n, const DeviceInfo& d);
+// The resident blocks a __launch_bounds__ names, as the least count that compiles the same: ptxas
+// caps a thread's registers at 65536 / (threads x blocks) and at 255 whatever the bound, so every
+// count with threads x blocks <= 256 gives the code of 1, and configurations that differ only
+// there share one program (H100 plans: 4-7% of the weighted and joint families' compiles).
+int launch_bounds_blocks(int block_threads, int blocks);
 // A two-phase flush's partials of `bytes` (`shape` names them: "blocks x bins").
 Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceInfo& d);
 

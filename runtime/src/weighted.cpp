@@ -107,6 +107,7 @@ WeightedConfig default_for(const Problem& p, const DeviceInfo& d) {
 
 CompileRequest request(const WeightedConfig& c, const Problem& p, int arch) {
   std::vector<std::string> defs = params::defines(params<WeightedConfig>(), c);
+  params::set_define(defs, "HT_BLOCKS_PER_SM", launch_bounds_blocks(c.block_threads, c.blocks_per_sm));
   defs.push_back("-DHT_HIST_STRIDE=" + std::to_string(hist_stride(p)));
   for (auto& s : sample_defines(p)) defs.push_back(std::move(s));
   static const char* weight_names[] = {"float", "float", "double", "int", "long long"};

@@ -133,6 +133,23 @@ TEST(Hist1DConfig, DefinesComeFromCompileTimeParametersOnly) {
   }
 }
 
+// Batch groups the loads of per-thread counters (storage 1) alone: global storage's programs of
+// every batch are one program, one compile.
+TEST(Hist1DConfig, BatchIsCompiledInOnlyWherePerThreadCountersUseIt) {
+  const Problem p = flat_problem(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);
+  const auto with = [&](Storage st, int batch) {
+    Hist1DConfig c;
+    c.storage = st;
+    c.batch = batch;
+    return hist1d::defines(c, p);
+  };
+  EXPECT_EQ(with(Storage::global, 2), with(Storage::global, 1));
+  EXPECT_EQ(with(Storage::global, 4), with(Storage::global, 1));
+  EXPECT_NE(with(Storage::thread_counters, 2), with(Storage::thread_counters, 1));
+  const auto batch2 = with(Storage::thread_counters, 2);
+  EXPECT_NE(std::find(batch2.begin(), batch2.end(), "-DHT_BATCH=2"), batch2.end());
+}
+
 TEST(Hist1DRestrictions, CopiesCannotExceedWarps) {
   Hist1DConfig c;
   c.block_threads = 128;

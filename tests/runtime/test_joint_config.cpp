@@ -53,6 +53,21 @@ TEST(JointConfig, LabelsRoundTripForEveryPoint) {
     EXPECT_NE(std::find(req.defines.begin(), req.defines.end(), def), req.defines.end()) << def;
 }
 
+// The launch bounds' blocks compile as the least count with the same register cap: 128 threads x
+// 2 blocks as 1 (255 registers either way), 256 x 2 as itself (128 registers).
+TEST(JointConfig, LaunchBoundsThatCapNothingAskForOneProgram) {
+  const Problem p = pairs(SampleType::f32, 64, 64);
+  const auto with_bps = [&](int threads, int bps) {
+    JointConfig c;
+    c.block_threads = threads;
+    c.blocks_per_sm = bps;
+    return joint::request(c, p, 90).defines;
+  };
+  EXPECT_EQ(with_bps(128, 2), with_bps(128, 1));
+  EXPECT_NE(with_bps(256, 2), with_bps(256, 1));
+  EXPECT_NE(with_bps(128, 4), with_bps(128, 1));
+}
+
 TEST(JointConfig, UnitBinsAreCompiledInWhereEveryDimensionsBinIsOneValueWide) {
   // The define's value: 1 one value a bin, 2 and every value of the type in a bin, else 0.
   const auto unit = [](const Problem& p) {

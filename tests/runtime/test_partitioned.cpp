@@ -56,6 +56,24 @@ TEST(Partitioned, LabelRoundTripsAndDefinesItsPartitionBits) {
   for (const auto& d : shared) EXPECT_EQ(d.find("HT_PARTITION_BITS"), std::string::npos) << d;
 }
 
+// The partition pass's launch bounds: blocks_per_sm, at most what fits 2048 threads, and 1 where
+// the register cap is the hardware's anyway (128 threads x 2 blocks).
+TEST(Partitioned, MinBlocksAreTheLeastThatCompileTheSame) {
+  const Problem p = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);
+  const auto min_blocks = [&](int threads, int bps) {
+    Hist1DConfig c = part();
+    c.block_threads = threads;
+    c.blocks_per_sm = bps;
+    for (const auto& d : hist1d::defines(c, p))
+      if (d.rfind("-DHT_MIN_BLOCKS=", 0) == 0) return std::stoi(d.substr(16));
+    return -1;
+  };
+  EXPECT_EQ(min_blocks(128, 2), 1);
+  EXPECT_EQ(min_blocks(128, 4), 4);
+  EXPECT_EQ(min_blocks(512, 2), 2);
+  EXPECT_EQ(min_blocks(1024, 4), 2);
+}
+
 TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
   const DeviceInfo d = test::h100_like();
   const Problem p = large(SampleType::f32, Binning::even, 1u << 20, 1u << 24);

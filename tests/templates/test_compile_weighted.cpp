@@ -126,3 +126,23 @@ TEST(WeightedCompile, SegmentsRowsAndChannelsCompile) {
     }
   }
 }
+
+// ptxas caps a thread's registers at 255 whatever the launch bounds say: 128 threads x 2 blocks
+// compile the code of 1 block, so both configurations ask for one program; 256 x 2 caps at 128
+// registers, another program.
+TEST(WeightedCompile, LaunchBoundsThatCapNothingAskForOneProgram) {
+  const Problem p = weighted_problem(SampleType::f32, WeightType::f32, Binning::even, 256,
+                                     1 << 20, true, 0, 100);
+  const auto with_bps = [&](int threads, int bps) {
+    WeightedConfig c;
+    c.block_threads = threads;
+    c.blocks_per_sm = bps;
+    return weighted::request(c, p, 90);
+  };
+  EXPECT_EQ(with_bps(128, 2).defines, with_bps(128, 1).defines);
+  EXPECT_NE(with_bps(256, 2).defines, with_bps(256, 1).defines);
+  CompileRequest as_written = with_bps(128, 1);  // the bound as the label says it
+  params::set_define(as_written.defines, "HT_BLOCKS_PER_SM", 2);
+  ASSERT_NE(as_written.defines, with_bps(128, 1).defines);
+  EXPECT_EQ(compile(as_written).cubin, compile(with_bps(128, 1)).cubin);
+}

@@ -109,6 +109,14 @@ std::vector<std::string> defines(const std::vector<Param<C>>& t, const C& c) {
   return out;
 }
 
+// Sets the define `name` (HT_...) of defines()' output to `value`: for a family whose parameter
+// compiles to fewer distinct programs than it has values.
+inline void set_define(std::vector<std::string>& defines, const std::string& name, int value) {
+  const std::string head = "-D" + name + "=";
+  for (std::string& d : defines)
+    if (d.compare(0, head.size(), head) == 0) d = head + std::to_string(value);
+}
+
 // Holds when every parameter holds one of its values; else which does not.
 template <class C>
 Restriction check_values(const std::vector<Param<C>>& t, const C& c) {

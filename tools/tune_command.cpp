@@ -118,8 +118,8 @@ void declare_decision(CLI::App* app, TuneFlags& flags) {
       ->check(CLI::Range(0.0, 10.0));
   app->add_option("--decision-samples", flags.decision_samples,
                   "samples each re-timing of the decision takes, every round's pooled (0: as\n"
-                  "the search times, at least 10 and until the median is within 1%; 5 made the\n"
-                  "H100's default plan 4% quicker and kept fewer winners: docs/tuning.md)")
+                  "the search times, at least 10 and until the median is within 1%, which took\n"
+                  "the H100's default plan 10% longer with winners as good: docs/tuning.md)")
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(0, 1000));

@@ -529,6 +529,7 @@ TEST(TuneWith, DecisionSamplesFixTheReTimingsSamplesAndLeaveTheSearchAlone) {
   o.strategy = "exhaustive";
   o.finalists = 3;
   o.remeasure_rounds = 2;
+  o.decision_samples = 0;  // the stopping rule
   FakeBench plain(cost);
   const TuneResult a = tune_with(problem(), SearchSpace{{3, 3}, nullptr}, plain, o);
   o.decision_samples = 4;

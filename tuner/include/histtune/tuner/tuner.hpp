@@ -127,9 +127,10 @@ struct TuneOptions {
   double decision_drop = 0.05;
   // Samples each of the decision's re-timings takes (its least and its most; 0: the search's
   // stopping rule, TimingOptions: at least 10, until the median's 95% interval is within 1%).
-  // Every round's samples are pooled. Fewer make the plan quicker and its winners less sure
-  // (docs/tuning.md, "A cold plan", session 30): the default keeps the stopping rule.
-  int decision_samples = 0;
+  // Every round's samples are pooled, so the decision's medians rest on 50-100 samples or more
+  // either way; the rule's least is the default, since noisy kernels took the rule to 100 samples
+  // in every round (docs/tuning.md, "A cold plan", session 32). 5 kept fewer winners (session 30).
+  int decision_samples = 10;
   // The search's measurements race: one whose first samples are more than race_ratio times the
   // best on its distribution so far stops there (TimingOptions::give_up_above_ms). 0: no racing.
   // The rest of the search is timed in full: coarser timings left winners behind (docs/tuning.md,

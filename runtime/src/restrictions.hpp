@@ -23,7 +23,7 @@ unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_p
 // The resident blocks a __launch_bounds__ names, as the least count that compiles the same: ptxas
 // caps a thread's registers at 65536 / (threads x blocks) and at 255 whatever the bound, so every
 // count with threads x blocks <= 256 gives the code of 1, and configurations that differ only
-// there share one program (H100 plans: 4-7% of the weighted and joint families' compiles).
+// there share one program (one compile).
 int launch_bounds_blocks(int block_threads, int blocks);
 // A two-phase flush's partials of `bytes` (`shape` names them: "blocks x bins").
 Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceInfo& d);

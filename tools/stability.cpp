@@ -162,6 +162,26 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
   return m;
 }
 
+Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only,
+                      std::vector<db::ProblemRow>& unpaired) {
+  if (only.empty()) return m;
+  const auto named = [&](const db::ProblemRow& p) {
+    return std::find(only.begin(), only.end(), p) != only.end();
+  };
+  Matched out;
+  for (const StabilityPair& pair : m.pairs)
+    if (named(pair.problem)) out.pairs.push_back(pair);
+  for (const auto& p : m.only_a)
+    if (named(p)) out.only_a.push_back(p);
+  for (const auto& p : m.only_b)
+    if (named(p)) out.only_b.push_back(p);
+  for (const auto& p : only)
+    if (std::none_of(out.pairs.begin(), out.pairs.end(),
+                     [&](const StabilityPair& s) { return s.problem == p; }))
+      unpaired.push_back(p);
+  return out;
+}
+
 Problem timed_problem(const db::ProblemRow& key) {
   for (const Problem& p : tuner::default_plan())
     if (p.key() == key) return p;

@@ -54,19 +54,35 @@ std::string boards_note(const DeviceMatch& m, const std::string& model) {
          uuids + ": each problem's from the first by UUID that tuned it); they are timed on this one";
 }
 
+// A named problem that is not tuned in both databases (on any device, or on this GPU's).
+int not_in_both(const std::vector<db::ProblemRow>& unpaired, const std::string& path_a,
+                const std::string& path_b, const std::string& where) {
+  std::string list;
+  for (const auto& p : unpaired) list += (list.empty() ? "" : ", ") + problem_spec(p);
+  return nothing_to_compare(list + (unpaired.size() == 1 ? " is" : " are") +
+                            " not tuned in both " + path_a + " and " + path_b + where);
+}
+
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
                   const std::string& json_path, int rounds,
-                  const std::vector<std::string>& distributions) {
+                  const std::vector<std::string>& distributions,
+                  const std::vector<std::string>& problem_specs) {
   const std::vector<tuner::Distribution> dists = parse_distributions(distributions);
+  std::vector<db::ProblemRow> only;
+  for (const auto& s : problem_specs) only.push_back(parse_problem(s).key());
   const Source a = open_source(path_a), b = open_source(path_b);
   // What the files alone say is wrong is said before the GPU is asked.
   for (const Source* s : {&a, &b})
     if (s->all.empty())
       return nothing_to_compare(s->path + " holds no tuned problem (no winners); `histtune "
                                 "--gpu auto --db " + s->path + "` tunes into it");
-  if (match_winners(a.all, b.all).pairs.empty())
+  const Matched anywhere = match_winners(a.all, b.all);
+  if (anywhere.pairs.empty())
     return nothing_to_compare(path_a + " and " + path_b +
                               " have no tuned problem in common, on any device");
+  std::vector<db::ProblemRow> unpaired;
+  only_problems(anywhere, only, unpaired);
+  if (!unpaired.empty()) return not_in_both(unpaired, path_a, path_b, ", on any device");
 
   const DeviceInfo d = select_device(c);
   const db::DeviceRow gpu = d.row();
@@ -76,8 +92,11 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
       return nothing_to_compare(s->path + ": " + m->why_not + " (GPU " +
                                 std::to_string(d.ordinal) + ", " + d.name + ")");
   // A --gpu all database holds each problem under the board of the model that tuned it.
-  Matched matched = match_winners(model_winners(*a.db, *match_a.device),
-                                  model_winners(*b.db, *match_b.device));
+  Matched matched = only_problems(match_winners(model_winners(*a.db, *match_a.device),
+                                                model_winners(*b.db, *match_b.device)),
+                                  only, unpaired);
+  if (!unpaired.empty())
+    return not_in_both(unpaired, path_a, path_b, " for GPU " + std::to_string(d.ordinal));
   for (auto& pair : matched.pairs) {
     pair.a_timed_b =
         timed_on(a.db->measurements(pair.a.device.uuid, pair.problem), pair.b.config_label);
@@ -159,7 +178,7 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
 
 struct StabilityValues {
   std::string a, b, json_path;
-  std::vector<std::string> distributions;
+  std::vector<std::string> distributions, problems;
   int rounds = tuner::SideBySideOptions{}.rounds;
   CLI::Option* json = nullptr;
 };
@@ -185,12 +204,16 @@ void declare(CLI::App* app, Common& common, StabilityValues& v) {
                     "input data timed, comma-separated, as for tune: the worst case is\n"
                     "taken over them, the first also has its own column (default:\n" +
                         distribution_list(tuner::TuneOptions{}.distributions) + ", the tuner's)");
+  app->add_option("--problem", v.problems,
+                  "only this problem, TYPE:BINNING:BINS:N as for tune (repeatable; each\n"
+                  "must be tuned in both)")
+      ->type_name("SPEC");
   v.json = add_json_file(app, v.json_path);
 }
 
 int run(Common& c, const StabilityValues& v) {
   if (v.json->count() > 0 && v.json_path.empty()) c.json = true;  // --json without FILE
-  return run_stability(c, v.a, v.b, v.json_path, v.rounds, v.distributions);
+  return run_stability(c, v.a, v.b, v.json_path, v.rounds, v.distributions, v.problems);
 }
 
 }  // namespace
@@ -200,25 +223,26 @@ Command stability_command() {
       "stability",
       "are two runs' winners equally good? both timed side by side now, on the tuner's objective",
       "For each problem with a winner for this GPU in both databases (two runs of `histtune\n"
-      "--gpu auto`, say): times winner A and winner B in this process on the same inputs of\n"
-      "each distribution, in rounds alternating A B / B A (each a stable median, the rounds\n"
-      "pooled), verifies both against the host reference, and judges them as the tuner\n"
-      "chose them, by the worst case over the distributions: a winner's worst ratio w is\n"
-      "the largest over the distributions of its median / the faster of the two there;\n"
-      "worst = (wB - wA) / the smaller w, + when B is worse. Two winners each faster on\n"
-      "some data are equally good when their worst cases are. Also printed: both medians on\n"
-      "the first distribution, the difference (B - A) / the faster on each distribution,\n"
-      "and the times each run recorded for its own winner, which carry that run's clocks\n"
-      "and launch jitter. Last line: how many problems are within " +
+      "--gpu auto`, say; or each --problem): times winner A and winner B in this process\n"
+      "on the same inputs of each distribution, in rounds alternating A B / B A (each a\n"
+      "stable median, the rounds pooled), verifies both against the host reference, and\n"
+      "judges them as the tuner chose them, by the worst case over the distributions: a\n"
+      "winner's worst ratio w is the largest over the distributions of its median / the\n"
+      "faster of the two there; worst = (wB - wA) / the smaller w, + when B is worse. Two\n"
+      "winners each faster on some data are equally good when their worst cases are. Also\n"
+      "printed: both medians on the first distribution, the difference (B - A) / the\n"
+      "faster on each distribution, and the times each run recorded for its own winner,\n"
+      "which carry that run's clocks and launch jitter. Last line: how many problems are\n"
+      "within " +
           percent_text(kStabilityTolerance) +
-          " on the worst case, and\n"
-          "how many on the first distribution alone (uniform: the check before the worst case;\n"
+          " on the worst case, and how many\n"
+          "on the first distribution alone (uniform: the check before the worst case;\n"
           "--distributions uniform gives it alone), then how many are within or chose the same\n"
           "configuration (one kernel: equal times; the measured count stays the verdict). A\n"
           "database made on other boards of the same model (one, or a --gpu all run's) stands\n"
-          "for this GPU (a note says so). Exit 1 when a winner fails on any distribution or\n"
-          "nothing is tuned in both; the verdict does not change the exit code; the databases\n"
-          "are only read.",
+          "for this GPU (a note says so). Exit 1 when a winner fails on any distribution,\n"
+          "nothing is tuned in both or a --problem is not; the verdict does not change the\n"
+          "exit code; the databases are only read.",
       bind_values<StabilityValues>(declare, run)};
 }
 

@@ -61,7 +61,7 @@ TEST(CliStability, HelpNamesBothDatabasesTheRoundsTheDistributionsAndTheTarget) 
   const auto r = run_cli("stability --help");
   EXPECT_EQ(r.rc, 0);
   for (const char* s : {"Usage: histtune stability", "A.db", "B.db", "--rounds", "--json [FILE]",
-                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs",
+                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs", "--problem",
                         "side by side", "within 2%", "worst case over the distributions",
                         "on the first distribution alone", "Exit codes:", "  3  no CUDA device"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
@@ -133,6 +133,17 @@ TEST(CliStability, NothingToCompareIsSaidBeforeTheGpuIsAsked) {
   r = run_cli_split("stability " + good + " " + (dir / "other.db"));
   expect_one_line_error(
       r, 1, good + " and " + (dir / "other.db") + " have no tuned problem in common", "disjoint");
+  // --problem: one tuned in one database alone is named, before the GPU is asked.
+  { db::Database both(dir / "both.db"); }
+  EXPECT_EQ(run_cli("import " + fixture("small_export.json") + " --db " + (dir / "both.db")).rc, 0);
+  r = run_cli_split("stability " + good + " " + (dir / "both.db") +
+                    " --problem u16:direct:1024:2^20 --problem u8:direct:256:2^28");
+  expect_one_line_error(r, 1,
+                        "u16:direct:1024:2^20 is not tuned in both " + good + " and " +
+                            (dir / "both.db") + ", on any device",
+                        "one named problem not in both");
+  r = run_cli_split("stability " + good + " " + (dir / "both.db") + " --problem u8:nope:256:2^28");
+  EXPECT_EQ(r.rc, 2) << r.err;
 }
 
 TEST(CliStability, WithoutAGpuItSaysNoCudaDeviceAndExits3) {

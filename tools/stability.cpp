@@ -162,8 +162,7 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
   return m;
 }
 
-Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only,
-                      std::vector<db::ProblemRow>& unpaired) {
+Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only) {
   if (only.empty()) return m;
   const auto named = [&](const db::ProblemRow& p) {
     return std::find(only.begin(), only.end(), p) != only.end();
@@ -175,10 +174,15 @@ Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only,
     if (named(p)) out.only_a.push_back(p);
   for (const auto& p : m.only_b)
     if (named(p)) out.only_b.push_back(p);
+  return out;
+}
+
+std::vector<db::ProblemRow> unpaired(const Matched& m, const std::vector<db::ProblemRow>& only) {
+  std::vector<db::ProblemRow> out;
   for (const auto& p : only)
-    if (std::none_of(out.pairs.begin(), out.pairs.end(),
+    if (std::none_of(m.pairs.begin(), m.pairs.end(),
                      [&](const StabilityPair& s) { return s.problem == p; }))
-      unpaired.push_back(p);
+      out.push_back(p);
   return out;
 }
 

@@ -60,10 +60,10 @@ struct Matched {
   std::vector<db::ProblemRow> only_a, only_b;
 };
 Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db::WinnerRow>& b);
-// m kept to the problems `only` names (all of m when it names none), pairs in A's order; a named
-// problem without a pair is added to `unpaired`.
-Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only,
-                      std::vector<db::ProblemRow>& unpaired);
+// m kept to the problems `only` names (all of m when it names none), pairs in A's order.
+Matched only_problems(const Matched& m, const std::vector<db::ProblemRow>& only);
+// The problems `only` names that m has no pair for (tuned in one database, or in neither).
+std::vector<db::ProblemRow> unpaired(const Matched& m, const std::vector<db::ProblemRow>& only);
 
 // The problem a stored key names, with the bounds it was tuned with where the default plan has
 // it: a key keeps no bounds, and problem_of's [0, BINS) would draw other data than the run did

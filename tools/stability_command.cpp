@@ -80,9 +80,8 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
   if (anywhere.pairs.empty())
     return nothing_to_compare(path_a + " and " + path_b +
                               " have no tuned problem in common, on any device");
-  std::vector<db::ProblemRow> unpaired;
-  only_problems(anywhere, only, unpaired);
-  if (!unpaired.empty()) return not_in_both(unpaired, path_a, path_b, ", on any device");
+  if (const auto missing = unpaired(anywhere, only); !missing.empty())
+    return not_in_both(missing, path_a, path_b, ", on any device");
 
   const DeviceInfo d = select_device(c);
   const db::DeviceRow gpu = d.row();
@@ -94,9 +93,9 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
   // A --gpu all database holds each problem under the board of the model that tuned it.
   Matched matched = only_problems(match_winners(model_winners(*a.db, *match_a.device),
                                                 model_winners(*b.db, *match_b.device)),
-                                  only, unpaired);
-  if (!unpaired.empty())
-    return not_in_both(unpaired, path_a, path_b, " for GPU " + std::to_string(d.ordinal));
+                                  only);
+  if (const auto missing = unpaired(matched, only); !missing.empty())
+    return not_in_both(missing, path_a, path_b, " for GPU " + std::to_string(d.ordinal));
   for (auto& pair : matched.pairs) {
     pair.a_timed_b =
         timed_on(a.db->measurements(pair.a.device.uuid, pair.problem), pair.b.config_label);

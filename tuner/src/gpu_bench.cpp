@@ -159,12 +159,14 @@ class GpuBench : public Bench {
   // the store's or NVRTC's on this thread) before the turn is taken, so other tunings time
   // meanwhile; loaded inside it.
   Kernel kernel(const ParamValues& c, std::unique_lock<std::mutex>& turn) {
-    const CompileRequest req = f_.request(c, p_, d_.arch());
+    std::vector<CompileRequest> programs = f_.programs(c, p_, d_.arch());  // request()'s first
+    const CompileRequest req = std::move(programs.front());
     const auto t0 = Clock::now();
     const std::optional<CompiledKernel> built = built_for(req);
     std::vector<std::pair<CompileRequest, CompiledKernel>> also;
-    for (CompileRequest& r : f_.also_compiled(c, p_, d_.arch()))
-      if (std::optional<CompiledKernel> b = built_for(r)) also.emplace_back(std::move(r), std::move(*b));
+    for (auto r = programs.begin() + 1; r != programs.end(); ++r)
+      if (std::optional<CompiledKernel> b = built_for(*r))
+        also.emplace_back(std::move(*r), std::move(*b));
     spent_.compile_wait_s += seconds(t0, Clock::now());
     turn = take_turn();
     const auto t1 = Clock::now();

@@ -93,3 +93,37 @@ TEST(TimingGpu, AHostSlowerThanTheTimeoutIsCountedNotHung) {
   EXPECT_EQ(t.samples, 3);
   EXPECT_GT(t.hold_timeouts, 0);
 }
+
+// The warm-up is three calls or a quarter of a millisecond of them, whichever comes first, the
+// call that sizes a sample included when it is no sample: a 1 GiB memset (about 0.4 ms on an
+// H100) warms once, a 4 KiB one three times.
+TEST(TimingGpu, ALongCallWarmsOnceAndAShortOneThreeTimes) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  void* big = nullptr;
+  const std::size_t big_bytes = std::size_t{1} << 30;
+  HT_CUDA(cudaMalloc(&big, big_bytes));
+  tuner::TimingOptions o;
+  o.min_samples = o.max_samples = 5;
+  int calls = 0;
+  const auto time = [&](void* buffer, std::size_t bytes) {
+    calls = 0;
+    return tuner::time_calls(
+        [&](cudaStream_t st, int) {
+          ++calls;
+          HT_CUDA(cudaMemsetAsync(buffer, 0, bytes, st));
+        },
+        s.stream, o);
+  };
+  const tuner::Timing long_call = time(big, big_bytes);
+  const int long_calls = calls;
+  const tuner::Timing short_call = time(s.buffer, 4096);
+  const int short_calls = calls;
+  cudaFree(big);
+  ASSERT_GE(long_call.median_ms, o.warmup_ms) << "the long call is not long on this GPU";
+  EXPECT_EQ(long_call.calls_per_sample, 1);
+  EXPECT_EQ(long_calls, 1 + 5) << "one warm-up, then 5 samples (the sizing call the first)";
+  EXPECT_GT(short_call.calls_per_sample, 1);
+  EXPECT_EQ(short_calls, 3 + 5 * short_call.calls_per_sample)
+      << "a warm-up, the sizing call and one more, then 5 samples";
+}

@@ -22,7 +22,11 @@ double measure_read_bandwidth(KernelCache& cache, const DeviceInfo& d, std::size
           void* args[] = {&d_data, &n_vec, &d_sink};
           HT_CUDA(cudaLaunchKernel(k.func(), dim3(grid), dim3(256), args, 0, s));
         },
-        nullptr, TimingOptions{3, 20});
+        nullptr, [] {
+          TimingOptions o;
+          o.min_samples = 20;
+          return o;
+        }());
   } catch (...) {
     cudaFree(d_data);
     cudaFree(d_sink);

@@ -96,7 +96,7 @@ class Events {
 Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStream_t stream,
                   const TimingOptions& opt) {
   int call = 0;
-  for (int i = 0; i < opt.warmup; ++i) launch(stream, call++);
+  if (opt.warmup > 0) launch(stream, call++);
   const int max_samples = std::max(opt.max_samples, 1);
   const int first = std::clamp(opt.min_samples, 1, max_samples);
   const int batch = std::max(opt.batch, 1);
@@ -150,7 +150,15 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
       per_sample = static_cast<int>(std::ceil(opt.min_sample_ms / std::max<double>(t, 1e-4)));
       per_sample = std::clamp(per_sample, 1, std::max(opt.max_calls_per_sample, 1));
     }
-    if (per_sample == 1) ms.push_back(t);  // a sample like any other
+    // The warm-up so far: one call before this one. Where it was enough, this call is a sample
+    // like any other (if it needs no company); else it warms too, and so do a few more calls.
+    int warmed = opt.warmup > 0 ? 1 : 0;
+    if (warmed >= opt.warmup || warmed * t >= opt.warmup_ms) {
+      if (per_sample == 1) ms.push_back(t);
+    } else {
+      for (++warmed; warmed < opt.warmup && warmed * t < opt.warmup_ms; ++warmed)
+        launch(stream, call++);
+    }
     // Racing: one call this far over the bound says enough.
     far_over = t > 1.5 * opt.give_up_above_ms;
     if (far_over) ms = {static_cast<double>(t)};

@@ -31,7 +31,11 @@ struct Timing {
 // max_samples, or once the samples add up to max_total_ms (a configuration that slow is nowhere
 // near the best; it keeps >= 3 samples).
 struct TimingOptions {
+  // Warm-up: `warmup` calls, or fewer once they last warmup_ms: one call of a long kernel warms
+  // it as well as three, and three of them were a fifth of a plan's GPU time (docs/tuning.md, "A
+  // cold plan", session 33). The call that sizes a sample is one of them when it is no sample.
   int warmup = 3;
+  double warmup_ms = 0.25;
   int min_samples = 10;
   int max_samples = 100;
   int batch = 10;  // samples queued per synchronisation after the first min_samples

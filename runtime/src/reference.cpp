@@ -89,11 +89,16 @@ void visit(const Problem& p, const T* s, const T* levels_in, ValueOf value_of, A
   const std::uint64_t pitch = p.row_pitch_bytes != 0 ? p.row_pitch_bytes / sizeof(T)
                                                      : row_pixels * channels;
   const EvenRule even(p);
+  // Read once: add()'s 32-bit stores could alias p's fields, which the loop would then reload
+  // for every sample.
+  const std::uint64_t n = p.n;
+  const Binning binning = p.binning;
+  const std::uint32_t num_bins = p.num_bins;
   // Sample i's pixel, stepped rather than divided out of i: two 64-bit divisions a sample were
   // most of the reference's time.
   const T* image_row = s;
   std::uint64_t pixel = 0;
-  for (std::uint64_t i = 0; i < p.n; ++i) {
+  for (std::uint64_t i = 0; i < n; ++i) {
     const T* row = image_row + pixel * channels;
     if (++pixel == row_pixels) {
       pixel = 0;
@@ -104,23 +109,23 @@ void visit(const Problem& p, const T* s, const T* levels_in, ValueOf value_of, A
       if constexpr (std::is_floating_point_v<V>) {
         if (no_infinities && std::isinf(v)) continue;
       }
-      if (p.binning == Binning::range) {
+      if (binning == Binning::range) {
         // Bin i holds levels[i] <= v < levels[i + 1]: the last level not above v, which is
         // upper_bound's predecessor. Outside [levels[0], levels[num_bins]) and NaN: no bin.
-        const V* end = levels + p.num_bins + 1;
+        const V* end = levels + num_bins + 1;
         if constexpr (std::is_floating_point_v<V>) {
           if (std::isnan(v)) continue;
         }
-        if (v < levels[0] || !(v < levels[p.num_bins])) continue;
+        if (v < levels[0] || !(v < levels[num_bins])) continue;
         add(c, static_cast<std::uint32_t>(std::upper_bound(levels, end, v) - levels - 1), i);
-      } else if (p.binning == Binning::direct) {
+      } else if (binning == Binning::direct) {
         // Negative values become huge unsigned ones, ignored like values >= num_bins.
         if constexpr (std::is_integral_v<V>) {
           const auto bin = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
-          if (bin < p.num_bins) add(c, static_cast<std::uint32_t>(bin), i);
+          if (bin < num_bins) add(c, static_cast<std::uint32_t>(bin), i);
         } else {  // no direct binning of floats (validate()); as before it had a rule
           const auto bin = static_cast<std::uint32_t>(v);
-          if (bin < p.num_bins) add(c, bin, i);
+          if (bin < num_bins) add(c, bin, i);
         }
       } else if (std::uint32_t bin; even.bin_of(v, bin)) {
         add(c, bin, i);
@@ -229,9 +234,10 @@ std::vector<std::uint32_t> reference_histogram(const Problem& p, const void* sam
       throw std::invalid_argument("reference_histogram: " + p.describe() + ": " + why);
   }
   std::vector<std::uint32_t> h(static_cast<std::size_t>(p.num_bins) * p.active_channels, 0);
-  visit_samples(p, samples, levels, [&](std::uint32_t c, std::uint32_t bin, std::uint64_t) {
-    ++h[static_cast<std::size_t>(c) * p.num_bins + bin];
-  });
+  std::uint32_t* const counts = h.data();
+  const std::size_t bins = p.num_bins;
+  visit_samples(p, samples, levels, [counts, bins](std::uint32_t c, std::uint32_t bin,
+                                                   std::uint64_t) { ++counts[c * bins + bin]; });
   return h;
 }
 

@@ -28,36 +28,33 @@ struct Rng {
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 };
 
-// A bin index in [0, bins) drawn from `dist`; `state` carries the walk of `runs`.
-std::uint32_t draw_bin(Distribution dist, std::uint32_t bins, Rng& rng, double& state,
-                       std::uint64_t& left) {
-  switch (dist) {
-    case Distribution::skewed: {
-      // Mean bins/60: about 95% of the mass lies in the lowest 5% of the bins.
-      const double x = -std::log(1.0 - rng.unit()) * bins / 60.0;
-      return static_cast<std::uint32_t>(std::min<double>(x, bins - 1));
+// A bin index in [0, bins) drawn from distribution D; `state` carries the walk of `runs`. A
+// template, so that each distribution's fill loop inlines its own draw.
+template <Distribution D>
+std::uint32_t draw_bin(std::uint32_t bins, Rng& rng, double& state, std::uint64_t& left) {
+  if constexpr (D == Distribution::skewed) {
+    // Mean bins/60: about 95% of the mass lies in the lowest 5% of the bins.
+    const double x = -std::log(1.0 - rng.unit()) * bins / 60.0;
+    return static_cast<std::uint32_t>(std::min<double>(x, bins - 1));
+  } else if constexpr (D == Distribution::constant) {
+    return bins / 3;
+  } else if constexpr (D == Distribution::runs) {
+    if (left == 0) {  // a new run: step the walk a little, 16..271 samples long
+      state += (rng.unit() - 0.5) * std::max(2.0, bins / 32.0);
+      if (state < 0) state = -state;
+      if (state > bins - 1) state = 2.0 * (bins - 1) - state;
+      // A step wider than the bins (one or two) overshoots the reflection.
+      state = std::clamp(state, 0.0, bins - 1.0);
+      left = 16 + rng.next() % 256;
     }
-    case Distribution::constant:
-      return bins / 3;
-    case Distribution::runs: {
-      if (left == 0) {  // a new run: step the walk a little, 16..271 samples long
-        state += (rng.unit() - 0.5) * std::max(2.0, bins / 32.0);
-        if (state < 0) state = -state;
-        if (state > bins - 1) state = 2.0 * (bins - 1) - state;
-        // A step wider than the bins (one or two) overshoots the reflection.
-        state = std::clamp(state, 0.0, bins - 1.0);
-        left = 16 + rng.next() % 256;
-      }
-      --left;
-      std::uint32_t b = static_cast<std::uint32_t>(state);
-      if (rng.next() % 20 == 0) b = b + 1 < bins ? b + 1 : b;  // 5% noise of one bin
-      return b;
-    }
-    default: {
-      const std::uint64_t r = rng.next();
-      // The same draw without a 64-bit division where bins is a power of two (most problems).
-      return static_cast<std::uint32_t>((bins & (bins - 1)) == 0 ? r & (bins - 1) : r % bins);
-    }
+    --left;
+    std::uint32_t b = static_cast<std::uint32_t>(state);
+    if (rng.next() % 20 == 0) b = b + 1 < bins ? b + 1 : b;  // 5% noise of one bin
+    return b;
+  } else {
+    const std::uint64_t r = rng.next();
+    // The same draw without a 64-bit division where bins is a power of two (most problems).
+    return static_cast<std::uint32_t>((bins & (bins - 1)) == 0 ? r & (bins - 1) : r % bins);
   }
 }
 
@@ -156,41 +153,51 @@ std::vector<std::uint16_t> half_levels_of(const Problem& p) {
   return lv;
 }
 
+// Mixed data: values spread a little beyond the bins' span (direct: beyond the last bin), and
+// for floats a NaN in 1000.
 template <class T>
-void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
-          const std::vector<T>& lv) {
+void fill_mixed(const Problem& p, Rng& rng, T* out) {
   const bool direct = p.binning == Binning::direct;
   const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
   const double tmax = type_max(T{});
-  if (dist == Distribution::mixed) {
-    const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
-    const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
-                             : p.upper + 0.05 * (p.upper - p.lower);
-    for (std::uint64_t i = 0; i < p.n; ++i) {
-      double v = lo + (hi - lo) * rng.unit();
-      if constexpr (std::is_floating_point_v<T>) {
-        out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
-      } else if constexpr (sizeof(T) == 8) {
-        out[i] = direct ? static_cast<T>(v) : around_bounds64<T>(p, rng.unit());
-      } else {
-        out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
-      }
-    }
-    return;
-  }
-  double state = p.num_bins / 2.0;
-  std::uint64_t left = 0;
-  const double width = direct ? 1.0 : (p.upper - p.lower) / p.num_bins;
-  const double below_upper = std::nextafter(p.upper, p.lower);
+  const double lo = direct ? 0.0 : p.lower - 0.05 * (p.upper - p.lower);
+  const double hi = direct ? static_cast<double>(p.num_bins) * 1.01 + 1
+                           : p.upper + 0.05 * (p.upper - p.lower);
   for (std::uint64_t i = 0; i < p.n; ++i) {
-    const std::uint32_t b = draw_bin(dist, p.num_bins, rng, state, left);
+    double v = lo + (hi - lo) * rng.unit();
+    if constexpr (std::is_floating_point_v<T>) {
+      out[i] = (rng.next() % 1000 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(v);
+    } else if constexpr (sizeof(T) == 8) {
+      out[i] = direct ? static_cast<T>(v) : around_bounds64<T>(p, rng.unit());
+    } else {
+      out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
+    }
+  }
+}
+
+// Samples of bins drawn from D: values inside each bin (direct: the bin itself; constant data:
+// the same value every time).
+template <Distribution D, class T>
+void fill_from(const Problem& p, Rng& rng, T* out, const std::vector<T>& lv) {
+  const bool direct = p.binning == Binning::direct;
+  const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
+  const double tmax = type_max(T{});
+  // Read once: the stores to `out` could alias p's fields, which the loop would then reload.
+  const std::uint64_t n = p.n;
+  const std::uint32_t bins = p.num_bins;
+  const double lower = p.lower, upper = p.upper;
+  const double width = direct ? 1.0 : (upper - lower) / bins;
+  const double below_upper = std::nextafter(upper, lower);
+  double state = bins / 2.0;
+  std::uint64_t left = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t b = draw_bin<D>(bins, rng, state, left);
     if (direct) {
       out[i] = static_cast<T>(b);
       continue;
     }
-    if (!lv.empty()) {
-      // A value inside [lv[b], lv[b + 1]) (constant data: the same value every time).
-      const double frac = dist == Distribution::constant ? 0.5 : rng.unit();
+    const double frac = D == Distribution::constant ? 0.5 : rng.unit();
+    if (!lv.empty()) {  // a value inside [lv[b], lv[b + 1])
       const double lo = static_cast<double>(lv[b]), hi = static_cast<double>(lv[b + 1]);
       if constexpr (std::is_floating_point_v<T>) {
         out[i] = static_cast<T>(lo + frac * (hi - lo));
@@ -200,21 +207,31 @@ void fill(const Problem& p, Distribution dist, Rng& rng, T* out,
       }
       continue;
     }
-    // A value inside bin b (constant data: the same value every time).
-    const double frac = dist == Distribution::constant ? 0.5 : rng.unit();
     if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
       out[i] = inside_bin64<T>(p, b, frac);
       continue;
     }
-    double v = p.lower + (b + frac) * width;
-    v = std::clamp(v, p.lower, below_upper);
+    double v = lower + (b + frac) * width;
+    v = std::clamp(v, lower, below_upper);
     if constexpr (std::is_floating_point_v<T>) {
       out[i] = static_cast<T>(v);
-      if (!(out[i] < static_cast<T>(p.upper))) out[i] = static_cast<T>(p.lower);
+      if (!(out[i] < static_cast<T>(upper))) out[i] = static_cast<T>(lower);
     } else {
       out[i] = static_cast<T>(std::floor(std::clamp(v, tmin, tmax)));
     }
   }
+}
+
+template <class T>
+void fill(const Problem& p, Distribution dist, Rng& rng, T* out, const std::vector<T>& lv) {
+  switch (dist) {
+    case Distribution::mixed: return fill_mixed(p, rng, out);
+    case Distribution::skewed: return fill_from<Distribution::skewed>(p, rng, out, lv);
+    case Distribution::constant: return fill_from<Distribution::constant>(p, rng, out, lv);
+    case Distribution::runs: return fill_from<Distribution::runs>(p, rng, out, lv);
+    case Distribution::uniform: break;
+  }
+  fill_from<Distribution::uniform>(p, rng, out, lv);
 }
 
 template <class T>

@@ -32,8 +32,8 @@ struct Timing {
 // near the best; it keeps >= 3 samples).
 struct TimingOptions {
   // Warm-up: `warmup` calls, or fewer once they last warmup_ms: one call of a long kernel warms
-  // it as well as three, and three of them were a fifth of a plan's GPU time (docs/tuning.md, "A
-  // cold plan", session 33). The call that sizes a sample is one of them when it is no sample.
+  // it as well as three, which cost a plan seconds of the GPU (docs/tuning.md, "A cold plan").
+  // The call that sizes a sample is one of them when it is no sample.
   int warmup = 3;
   double warmup_ms = 0.25;
   int min_samples = 10;

@@ -13,6 +13,8 @@ double measure_read_bandwidth(KernelCache& cache, const DeviceInfo& d, std::size
   HT_CUDA(cudaMalloc(&d_data, bytes));
   HT_CUDA(cudaMalloc(&d_sink, sizeof(unsigned int)));
   Timing t;
+  TimingOptions timing;
+  timing.min_samples = 20;
   try {
     HT_CUDA(cudaMemset(d_data, 0x5a, bytes));  // never time reads of untouched pages
     unsigned long long n_vec = bytes / 16;
@@ -22,11 +24,7 @@ double measure_read_bandwidth(KernelCache& cache, const DeviceInfo& d, std::size
           void* args[] = {&d_data, &n_vec, &d_sink};
           HT_CUDA(cudaLaunchKernel(k.func(), dim3(grid), dim3(256), args, 0, s));
         },
-        nullptr, [] {
-          TimingOptions o;
-          o.min_samples = 20;
-          return o;
-        }());
+        nullptr, timing);
   } catch (...) {
     cudaFree(d_data);
     cudaFree(d_sink);

@@ -53,7 +53,7 @@ bool failed(const StabilityRow& r) {
   if (r.now.empty()) return true;  // nothing was timed
   for (const auto& t : r.now)
     if (!t.a.verified || !t.b.verified) return true;
-  return false;
+  return r.again && (!r.again->a.verified || !r.again->b.verified);
 }
 
 std::string percent_text(const std::optional<double>& p) {
@@ -70,6 +70,10 @@ std::string side_text(const tuner::SideTiming& s) {
 }
 
 std::string recorded_text(double ms) { return ms > 0 ? fmt_ms(ms) : "-"; }
+
+std::string points_text(const std::optional<double>& p) {
+  return p ? printf_text("%+.1f points", std::fabs(*p) < 0.05 ? 0.0 : *p) : "-";
+}
 
 nlohmann::json timed_json(const tuner::SideTiming& s) {
   nlohmann::json j = timing_json(s.timing);
@@ -90,6 +94,23 @@ nlohmann::json optional_json(const std::optional<double>& v) {
 }
 
 }  // namespace
+
+StabilityRow stability_row(const StabilityPair& pair, std::vector<tuner::SideBySide> timed,
+                           std::size_t dists) {
+  StabilityRow r{pair, std::move(timed), std::nullopt};
+  if (r.now.size() > dists) {
+    r.again = r.now.back();
+    r.now.pop_back();
+  }
+  return r;
+}
+
+std::optional<double> again_moved(const StabilityRow& r) {
+  const auto first = first_difference(r);
+  const auto again = r.again ? difference(*r.again) : std::nullopt;
+  if (!first || !again) return std::nullopt;
+  return *again - *first;
+}
 
 DeviceMatch match_device(const std::vector<db::DeviceRow>& tuned, const db::DeviceRow& gpu) {
   DeviceMatch m;
@@ -217,6 +238,8 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
     if (within(worst_difference(r)) || (same && !failed(r))) ++s.within_or_same;
     if (within(first_difference(r))) ++s.first_within;
     if (within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)) ++s.recorded_within;
+    if (r.again) ++s.again;
+    if (r.again && !within(again_moved(r))) ++s.again_moved;
   }
   return s;
 }
@@ -281,6 +304,12 @@ std::string stability_line(const StabilityRow& r) {
   for (const auto& n : notes)
     s += "    " + n.side + (n.count == r.now.size() ? "" : " (" + n.where + ")") + ": " + n.text +
          "\n";
+  if (r.again)
+    s += printf_text("    %s again, after the others: %s %s ms, %s (timed first: %s; moved %s)\n",
+                     tuner::to_string(r.again->dist), side_text(r.again->a).c_str(),
+                     side_text(r.again->b).c_str(), percent_text(difference(*r.again)).c_str(),
+                     percent_text(first_difference(r)).c_str(),
+                     points_text(again_moved(r)).c_str());
   if (!same && !failed(r) && worst && !within(worst)) {
     const auto where = [](const std::vector<std::string>& on) {
       std::string list;
@@ -312,6 +341,10 @@ std::string stability_summary_line(const StabilitySummary& s,
       "; within or the same configuration (one kernel: equal times, the rest is timing noise): "
       "%zu of %zu",
       s.within_or_same, s.compared);
+  if (s.again)
+    line += printf_text("; %s again after the others: %zu of %zu moved more than %.0f points",
+                        dists.empty() ? "uniform" : tuner::to_string(dists.front()),
+                        s.again_moved, s.again, band);
   if (s.failed) line += printf_text("; %zu FAILED", s.failed);
   return line + "\n";
 }
@@ -332,7 +365,15 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
   }
   const tuner::SideBySide none;
   const tuner::SideBySide& on_first = r.now.empty() ? none : r.now.front();
-  return {{"problem", problem_json(r.pair.problem)},
+  nlohmann::json again;  // null without --again
+  if (r.again)
+    again = {{"distribution", tuner::to_string(r.again->dist)},
+             {"a", timed_json(r.again->a)},
+             {"b", timed_json(r.again->b)},
+             {"rounds", r.again->rounds},
+             {"difference_percent", optional_json(difference(*r.again))},
+             {"moved_points", optional_json(again_moved(r))}};
+  nlohmann::json row = {{"problem", problem_json(r.pair.problem)},
           {"same_configuration", r.pair.a.config_label == r.pair.b.config_label},
           {"failed", failed(r)},
           {"worst_ratio_a", optional_json(pairwise_worst_ratio(a_ms, b_ms))},
@@ -349,6 +390,8 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
           {"recorded_within_tolerance", within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)},
           {"a_timed_b", r.pair.a_timed_b},
           {"b_timed_a", r.pair.b_timed_a}};
+  if (r.again) row["again"] = again;
+  return row;
 }
 
 nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Matched& matched) {
@@ -358,7 +401,7 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
   for (const auto& r : rows) j_rows.push_back(stability_row_json(r));
   for (const auto& p : matched.only_a) only_a.push_back(problem_spec(p));
   for (const auto& p : matched.only_b) only_b.push_back(problem_spec(p));
-  return {{"tolerance", kStabilityTolerance},
+  nlohmann::json out = {{"tolerance", kStabilityTolerance},
           {"rows", j_rows},
           {"only_in_a", only_a},
           {"only_in_b", only_b},
@@ -371,6 +414,11 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
           {"failed", s.failed},
           {"same_configuration", s.same},
           {"within_or_same_configuration", s.within_or_same}};
+  if (s.again) {
+    out["again"] = s.again;
+    out["again_moved"] = s.again_moved;
+  }
+  return out;
 }
 
 }  // namespace histtune::cli

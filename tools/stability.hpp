@@ -83,7 +83,19 @@ struct StabilityRow {
   // Both winners timed in this process, one per distribution (the first: the data the recorded
   // times are on, uniform by default).
   std::vector<tuner::SideBySide> now;
+  // With --again: the first distribution timed once more, after the others (a SideBySide
+  // options' `again`). Shown beside the verdict, which stays the first timing's.
+  std::optional<tuner::SideBySide> again;
 };
+
+// A pair's row from side_by_side's results over `dists` distributions: one more at the end (the
+// first timed again, SideBySideOptions::again) becomes `again`.
+StabilityRow stability_row(const StabilityPair& pair, std::vector<tuner::SideBySide> timed,
+                           std::size_t dists);
+
+// How far the first distribution's difference moved, in percentage points, when timed again
+// after the others (again's minus the first's); none without both.
+std::optional<double> again_moved(const StabilityRow& r);
 
 struct StabilitySummary {
   std::size_t compared = 0;           // problems with a winner in both databases
@@ -95,6 +107,8 @@ struct StabilitySummary {
   // ... within the tolerance or (not failed) the same configuration: one kernel, so the two
   // winners' times are equal and what side-by-side timing finds between them is its own noise.
   std::size_t within_or_same = 0;
+  std::size_t again = 0;        // ... whose first distribution was timed again after the others
+  std::size_t again_moved = 0;  // ... whose difference there moved by more than the tolerance
 };
 StabilitySummary stability_summary(const std::vector<StabilityRow>& rows);
 
@@ -103,12 +117,14 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows);
 std::string stability_legend(int rounds, const std::vector<tuner::Distribution>& dists);
 std::string stability_table_header(const std::vector<tuner::Distribution>& dists);
 // One problem's line, then an indented line per error (the distributions it happened on named
-// unless it happened on all), and for two different winners apart by more than the tolerance a
-// line saying where each run had timed the other's.
+// unless it happened on all), for two different winners apart by more than the tolerance a
+// line saying where each run had timed the other's, and with --again the first distribution's
+// times and difference timed again after the others.
 std::string stability_line(const StabilityRow& r);
 // "N of M problems within 2% on the worst case over uniform, skewed, constant, runs (the tuner's
 // objective); K of M on uniform data alone; recorded times: ...; same configuration: ..."; with
-// one distribution "N of M problems within 2% on uniform data (side by side, measured now); ...".
+// one distribution "N of M problems within 2% on uniform data (side by side, measured now); ...";
+// with --again "; uniform again after the others: K of M moved more than 2 points".
 std::string stability_summary_line(const StabilitySummary& s,
                                    const std::vector<tuner::Distribution>& dists);
 
@@ -120,13 +136,16 @@ std::string stability_summary_line(const StabilitySummary& s,
 //  and on the first distribution, as before several were timed: "a", "b" (each: "configuration",
 //  "recorded_ms", the timing, "verified", "error" where one), "rounds", "difference_percent",
 //  "within_tolerance"; "recorded_difference_percent", "recorded_within_tolerance";
-//  "a_timed_b", "b_timed_a": the distributions each run timed the other's winner on}.
+//  "a_timed_b", "b_timed_a": the distributions each run timed the other's winner on;
+//  with --again "again": {"distribution", "a", "b", "rounds", "difference_percent",
+//  "moved_points"}}.
 // Differences and ratios are null where a side has no time.
 nlohmann::json stability_row_json(const StabilityRow& r);
 // {"tolerance", "rows", "only_in_a", "only_in_b" (problem specs), "compared",
 //  "worst_case_within", "worst_case_all_within" (the verdict), "within" and "all_within" (on the
 //  first distribution alone), "recorded_within", "failed", "same_configuration",
-//  "within_or_same_configuration" (within, or one configuration in both and not failed)}
+//  "within_or_same_configuration" (within, or one configuration in both and not failed), and
+//  with --again "again", "again_moved"}
 nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Matched& matched);
 
 }  // namespace histtune::cli

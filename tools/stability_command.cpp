@@ -64,7 +64,7 @@ int not_in_both(const std::vector<db::ProblemRow>& unpaired, const std::string& 
 }
 
 int run_stability(const Common& c, const std::string& path_a, const std::string& path_b,
-                  const std::string& json_path, int rounds,
+                  const std::string& json_path, int rounds, bool again,
                   const std::vector<std::string>& distributions,
                   const std::vector<std::string>& problem_specs) {
   const std::vector<tuner::Distribution> dists = parse_distributions(distributions);
@@ -136,10 +136,14 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
   tuner::SideBySideOptions opt;
   opt.rounds = rounds;
   opt.distributions = dists;
+  opt.again = again;
   std::vector<StabilityRow> rows;
   for (const auto& pair : matched.pairs) {
-    StabilityRow r{pair, tuner::side_by_side(d, timed_problem(pair.problem), pair.a.config_label,
-                                             pair.b.config_label, cache, opt)};
+    StabilityRow r = stability_row(
+        pair,
+        tuner::side_by_side(d, timed_problem(pair.problem), pair.a.config_label,
+                            pair.b.config_label, cache, opt),
+        dists.size());
     std::fprintf(text, "%s", stability_line(r).c_str());
     std::fflush(text);
     rows.push_back(std::move(r));
@@ -179,6 +183,7 @@ struct StabilityValues {
   std::string a, b, json_path;
   std::vector<std::string> distributions, problems;
   int rounds = tuner::SideBySideOptions{}.rounds;
+  bool again = false;
   CLI::Option* json = nullptr;
 };
 
@@ -203,6 +208,10 @@ void declare(CLI::App* app, Common& common, StabilityValues& v) {
                     "input data timed, comma-separated, as for tune: the worst case is\n"
                     "taken over them, the first also has its own column (default:\n" +
                         distribution_list(tuner::TuneOptions{}.distributions) + ", the tuner's)");
+  app->add_flag("--again", v.again,
+                "time the first distribution once more after the others and show how far\n"
+                "its difference moved (a kernel's time can depend on what ran before it:\n"
+                "docs/tuning.md); the verdict stays the first timing's");
   app->add_option("--problem", v.problems,
                   "only this problem, TYPE:BINNING:BINS:N as for tune (repeatable; each\n"
                   "must be tuned in both)")
@@ -212,7 +221,7 @@ void declare(CLI::App* app, Common& common, StabilityValues& v) {
 
 int run(Common& c, const StabilityValues& v) {
   if (v.json->count() > 0 && v.json_path.empty()) c.json = true;  // --json without FILE
-  return run_stability(c, v.a, v.b, v.json_path, v.rounds, v.distributions, v.problems);
+  return run_stability(c, v.a, v.b, v.json_path, v.rounds, v.again, v.distributions, v.problems);
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ TEST(CliStability, HelpNamesBothDatabasesTheRoundsTheDistributionsAndTheTarget) 
   const auto r = run_cli("stability --help");
   EXPECT_EQ(r.rc, 0);
   for (const char* s : {"Usage: histtune stability", "A.db", "B.db", "--rounds", "--json [FILE]",
-                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs", "--problem",
+                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs", "--problem", "--again",
                         "side by side", "within 2%", "worst case over the distributions",
                         "on the first distribution alone", "Exit codes:", "  3  no CUDA device"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
@@ -254,6 +254,21 @@ TEST(CliStability, TwoDatabasesOnTheGpuGiveTheTableSummaryAndJson) {
     EXPECT_EQ(row["distributions"].size(), 1u) << row;
     EXPECT_EQ(row["worst_case_difference_percent"], row["difference_percent"]) << row;
   }
+  // --again: uniform timed once more after the others, beside the verdict; four distributions
+  // still, the verdict the first timing's.
+  r = run_cli_split(args + " --again --problem u8:direct:256:2^20 --quiet --json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("    uniform again, after the others: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; uniform again after the others: "), std::string::npos) << r.err;
+  const auto again = nlohmann::json::parse(r.out);
+  ASSERT_EQ(again["rows"].size(), 1u);
+  const auto& row = again["rows"][0];
+  EXPECT_EQ(row["distributions"].size(), 4u) << row;
+  EXPECT_EQ(row["again"]["distribution"], "uniform") << row;
+  EXPECT_EQ(row["again"]["a"]["verified"], true) << row;
+  EXPECT_EQ(row["again"]["b"]["verified"], true) << row;
+  EXPECT_TRUE(row["again"]["moved_points"].is_number()) << row;
+  EXPECT_EQ(again["again"], 1);
   // An unwritable --json file is refused before anything is timed.
   r = run_cli_split(args + " --json " + (dir / "no/such/folder/s.json"));
   expect_one_line_error(r, 2, "cannot write --json file", "unwritable --json");

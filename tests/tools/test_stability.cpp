@@ -67,8 +67,10 @@ std::vector<StabilityRow> measured(const Matched& m, int rounds = 3,
   opt.distributions = dists;
   for (const auto& pair : m.pairs) {
     FakeBench bench(cost);
-    rows.push_back({pair, tuner::side_by_side(bench, point_of(pair.a.config_label),
-                                              point_of(pair.b.config_label), opt)});
+    rows.push_back(stability_row(pair,
+                                 tuner::side_by_side(bench, point_of(pair.a.config_label),
+                                                     point_of(pair.b.config_label), opt),
+                                 dists.size()));
   }
   return rows;
 }
@@ -428,7 +430,7 @@ TEST(Stability, AMissSaysWhereEachRunTimedTheOthersWinner) {
 }
 
 TEST(Stability, AnUnrunnableWinnerIsNamedAndItsPartnerMarkedNotTimed) {
-  StabilityRow r{two_runs().pairs[1], {}};
+  StabilityRow r{two_runs().pairs[1], {}, std::nullopt};
   for (const Distribution d : kFour) {
     tuner::SideBySide t;
     t.dist = d;
@@ -444,8 +446,62 @@ TEST(Stability, AnUnrunnableWinnerIsNamedAndItsPartnerMarkedNotTimed) {
   EXPECT_NE(s.find("\n    B: not a valid configuration"), std::string::npos) << s;
   EXPECT_NE(s.find("\n    A: not timed"), std::string::npos) << s;
   EXPECT_EQ(stability_summary({r}).failed, 1u);
-  EXPECT_EQ(stability_summary({StabilityRow{two_runs().pairs[1], {}}}).failed, 1u)
+  EXPECT_EQ(stability_summary({StabilityRow{two_runs().pairs[1], {}, std::nullopt}}).failed, 1u)
       << "nothing timed at all";
+}
+
+// --again: the first distribution timed once more after the others, on a bench where B's
+// cfg.5.2 is 8% slower on uniform data until other data has been timed through it. The row
+// shows both figures and how far the difference moved; the verdict stays the first timing's.
+TEST(Stability, AgainShowsHowFarTheFirstDifferenceMovedAndKeepsTheVerdict) {
+  const Matched m = one_pair("cfg.0.2", "cfg.0.3");
+  bool others = false;
+  FakeBench bench([&](const tuner::Point& p, Distribution d) -> std::optional<double> {
+    if (d != Distribution::uniform) others = true;
+    return p[1] == 3 && d == Distribution::uniform && !others ? 1.08 : 1.0;
+  });
+  tuner::SideBySideOptions opt;
+  opt.rounds = 2;
+  opt.distributions = kFour;
+  opt.again = true;
+  const StabilityRow r = stability_row(
+      m.pairs[0], tuner::side_by_side(bench, {0, 2}, {0, 3}, opt), kFour.size());
+  ASSERT_EQ(r.now.size(), 4u) << "the extra timing is not a fifth distribution";
+  ASSERT_TRUE(r.again.has_value());
+  EXPECT_EQ(r.again->dist, Distribution::uniform);
+  ASSERT_TRUE(again_moved(r).has_value());
+  EXPECT_NEAR(*again_moved(r), -8.0, 1e-9);
+  const std::string line = stability_line(r);
+  EXPECT_NE(line.find("+8.0% NO "), std::string::npos) << "the verdict is the first timing's\n"
+                                                        << line;
+  EXPECT_NE(line.find("\n    uniform again, after the others: 1.0000 1.0000 ms, +0.0% (timed "
+                      "first: +8.0%; moved -8.0 points)\n"),
+            std::string::npos)
+      << line;
+  const StabilitySummary s = stability_summary({r});
+  EXPECT_EQ(s.worst_case_within, 0u);
+  EXPECT_EQ(s.again, 1u);
+  EXPECT_EQ(s.again_moved, 1u);
+  EXPECT_NE(stability_summary_line(s, kFour)
+                .find("; uniform again after the others: 1 of 1 moved more than 2 points"),
+            std::string::npos)
+      << stability_summary_line(s, kFour);
+  const nlohmann::json row = stability_row_json(r);
+  EXPECT_EQ(row["again"]["distribution"], "uniform");
+  EXPECT_NEAR(row["again"]["moved_points"].get<double>(), -8.0, 1e-9);
+  EXPECT_NEAR(row["again"]["difference_percent"].get<double>(), 0.0, 1e-9);
+  const nlohmann::json j = stability_json({r}, m);
+  EXPECT_EQ(j["again"], 1);
+  EXPECT_EQ(j["again_moved"], 1);
+
+  // Without --again: no such line, key or count.
+  const std::vector<StabilityRow> plain = measured(m);
+  EXPECT_FALSE(plain[0].again.has_value());
+  EXPECT_EQ(stability_line(plain[0]).find("again"), std::string::npos);
+  EXPECT_FALSE(stability_row_json(plain[0]).contains("again"));
+  EXPECT_FALSE(stability_json(plain, m).contains("again_moved"));
+  EXPECT_EQ(stability_summary_line(stability_summary(plain), kFour).find("again"),
+            std::string::npos);
 }
 
 TEST(Stability, JsonCarriesEveryRowTheUnmatchedProblemsAndTheCounts) {

@@ -28,6 +28,10 @@ struct SideBySideOptions {
   // first of which its recorded winner times are on.
   std::vector<Distribution> distributions = TuneOptions{}.distributions;
   TimingOptions timing;  // of each round (the GPU bench's; a given Bench keeps its own)
+  // With several distributions: the first timed once more after the others, through the same
+  // bench (one more SideBySide at the end), since a time can depend on what the bench ran before
+  // (docs/tuning.md, "A cold plan", session 34).
+  bool again = false;
 };
 
 // One configuration's part: the pooled samples of every round it verified in.
@@ -48,7 +52,8 @@ struct SideBySide {
 // Per distribution of opt.distributions, in order (one SideBySide each): a dropped warm-up round,
 // then `rounds` rounds of a and b through `bench`; a configuration that fails stops being timed
 // on that distribution (its error is kept), the other goes on, and each distribution starts
-// afresh. a == b is allowed: the spread is then the method's own noise.
+// afresh. a == b is allowed: the spread is then the method's own noise. With opt.again and
+// several distributions, one more SideBySide at the end: the first distribution again.
 std::vector<SideBySide> side_by_side(Bench& bench, const Point& a, const Point& b,
                                      const SideBySideOptions& opt = {});
 

@@ -365,32 +365,31 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
   }
   const tuner::SideBySide none;
   const tuner::SideBySide& on_first = r.now.empty() ? none : r.now.front();
-  nlohmann::json again;  // null without --again
-  if (r.again)
-    again = {{"distribution", tuner::to_string(r.again->dist)},
-             {"a", timed_json(r.again->a)},
-             {"b", timed_json(r.again->b)},
-             {"rounds", r.again->rounds},
-             {"difference_percent", optional_json(difference(*r.again))},
-             {"moved_points", optional_json(again_moved(r))}};
   nlohmann::json row = {{"problem", problem_json(r.pair.problem)},
-          {"same_configuration", r.pair.a.config_label == r.pair.b.config_label},
-          {"failed", failed(r)},
-          {"worst_ratio_a", optional_json(pairwise_worst_ratio(a_ms, b_ms))},
-          {"worst_ratio_b", optional_json(pairwise_worst_ratio(b_ms, a_ms))},
-          {"worst_case_difference_percent", optional_json(worst)},
-          {"worst_case_within_tolerance", within(worst)},
-          {"distributions", per},
-          {"a", side_json(r.pair.a, on_first.a)},
-          {"b", side_json(r.pair.b, on_first.b)},
-          {"rounds", on_first.rounds},
-          {"difference_percent", optional_json(first)},
-          {"within_tolerance", within(first)},
-          {"recorded_difference_percent", optional_json(recorded)},
-          {"recorded_within_tolerance", within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)},
-          {"a_timed_b", r.pair.a_timed_b},
-          {"b_timed_a", r.pair.b_timed_a}};
-  if (r.again) row["again"] = again;
+                        {"same_configuration", r.pair.a.config_label == r.pair.b.config_label},
+                        {"failed", failed(r)},
+                        {"worst_ratio_a", optional_json(pairwise_worst_ratio(a_ms, b_ms))},
+                        {"worst_ratio_b", optional_json(pairwise_worst_ratio(b_ms, a_ms))},
+                        {"worst_case_difference_percent", optional_json(worst)},
+                        {"worst_case_within_tolerance", within(worst)},
+                        {"distributions", per},
+                        {"a", side_json(r.pair.a, on_first.a)},
+                        {"b", side_json(r.pair.b, on_first.b)},
+                        {"rounds", on_first.rounds},
+                        {"difference_percent", optional_json(first)},
+                        {"within_tolerance", within(first)},
+                        {"recorded_difference_percent", optional_json(recorded)},
+                        {"recorded_within_tolerance",
+                         within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)},
+                        {"a_timed_b", r.pair.a_timed_b},
+                        {"b_timed_a", r.pair.b_timed_a}};
+  if (r.again)
+    row["again"] = {{"distribution", tuner::to_string(r.again->dist)},
+                    {"a", timed_json(r.again->a)},
+                    {"b", timed_json(r.again->b)},
+                    {"rounds", r.again->rounds},
+                    {"difference_percent", optional_json(difference(*r.again))},
+                    {"moved_points", optional_json(again_moved(r))}};
   return row;
 }
 
@@ -402,18 +401,19 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
   for (const auto& p : matched.only_a) only_a.push_back(problem_spec(p));
   for (const auto& p : matched.only_b) only_b.push_back(problem_spec(p));
   nlohmann::json out = {{"tolerance", kStabilityTolerance},
-          {"rows", j_rows},
-          {"only_in_a", only_a},
-          {"only_in_b", only_b},
-          {"compared", s.compared},
-          {"worst_case_within", s.worst_case_within},
-          {"worst_case_all_within", s.compared > 0 && s.worst_case_within == s.compared},
-          {"within", s.first_within},
-          {"all_within", s.compared > 0 && s.first_within == s.compared},
-          {"recorded_within", s.recorded_within},
-          {"failed", s.failed},
-          {"same_configuration", s.same},
-          {"within_or_same_configuration", s.within_or_same}};
+                        {"rows", j_rows},
+                        {"only_in_a", only_a},
+                        {"only_in_b", only_b},
+                        {"compared", s.compared},
+                        {"worst_case_within", s.worst_case_within},
+                        {"worst_case_all_within",
+                         s.compared > 0 && s.worst_case_within == s.compared},
+                        {"within", s.first_within},
+                        {"all_within", s.compared > 0 && s.first_within == s.compared},
+                        {"recorded_within", s.recorded_within},
+                        {"failed", s.failed},
+                        {"same_configuration", s.same},
+                        {"within_or_same_configuration", s.within_or_same}};
   if (s.again) {
     out["again"] = s.again;
     out["again_moved"] = s.again_moved;

@@ -61,7 +61,8 @@ TEST(CliStability, HelpNamesBothDatabasesTheRoundsTheDistributionsAndTheTarget) 
   const auto r = run_cli("stability --help");
   EXPECT_EQ(r.rc, 0);
   for (const char* s : {"Usage: histtune stability", "A.db", "B.db", "--rounds", "--json [FILE]",
-                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs", "--problem", "--again",
+                        "--gpu", "--quiet", "--distributions", "uniform,skewed,constant,runs",
+                        "--problem", "--again",
                         "side by side", "within 2%", "worst case over the distributions",
                         "on the first distribution alone", "Exit codes:", "  3  no CUDA device"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;

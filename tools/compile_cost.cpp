@@ -5,7 +5,7 @@
 // kernels its searches time times these seconds (docs/tuning.md, "A cold plan").
 //
 //   histtune_compile_cost [--samples N] [--seed S] [--arch 90] [--threads T] [--only TEXT]
-//                         [--labels] [--dump DIR] [--search] [--processes]
+//                         [--labels] [--dump DIR] [--search] [--processes] [--phases]
 //
 // --search counts instead the kernels a cold plan's searches ask for (compile_cost_search.cpp),
 // and compiles the ones timed of the problems --only names (none without --only).
@@ -13,6 +13,9 @@
 // DIR/<problem index>.<label>.cubin, so two builds' kernels can be compared with cuobjdump -sass.
 // --processes compiles in up to T child processes of this program (compile_processes.hpp), as a
 // tuning run does; the seconds are then each compile's wall time, the child's CPU being its own.
+// --phases adds NVRTC's own timing of each compile (its `--time` option, into the compile's log)
+// and prints the seconds by phase (front end, NVVM optimizer, PTX to SASS) per family: which
+// part of the compiling a change to the kernels or the options could cut.
 #include "compile_cost.hpp"
 
 #include <time.h>
@@ -27,6 +30,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,6 +57,7 @@ struct Options {
   bool labels = false;
   bool search = false;  // the kernels of a cold plan's searches instead of a random sample
   bool processes = false;  // compile in child processes
+  bool phases = false;     // NVRTC's timing of its phases, per family
   std::string dump;
 };
 
@@ -65,6 +70,7 @@ struct Job {
   std::size_t bytes = 0;
   std::string error;
   std::vector<char> cubin;  // kept for --dump
+  std::map<std::string, double> phase_s;  // --phases: NVRTC's seconds by phase
 };
 
 double thread_cpu_s() {
@@ -80,6 +86,7 @@ bool parse(int argc, char** argv, Options& o) {
     if (a == "--labels") o.labels = true;
     else if (a == "--search") o.search = true;
     else if (a == "--processes") o.processes = true;
+    else if (a == "--phases") o.phases = true;
     else if (a == "--samples" && has_value) o.samples = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--seed" && has_value) o.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--arch" && has_value) o.arch = std::atoi(argv[++i]);
@@ -90,7 +97,7 @@ bool parse(int argc, char** argv, Options& o) {
       std::fprintf(stderr,
                    "usage: histtune_compile_cost [--samples N] [--seed S] [--arch 90] "
                    "[--threads T] [--only TEXT] [--labels] [--dump DIR] [--search] "
-                   "[--processes]\n");
+                   "[--processes] [--phases]\n");
       return false;
     }
   }
@@ -115,6 +122,23 @@ std::vector<Point> sample_points(const Problem& p, const DeviceInfo& d, std::siz
   return out;
 }
 
+// NVRTC's `--time=-` rows in a compile's log ("file, phase, metric, unit", milliseconds), summed
+// by phase.
+std::map<std::string, double> phases_of(const std::string& log) {
+  std::map<std::string, double> out;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) {
+      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(" \r");
+      f.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+    }
+    if (f.size() == 4 && f[3] == "ms") out[f[1]] += std::atof(f[2].c_str()) / 1000;
+  }
+  return out;
+}
+
 void compile_all(std::vector<Job>& jobs, int threads, bool keep, bool processes) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
@@ -124,6 +148,7 @@ void compile_all(std::vector<Job>& jobs, int threads, bool keep, bool processes)
       const auto w0 = std::chrono::steady_clock::now();
       try {
         CompiledKernel k = compile(j.req);
+        j.phase_s = phases_of(k.log);
         j.bytes = k.cubin.size();
         if (keep) j.cubin = std::move(k.cubin);
       } catch (const std::exception& e) {
@@ -155,6 +180,37 @@ struct Sum {
   }
 };
 
+// Per family, NVRTC's seconds a compile by phase, and each phase's share of them all.
+void report_phases(const std::vector<Problem>& plan, const std::vector<Job>& jobs) {
+  std::map<std::string, std::map<std::string, double>> by_family;
+  std::map<std::string, std::size_t> compiles;
+  std::map<std::string, double> all;
+  for (const Job& j : jobs) {
+    const std::string family = family_of(plan[j.problem]).name();
+    ++compiles[family];
+    for (const auto& [phase, s] : j.phase_s) {
+      by_family[family][phase] += s;
+      all[phase] += s;
+    }
+  }
+  double total = 0;
+  for (const auto& [phase, s] : all) total += s;
+  std::printf("\nNVRTC's phases, seconds a compile (--phases):\n%-20s", "family");
+  for (const auto& [phase, s] : all) std::printf(" %18s", phase.c_str());
+  std::printf("\n");
+  for (const auto& [family, phases] : by_family) {
+    std::printf("%-20s", family.c_str());
+    for (const auto& [phase, s] : all) {
+      const auto it = phases.find(phase);
+      std::printf(" %18.3f", it == phases.end() ? 0.0 : it->second / compiles[family]);
+    }
+    std::printf("\n");
+  }
+  std::printf("%-20s", "share of all");
+  for (const auto& [phase, s] : all) std::printf(" %17.0f%%", total > 0 ? 100 * s / total : 0.0);
+  std::printf("\n");
+}
+
 void report(const Options& o, const std::vector<Problem>& plan, const std::vector<Job>& jobs) {
   std::map<std::size_t, Sum> by_problem;
   std::map<std::string, Sum> by_family;
@@ -181,6 +237,7 @@ void report(const Options& o, const std::vector<Problem>& plan, const std::vecto
               o.processes ? "wall seconds of a compile in a child process"
                           : "CPU seconds of the compiling thread",
               nvrtc_version().c_str());
+  if (o.phases) report_phases(plan, jobs);
 }
 
 std::vector<Job> sampled_jobs(const Options& o, const std::vector<Problem>& plan,
@@ -191,7 +248,7 @@ std::vector<Job> sampled_jobs(const Options& o, const std::vector<Problem>& plan
     if (!o.only.empty() && plan[i].describe().find(o.only) == std::string::npos) continue;
     for (const Point& pt : sample_points(plan[i], d, o.samples, rng)) {
       const KernelFamily& f = family_of(plan[i]);
-      jobs.push_back({i, f.request(tuner::values_of(f, pt), plan[i], o.arch), 0, 0, 0, {}, {}});
+      jobs.push_back({i, f.request(tuner::values_of(f, pt), plan[i], o.arch), 0, 0, 0, {}, {}, {}});
     }
   }
   return jobs;
@@ -209,11 +266,13 @@ int run(const Options& o) {
     const std::vector<SearchedProblem> searched = searched_kernels(plan, *d, o.arch, o.only);
     print_searched(plan, searched);
     for (const SearchedProblem& s : searched)
-      for (const CompileRequest& req : s.compile) jobs.push_back({s.problem, req, 0, 0, 0, {}, {}});
+      for (const CompileRequest& req : s.compile) jobs.push_back({s.problem, req, 0, 0, 0, {}, {}, {}});
     if (jobs.empty()) return 0;
   } else {
     jobs = sampled_jobs(o, plan, *d);
   }
+  if (o.phases)
+    for (Job& j : jobs) j.req.defines.push_back("--time=-");  // NVRTC's options, into its log
   if (o.processes)
     compile_processes::enable(compile_processes::this_program(), static_cast<unsigned>(o.threads));
   compile_all(jobs, o.threads, !o.dump.empty(), o.processes);

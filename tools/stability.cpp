@@ -56,12 +56,15 @@ bool failed(const StabilityRow& r) {
   return r.again && (!r.again->a.verified || !r.again->b.verified);
 }
 
-std::string percent_text(const std::optional<double>& p) {
+// A signed figure to one decimal with its unit; "-" where there is none. Under 0.05 is +0.0,
+// never -0.0: two equal worst cases reached through different distributions differ by a
+// rounding error.
+std::string signed_text(const std::optional<double>& p, const char* unit) {
   if (!p) return "-";
-  // Under 0.05% is +0.0%, never -0.0%: two equal worst cases reached through different
-  // distributions differ by a rounding error.
-  return printf_text("%+.1f%%", std::fabs(*p) < 0.05 ? 0.0 : *p);
+  return printf_text("%+.1f%s", std::fabs(*p) < 0.05 ? 0.0 : *p, unit);
 }
+
+std::string percent_text(const std::optional<double>& p) { return signed_text(p, "%"); }
 
 // A side's time: its median, "WRONG" for a wrong result, "-" when it was not timed.
 std::string side_text(const tuner::SideTiming& s) {
@@ -71,9 +74,7 @@ std::string side_text(const tuner::SideTiming& s) {
 
 std::string recorded_text(double ms) { return ms > 0 ? fmt_ms(ms) : "-"; }
 
-std::string points_text(const std::optional<double>& p) {
-  return p ? printf_text("%+.1f points", std::fabs(*p) < 0.05 ? 0.0 : *p) : "-";
-}
+std::string points_text(const std::optional<double>& p) { return signed_text(p, " points"); }
 
 nlohmann::json timed_json(const tuner::SideTiming& s) {
   nlohmann::json j = timing_json(s.timing);

@@ -133,15 +133,16 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
   if (p.num_bins < kLargeBinsFrom)
     return Restriction::rule("partitioned storage (5) is for " + std::to_string(kLargeBinsFrom) +
                              " bins or more");
-  if (partitions(p) > kMaxPartitions)
+  if (partitions(p, d.arch()) > kMaxPartitions)
     return Restriction::rule("partitioned storage (5) makes at most " +
                              std::to_string(kMaxPartitions) + " partitions of 2^" +
-                             std::to_string(kPartitionBitsMax) + " bins, " +
+                             std::to_string(partition_bits_max(d.arch())) + " bins, " +
                              std::to_string(p.num_bins) + " bins need " +
-                             std::to_string(partitions(p)));
+                             std::to_string(partitions(p, d.arch())));
   if (partition_chunk(c, p, d) == 0)
     return Restriction::rule("partitioned storage (5): one tile's workspace (" +
-                             std::to_string(partition_workspace_bytes(c, p, tile_samples(c, p))) +
+                             std::to_string(partition_workspace_bytes(c, p, tile_samples(c, p),
+                                                                      d.arch())) +
                              " B) exceeds the temporary-memory limit (" +
                              std::to_string(two_phase::max_bytes(d)) + " B)");
   return {};
@@ -248,7 +249,7 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
 namespace {
 
 // The counters' shared memory for `bins` bins (a slice's or all), and their row stride.
-std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, std::uint32_t bins,
+std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std::uint32_t bins,
                           unsigned& row_stride) {
   const unsigned sink = has_sink(c, p) ? 1u : 0u;
   row_stride = bins + sink + static_cast<unsigned>(c.padding);
@@ -258,8 +259,8 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, std::uint32_t
       return 0;
     case Storage::partitioned:  // the partition pass: counts and starts per partition and the
                                 // groups' total (rounded to 16 bytes), the stage
-      return (partitions(p) * 2 + 4) / 4 * 4 * word +
-             partition_tile_slots(c, p) * sizeof(std::uint16_t);
+      return (partitions(p, arch) * 2 + 4) / 4 * 4 * word +
+             partition_tile_slots(c, p, arch) * sizeof(std::uint16_t);
     case Storage::cluster:
       return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
     case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's
@@ -292,7 +293,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
   g.block = static_cast<unsigned>(c.block_threads);
   // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
   const std::size_t range = range_smem_bytes(p);
-  g.smem_bytes = counter_bytes(c, p, counted_bins(c, p), g.row_stride) + range;
+  g.smem_bytes = counter_bytes(c, p, d.arch(), counted_bins(c, p), g.row_stride) + range;
   // Bins beyond a block: the fewest slices whose copies fit (else kMaxSlices, which
   // check_residency() then refuses).
   if (sliced(c, p)) {
@@ -300,7 +301,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
     while (g.smem_bytes > budget && g.slices < kMaxSlices) {
       ++g.slices;
       const std::uint32_t width = (p.num_bins + g.slices - 1) / g.slices;
-      g.smem_bytes = counter_bytes(c, p, width, g.row_stride) + range;
+      g.smem_bytes = counter_bytes(c, p, d.arch(), width, g.row_stride) + range;
     }
   }
   const std::size_t per_load =
@@ -329,10 +330,11 @@ Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p
                              " (each slice reads the input again)");
   // Partitioned: its count pass runs a block per partition; with far fewer partitions than it was
   // timed with, fewer SMs count (a 2^20-bin winner ran 131072 bins at 0.28 ms, the default 0.13).
-  if (c.storage == Storage::partitioned && 2 * partitions(p) < partitions(tuned))
-    return Restriction::rule("timed on " + std::to_string(partitions(tuned)) +
+  if (c.storage == Storage::partitioned &&
+      2 * partitions(p, d.arch()) < partitions(tuned, d.arch()))
+    return Restriction::rule("timed on " + std::to_string(partitions(tuned, d.arch())) +
                              " partitions, it would count " + std::to_string(p.num_bins) +
-                             " bins in " + std::to_string(partitions(p)));
+                             " bins in " + std::to_string(partitions(p, d.arch())));
   // One block counts every sample on one SM: a winner timed on 2^12 samples took 6.5 us a call in
   // a graph on 2^16, the default 3.5.
   if (c.single_block && p.n > 2 * tuned.n)
@@ -376,17 +378,32 @@ static std::uint32_t partitions_of(std::uint32_t bins, int bits) {
   return static_cast<std::uint32_t>((std::uint64_t{bins} + (1u << bits) - 1) >> bits);
 }
 
-int partition_bits(const Problem& p) {
-  int bits = kPartitionBitsMin;
-  while (bits < kPartitionBitsMax && partitions_of(p.num_bins, bits) > kTargetPartitions) ++bits;
+std::size_t count_pass_smem(int bits) {
+  return ((std::size_t{1} << bits) + 1) * sizeof(std::uint32_t);
+}
+
+int partition_bits_max(int arch) {
+  const auto a = describe_arch(arch / 10, arch % 10);
+  if (!a) return kPartitionBitsPortable;
+  int bits = kPartitionBitsMax;
+  while (bits > kPartitionBitsMin && count_pass_smem(bits) > a->smem_per_block_optin) --bits;
   return bits;
 }
 
-std::uint32_t partitions(const Problem& p) { return partitions_of(p.num_bins, partition_bits(p)); }
+int partition_bits(const Problem& p, int arch) {
+  const int most = partition_bits_max(arch);
+  int bits = kPartitionBitsMin;
+  while (bits < most && partitions_of(p.num_bins, bits) > kTargetPartitions) ++bits;
+  return bits;
+}
+
+std::uint32_t partitions(const Problem& p, int arch) {
+  return partitions_of(p.num_bins, partition_bits(p, arch));
+}
 
 // Both of storage 5's programs are compiled for the problem's partition width.
-static std::string partition_bits_define(const Problem& p) {
-  return "-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p));
+static std::string partition_bits_define(const Problem& p, int arch) {
+  return "-DHT_PARTITION_BITS=" + std::to_string(partition_bits(p, arch));
 }
 
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
@@ -394,19 +411,21 @@ std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
   return static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
 }
 
-std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p) {
-  return tile_samples(c, p) + 8ull * partitions(p);
+std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int arch) {
+  return tile_samples(c, p) + 8ull * partitions(p, arch);
 }
 
-std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n) {
+std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n,
+                                        int arch) {
   const std::uint64_t tile = tile_samples(c, p), stride = n / tile + 2;  // hist1d.cuh
-  const std::uint64_t table_words = (partitions(p) * stride + 3) / 4 * 4;
-  return (table_words + partitions(p)) * sizeof(std::uint32_t) +
-         stride * partition_tile_slots(c, p) * sizeof(std::uint16_t);
+  const std::uint64_t parts = partitions(p, arch), table_words = (parts * stride + 3) / 4 * 4;
+  return (table_words + parts) * sizeof(std::uint32_t) +
+         stride * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t);
 }
 
 std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d) {
-  const std::uint64_t spread = std::max<std::uint64_t>(partitions(p), std::max(d.sm_count, 1));
+  const std::uint64_t spread =
+      std::max<std::uint64_t>(partitions(p, d.arch()), std::max(d.sm_count, 1));
   return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, 2 * n / spread));
 }
 
@@ -415,18 +434,18 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
   // Per tile: its 2-byte slots and a table word per partition; plus the two extra tiles, the
   // alignment and the sizes.
   const std::uint64_t per_tile =
-      partition_tile_slots(c, p) * sizeof(std::uint16_t) + partitions(p) * 4ull;
-  const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p) * 4ull;
+      partition_tile_slots(c, p, d.arch()) * sizeof(std::uint16_t) + partitions(p, d.arch()) * 4ull;
+  const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p, d.arch()) * 4ull;
   return limit > fixed ? (limit - fixed) / per_tile * tile : 0;
 }
 
-std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
+std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int arch) {
   std::vector<std::string> out = c.defines();
   // Only per-thread counters batch their loads: the other storages' programs are the same for
   // every batch (global and cluster storage accept any, as their stored labels do).
   if (c.storage != Storage::thread_counters) params::set_define(out, "HT_BATCH", 1);
   if (c.storage == Storage::partitioned) {
-    out.push_back(partition_bits_define(p));
+    out.push_back(partition_bits_define(p, arch));
     // The partition pass is bound by its barriers and registers: blocks_per_sm becomes the
     // blocks the compiler must fit on an SM (launch bounds), so that they really are resident
     // together and one block's scan overlaps another's loads.
@@ -443,13 +462,15 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p) {
 }
 
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch) {
-  return CompileRequest{kTemplate, defines(c, p), arch, c.label()};
+  return CompileRequest{kTemplate, defines(c, p, arch), arch, c.label()};
 }
 
 CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch) {
   const std::string tile = std::to_string(tile_samples(c, p));
-  return CompileRequest{kTemplate, {"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile, partition_bits_define(p)},
-                        arch, "count.tile" + tile + ".bits" + std::to_string(partition_bits(p))};
+  std::vector<std::string> count_defines{"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile,
+                                         partition_bits_define(p, arch)};
+  return CompileRequest{kTemplate, std::move(count_defines), arch,
+                        "count.tile" + tile + ".bits" + std::to_string(partition_bits(p, arch))};
 }
 
 std::string validate(const Problem& p) {

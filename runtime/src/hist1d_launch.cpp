@@ -61,11 +61,11 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
     sizes_kernel_ = cache.get(module, hist1d::kSizesKernel);
     device_ = d;
     // The partition's bins and a sink word (hist1d.cuh).
-    count_smem_ = ((std::size_t{1} << hist1d::partition_bits(p)) + 1) * sizeof(std::uint32_t);
+    count_smem_ = hist1d::count_pass_smem(hist1d::partition_bits(p, d.arch()));
     cache.ensure_smem(count_kernel_, d.ordinal, count_smem_);
     round_ = std::min(hist1d::partition_chunk(c, p, d), p.n);
-    workspace_bytes_ = hist1d::partition_workspace_bytes(c, p, round_);
-    partitions_ = hist1d::partitions(p);
+    workspace_bytes_ = hist1d::partition_workspace_bytes(c, p, round_, d.arch());
+    partitions_ = hist1d::partitions(p, d.arch());
   }
 }
 

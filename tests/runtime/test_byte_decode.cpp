@@ -25,7 +25,7 @@ Hist1DConfig config(const char* label) {
 }
 
 bool has_define(const Hist1DConfig& c, const Problem& p, const std::string& def) {
-  const auto defs = hist1d::defines(c, p);
+  const auto defs = hist1d::defines(c, p, 90);
   return std::find(defs.begin(), defs.end(), def) != defs.end();
 }
 

@@ -1,7 +1,8 @@
 // On the GPU: partitioned storage (hist1d storage 5: the partition pass, then the count pass),
-// bins from the large-bin boundary to 2^22, odd sizes and a misaligned start, every distribution,
-// every binning, and inputs that take several rounds of the workspace, exact against the host
-// reference. Counts start as 0xFF bytes: the first round must store every bin.
+// bins from the large-bin boundary to 2^22 (just past 2^21: the first partitions of 2^15 bins on
+// sm_90), odd sizes and a misaligned start, every distribution, every binning, and inputs that
+// take several rounds of the workspace, exact against the host reference. Counts start as 0xFF
+// bytes: the first round must store every bin.
 #include <gtest/gtest.h>
 
 #include "gpu.hpp"
@@ -43,6 +44,7 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       {kPartWide, shape(SampleType::i32, Binning::direct, (1u << 20) + 7, 0, 0)},
       {kPart, shape(SampleType::f32, Binning::even, 1u << 20, 0, 100)},
       {kPartScalar, shape(SampleType::f32, Binning::even, 1u << 22, -1, 1)},
+      {kPartWide, shape(SampleType::u32, Binning::direct, (1u << 21) + 1, 0, 0)},  // 2^15-bin parts
       {kPartWide, shape(SampleType::u32, Binning::even, 100003, 0, 4294967296.0)},
       {kPart, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
   };
@@ -57,7 +59,7 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       ran += run_all_distributions(cache, *c, p, d, n % 2);  // odd sizes start misaligned
     }
   }
-  EXPECT_EQ(ran, 8 * 4 * 5);
+  EXPECT_EQ(ran, 9 * 4 * 5);
 }
 
 // A device with little memory gives a small workspace: the input runs in many rounds, the later

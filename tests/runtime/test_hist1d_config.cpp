@@ -141,7 +141,7 @@ TEST(Hist1DConfig, BatchIsCompiledInOnlyWherePerThreadCountersUseIt) {
     Hist1DConfig c;
     c.storage = st;
     c.batch = batch;
-    return hist1d::defines(c, p);
+    return hist1d::defines(c, p, 90);
   };
   EXPECT_EQ(with(Storage::global, 2), with(Storage::global, 1));
   EXPECT_EQ(with(Storage::global, 4), with(Storage::global, 1));

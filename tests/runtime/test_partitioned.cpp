@@ -36,23 +36,57 @@ TEST(Partitioned, PartitionsAreAboutTheTargetWithinTheBitsRange) {
   };
   for (const Want w : {Want{16384, 12, 4}, Want{524288, 12, 128}, Want{524289, 13, 65},
                        Want{1u << 20, 13, 128}, Want{(1u << 20) + 1, 14, 65},
-                       Want{1u << 22, 14, 256}, Want{1u << 24, 14, 1024}}) {
+                       Want{1u << 21, 14, 128}, Want{(1u << 21) + 1, 15, 65},
+                       Want{1u << 22, 15, 128}, Want{1u << 25, 15, 1024}}) {
     const Problem p = large(SampleType::u32, Binning::direct, w.bins, 1u << 26);
-    EXPECT_EQ(hist1d::partition_bits(p), w.bits) << w.bins;
-    EXPECT_EQ(hist1d::partitions(p), w.parts) << w.bins;
+    EXPECT_EQ(hist1d::partition_bits(p, 90), w.bits) << w.bins;
+    EXPECT_EQ(hist1d::partitions(p, 90), w.parts) << w.bins;
   }
+}
+
+// A count block holds its partition's bins and a sink word in shared memory: 2^15 bins (128 KB)
+// where a block may have 163-227 KB, 2^14 with 99 KB, 2^13 with 64 KB; an architecture not
+// listed gets the portable width. Narrower partitions make more of them.
+TEST(Partitioned, TheWidestPartitionIsWhatACountBlockHoldsOnTheArchitecture) {
+  EXPECT_EQ(hist1d::count_pass_smem(15), 131076u);
+  EXPECT_EQ(hist1d::count_pass_smem(14), 65540u);
+  for (const int arch : {80, 87, 90, 100}) EXPECT_EQ(hist1d::partition_bits_max(arch), 15) << arch;
+  for (const int arch : {86, 89, 120}) EXPECT_EQ(hist1d::partition_bits_max(arch), 14) << arch;
+  EXPECT_EQ(hist1d::partition_bits_max(75), 13);  // 64 KB: 2^14 bins and the sink do not fit
+  EXPECT_EQ(hist1d::partition_bits_max(61), hist1d::kPartitionBitsPortable);
+  const Problem p = large(SampleType::u32, Binning::direct, 1u << 22, 1u << 26);
+  EXPECT_EQ(hist1d::partitions(p, 90), 128u);
+  EXPECT_EQ(hist1d::partitions(p, 86), 256u);
+  EXPECT_EQ(hist1d::partitions(p, 75), 512u);
+  // The compiled width follows the architecture the request is for.
+  const auto bits_of = [&](int arch) {
+    for (const auto& d : hist1d::request(part(), p, arch).defines)
+      if (d.rfind("-DHT_PARTITION_BITS=", 0) == 0) return std::stoi(d.substr(20));
+    return -1;
+  };
+  EXPECT_EQ(bits_of(90), 15);
+  EXPECT_EQ(bits_of(86), 14);
+  EXPECT_EQ(hist1d::count_request(part(), p, 86).label, "count.tile8192.bits14");
+  // Both programs compile at the widest partitions (16-bit bins, the sink word 2^15).
+  const CompiledKernel pass = compile(hist1d::request(part(), p, 90));
+  EXPECT_NE(std::string(pass.cubin.begin(), pass.cubin.end()).find(hist1d::kKernel),
+            std::string::npos);
+  const CompiledKernel count = compile(hist1d::count_request(part(), p, 90));
+  EXPECT_NE(std::string(count.cubin.begin(), count.cubin.end()).find(hist1d::kCountKernel),
+            std::string::npos);
 }
 
 TEST(Partitioned, LabelRoundTripsAndDefinesItsPartitionBits) {
   const Hist1DConfig c = part();
   EXPECT_EQ(c.storage, Storage::partitioned);
   EXPECT_EQ(c.label(), kPart);
-  const auto defs = hist1d::defines(c, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26));
+  const auto defs =
+      hist1d::defines(c, large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26), 90);
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_PARTITION_BITS=13"), defs.end());
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_MIN_BLOCKS=1"), defs.end());
   EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_SINK=0"), defs.end());
   const auto shared = hist1d::defines(hist1d::default_config(),
-                                      large(SampleType::i32, Binning::direct, 256, 1u << 26));
+                                      large(SampleType::i32, Binning::direct, 256, 1u << 26), 90);
   for (const auto& d : shared) EXPECT_EQ(d.find("HT_PARTITION_BITS"), std::string::npos) << d;
 }
 
@@ -64,7 +98,7 @@ TEST(Partitioned, MinBlocksAreTheLeastThatCompileTheSame) {
     Hist1DConfig c = part();
     c.block_threads = threads;
     c.blocks_per_sm = bps;
-    for (const auto& d : hist1d::defines(c, p))
+    for (const auto& d : hist1d::defines(c, p, 90))
       if (d.rfind("-DHT_MIN_BLOCKS=", 0) == 0) return std::stoi(d.substr(16));
     return -1;
   };
@@ -92,8 +126,17 @@ TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
   c.batch = 2;
   refused(c, p, "batch");
   refused(part(), large(SampleType::u32, Binning::direct, 16383, 1u << 24), "16384 bins or more");
-  refused(part(), large(SampleType::u32, Binning::direct, (1u << 24) + 1, 1u << 24),
-          "at most 1024 partitions");
+  refused(part(), large(SampleType::u32, Binning::direct, (1u << 25) + 1, 1u << 24),
+          "at most 1024 partitions of 2^15 bins");
+  // 2^24 + 1 bins make 513 partitions of 2^15 on sm_90, 1025 of 2^14 on sm_86 (99 KB a block).
+  const Problem wide = large(SampleType::u32, Binning::direct, (1u << 24) + 1, 1u << 24);
+  EXPECT_EQ(hist1d::check(part(), wide, d).message(), "");
+  DeviceInfo sm86 = d;
+  sm86.cc_major = 8;
+  sm86.cc_minor = 6;
+  sm86.smem_per_block_optin = 99 * 1024;
+  const std::string narrow = hist1d::check(part(), wide, sm86).message();
+  EXPECT_NE(narrow.find("at most 1024 partitions of 2^14 bins"), std::string::npos) << narrow;
   DeviceInfo tiny = d;
   tiny.memory_bytes = 64 * 1024;  // 1 KiB of temporary memory: not one tile's workspace
   const std::string m = hist1d::check(part(), p, tiny).message();
@@ -112,10 +155,10 @@ TEST(Partitioned, RoundsAreWholeTilesWithinTheWorkspaceLimit) {
   const std::uint64_t round = hist1d::partition_chunk(c, p, d);
   EXPECT_EQ(round % tile, 0u);
   EXPECT_LT(round, p.n);  // 2^28 samples take more than 256 MiB of workspace: several rounds
-  EXPECT_LE(hist1d::partition_workspace_bytes(c, p, round), two_phase::max_bytes(d));
-  EXPECT_GT(hist1d::partition_workspace_bytes(c, p, round + tile), two_phase::max_bytes(d));
+  EXPECT_LE(hist1d::partition_workspace_bytes(c, p, round, 90), two_phase::max_bytes(d));
+  EXPECT_GT(hist1d::partition_workspace_bytes(c, p, round + tile, 90), two_phase::max_bytes(d));
   const std::uint64_t stride = (std::uint64_t{1} << 26) / tile + 2;
-  EXPECT_EQ(hist1d::partition_workspace_bytes(c, p, std::uint64_t{1} << 26),
+  EXPECT_EQ(hist1d::partition_workspace_bytes(c, p, std::uint64_t{1} << 26, 90),
             (128 * stride + 3) / 4 * 16 + stride * (tile + 8 * 128) * 2 + 128 * 4);
 }
 
@@ -126,9 +169,9 @@ TEST(Partitioned, TargetGivesAnAveragePartitionOneCountBlock) {
   const DeviceInfo d = test::h100_like();
   const Problem mega = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);  // 128
   EXPECT_EQ(hist1d::partition_target(1u << 26, mega, d), (2u << 26) / 132);
-  const Problem four_m = large(SampleType::f32, Binning::even, 1u << 22, 1u << 26);  // 256
-  EXPECT_EQ(hist1d::partition_target(1u << 26, four_m, d), (2u << 26) / 256);
-  EXPECT_EQ(hist1d::partition_target(3, four_m, d), 1u);
+  const Problem sixteen_m = large(SampleType::f32, Binning::even, 1u << 24, 1u << 26);  // 512
+  EXPECT_EQ(hist1d::partition_target(1u << 26, sixteen_m, d), (2u << 26) / 512);
+  EXPECT_EQ(hist1d::partition_target(3, sixteen_m, d), 1u);
 }
 
 TEST(Partitioned, KernelsCompileForEveryTypeAndBinning) {

@@ -68,7 +68,7 @@ struct Hist1DConfig {
   // spread over the shared memories of a thread-block cluster (sm_90), for up to ~8 x 227 KB;
   // 4 copies of packed 16-bit counters updated by shared atomics, 2^15 moved to the output
   // whenever a counter reaches it: half the memory of 0, so 65536 bins fit one block;
-  // 5 partitioned: a pass sorts each tile's bins by partition (2^12..2^14 bins, partition_bits)
+  // 5 partitioned: a pass sorts each tile's bins by partition (2^12..2^15 bins, partition_bits)
   // into a workspace, then one block per partition counts them in shared memory (two kernels,
   // 2 bytes of workspace traffic each way per sample instead of an L2 atomic per sample). The
   // tunables shape the partition pass; aggregate 2 ranks a warp's equal partitions together.
@@ -137,11 +137,16 @@ constexpr std::uint64_t kSliceSamplesPerBin = 64;
 constexpr std::uint32_t kPackedBinsFrom = 2048;
 // The values of a u8 sample: what a byte-decoding kernel counts (byte_decoded).
 constexpr std::uint32_t kByteValues = 256;
-// Partitioned storage (5): partitions of 2^12 to 2^14 bins, about kTargetPartitions of them (one
+// Partitioned storage (5): partitions of 2^12 to 2^15 bins, about kTargetPartitions of them (one
 // count block each: enough to fill an H100's SMs, few enough that a tile's group per partition
 // stays near a 128-byte line), at most kMaxPartitions (the partition pass's shared counters).
+// The widest partition whose bins a count block holds in the architecture's shared memory
+// (2^15, 128 KB: sm_80, sm_87, sm_90, sm_100; 2^14 where a block has 99 KB; 2^13 on sm_75;
+// kPartitionBitsPortable for an architecture describe_arch does not list); the workspace's
+// 16-bit bins and sink stop at 2^15.
 constexpr int kPartitionBitsMin = 12;
-constexpr int kPartitionBitsMax = 14;
+constexpr int kPartitionBitsMax = 15;
+constexpr int kPartitionBitsPortable = 14;
 constexpr std::uint32_t kTargetPartitions = 128;
 constexpr std::uint32_t kMaxPartitions = 1024;
 constexpr const char* kZeroKernel = "histtune_hist1d_zero";
@@ -203,19 +208,24 @@ constexpr std::uint64_t kZeroKernelUpToBytes = std::uint64_t{1} << 20;
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
 // geometry sizes the counters by it; the output stays p.num_bins words.
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
-// Partitioned storage: log2 of the bins per partition (HT_PARTITION_BITS), the smallest in
-// [kPartitionBitsMin, kPartitionBitsMax] that makes at most kTargetPartitions partitions, and the
-// partitions it makes.
-int partition_bits(const Problem& p);
-std::uint32_t partitions(const Problem& p);
+// Partitioned storage on architecture `arch` (90 for sm_90): the count pass's shared memory for
+// partitions of 2^bits bins (the bins and a sink word), the widest partitions whose count pass
+// fits the architecture's shared memory per block, log2 of the bins per partition
+// (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that width that makes at most
+// kTargetPartitions partitions), and the partitions it makes.
+std::size_t count_pass_smem(int bits);
+int partition_bits_max(int arch);
+int partition_bits(const Problem& p, int arch);
+std::uint32_t partitions(const Problem& p, int arch);
 // Samples per tile of the partition pass: block_threads x samples per thread per tile.
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p);
 // A tile's 16-bit slots in the workspace: its samples plus up to 7 of padding per partition (each
 // partition's group is padded to whole 16-byte chunks for the count pass's loads).
-std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p);
+std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int arch);
 // The partition pass's workspace for a chunk of n samples (hist1d.cuh's layout: the table, then
 // each tile's slots, then the partitions' sizes).
-std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n);
+std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n,
+                                        int arch);
 // Samples per count block in a round of n samples: twice the average partition's, or of an SM's
 // share when there are fewer partitions than SMs. A partition gets ceil(size / target) blocks, so
 // uniform data gives one block a partition (its bins stored, no atomics) and a hot partition of
@@ -224,9 +234,9 @@ std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceIn
 // The most samples one partition-then-count round takes, a whole number of tiles whose workspace
 // fits two_phase::max_bytes(d); longer inputs run in rounds (the later rounds add to the counts).
 std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d);
-// All -D options for one kernel: the configuration's, the problem's sample type and binning,
-// HT_SINK, HT_SLICED, HT_BYTE_DECODE and (storage 5) HT_PARTITION_BITS.
-std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p);
+// All -D options for one kernel on architecture `arch`: the configuration's, the problem's sample
+// type and binning, HT_SINK, HT_SLICED, HT_BYTE_DECODE and (storage 5) HT_PARTITION_BITS.
+std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int arch);
 // The compile request for (c, p) on architecture `arch`.
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
 // Partitioned storage's sizes and count passes (kSizesKernel, kCountKernel): hist1d.cuh with

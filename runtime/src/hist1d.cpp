@@ -139,6 +139,11 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
                              std::to_string(partition_bits_max(d.arch())) + " bins, " +
                              std::to_string(p.num_bins) + " bins need " +
                              std::to_string(partitions(p, d.arch())));
+  if (const std::size_t count = count_pass_smem(partition_bits(p, d.arch()));
+      count > d.smem_per_block_optin)
+    return Restriction::rule("partitioned storage (5): the count pass's " + std::to_string(count) +
+                             " B of shared memory exceed the device's per-block limit " +
+                             std::to_string(d.smem_per_block_optin) + " B");
   if (partition_chunk(c, p, d) == 0)
     return Restriction::rule("partitioned storage (5): one tile's workspace (" +
                              std::to_string(partition_workspace_bytes(c, p, tile_samples(c, p),

@@ -137,6 +137,16 @@ TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
   sm86.smem_per_block_optin = 99 * 1024;
   const std::string narrow = hist1d::check(part(), wide, sm86).message();
   EXPECT_NE(narrow.find("at most 1024 partitions of 2^14 bins"), std::string::npos) << narrow;
+  // A part with less shared memory than its architecture's listed limit: no count pass to run.
+  DeviceInfo small = d;
+  small.smem_per_block_optin = 100 * 1024;
+  const std::string m_small =
+      hist1d::check(part(), large(SampleType::f32, Binning::even, 1u << 22, 1u << 24), small)
+          .message();
+  EXPECT_NE(m_small.find("count pass's 131076 B of shared memory exceed the device's per-block "
+                         "limit 102400 B"),
+            std::string::npos)
+      << m_small;
   DeviceInfo tiny = d;
   tiny.memory_bytes = 64 * 1024;  // 1 KiB of temporary memory: not one tile's workspace
   const std::string m = hist1d::check(part(), p, tiny).message();

@@ -86,34 +86,50 @@ DeviceInfo query_device(int ordinal) {
   return d;
 }
 
+namespace {
+
+// The architectures describe_arch knows: limits from the CUDA programming guide, the SM count of
+// the best-known part.
+struct Arch {
+  int major, minor, sms;
+  std::size_t smem_optin_kib, smem_sm_kib;
+  int threads_per_sm;
+  const char* part;
+};
+constexpr Arch kArchs[] = {
+    {7, 0, 80, 96, 96, 2048, "V100"},         {7, 5, 40, 64, 64, 1024, "T4"},
+    {8, 0, 108, 163, 164, 2048, "A100"},      {8, 6, 84, 99, 100, 1536, "RTX A6000"},
+    {8, 7, 16, 163, 164, 1536, "Jetson Orin"}, {8, 9, 142, 99, 100, 1536, "L40"},
+    {9, 0, 132, 227, 228, 2048, "H100 SXM"},  {10, 0, 148, 227, 228, 2048, "B200"},
+    {12, 0, 170, 99, 100, 1536, "RTX 5090"},
+};
+
+const Arch* find_arch(int cc_major, int cc_minor) {
+  for (const Arch& a : kArchs)
+    if (a.major == cc_major && a.minor == cc_minor) return &a;
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<DeviceInfo> describe_arch(int cc_major, int cc_minor) {
-  struct Arch {
-    int major, minor, sms;
-    std::size_t smem_optin_kib, smem_sm_kib;
-    int threads_per_sm;
-    const char* part;
-  };
-  static const Arch kArchs[] = {
-      {7, 0, 80, 96, 96, 2048, "V100"},         {7, 5, 40, 64, 64, 1024, "T4"},
-      {8, 0, 108, 163, 164, 2048, "A100"},      {8, 6, 84, 99, 100, 1536, "RTX A6000"},
-      {8, 7, 16, 163, 164, 1536, "Jetson Orin"}, {8, 9, 142, 99, 100, 1536, "L40"},
-      {9, 0, 132, 227, 228, 2048, "H100 SXM"},  {10, 0, 148, 227, 228, 2048, "B200"},
-      {12, 0, 170, 99, 100, 1536, "RTX 5090"},
-  };
-  for (const Arch& a : kArchs) {
-    if (a.major != cc_major || a.minor != cc_minor) continue;
-    DeviceInfo d;
-    d.name = "any sm_" + std::to_string(cc_major * 10 + cc_minor) + " device (limits of " +
-             a.part + ")";
-    d.cc_major = cc_major;
-    d.cc_minor = cc_minor;
-    d.sm_count = a.sms;
-    d.smem_per_block_optin = a.smem_optin_kib * 1024;
-    d.smem_per_sm = a.smem_sm_kib * 1024;
-    d.max_threads_per_sm = a.threads_per_sm;
-    return d;
-  }
-  return std::nullopt;
+  const Arch* a = find_arch(cc_major, cc_minor);
+  if (!a) return std::nullopt;
+  DeviceInfo d;
+  d.name = "any sm_" + std::to_string(cc_major * 10 + cc_minor) + " device (limits of " +
+           a->part + ")";
+  d.cc_major = cc_major;
+  d.cc_minor = cc_minor;
+  d.sm_count = a->sms;
+  d.smem_per_block_optin = a->smem_optin_kib * 1024;
+  d.smem_per_sm = a->smem_sm_kib * 1024;
+  d.max_threads_per_sm = a->threads_per_sm;
+  return d;
+}
+
+std::size_t arch_smem_per_block_optin(int arch) {
+  const Arch* a = find_arch(arch / 10, arch % 10);
+  return a ? a->smem_optin_kib * 1024 : 0;
 }
 
 db::DeviceRow DeviceInfo::row() const {

@@ -388,10 +388,10 @@ std::size_t count_pass_smem(int bits) {
 }
 
 int partition_bits_max(int arch) {
-  const auto a = describe_arch(arch / 10, arch % 10);
-  if (!a) return kPartitionBitsPortable;
+  const std::size_t smem = arch_smem_per_block_optin(arch);
+  if (smem == 0) return kPartitionBitsPortable;
   int bits = kPartitionBitsMax;
-  while (bits > kPartitionBitsMin && count_pass_smem(bits) > a->smem_per_block_optin) --bits;
+  while (bits > kPartitionBitsMin && count_pass_smem(bits) > smem) --bits;
   return bits;
 }
 

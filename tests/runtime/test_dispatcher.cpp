@@ -382,6 +382,10 @@ TEST(Dispatcher, DescribedArchitecturesCarryTheirLimits) {
   EXPECT_EQ(h100->arch(), 90);
   EXPECT_EQ(describe_arch(8, 6)->max_threads_per_sm, 1536);
   EXPECT_FALSE(describe_arch(4, 2));
+  // The same table's shared memory alone, as the partitioned path asks it per call.
+  EXPECT_EQ(arch_smem_per_block_optin(90), h100->smem_per_block_optin);
+  EXPECT_EQ(arch_smem_per_block_optin(86), describe_arch(8, 6)->smem_per_block_optin);
+  EXPECT_EQ(arch_smem_per_block_optin(42), 0u);
 }
 
 TEST(Dispatcher, NoDatabaseFileMeansDefaultsAndNoFileCreated) {

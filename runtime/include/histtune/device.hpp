@@ -44,5 +44,8 @@ int current_device();
 // programming guide) and the SM count of its best-known part (sm_90: H100 SXM, 132). No UUID,
 // ordinal -1. nullopt for an architecture not listed.
 std::optional<DeviceInfo> describe_arch(int cc_major, int cc_minor);
+// describe_arch's shared memory per block for architecture `arch` (90 for sm_90) without building
+// a DeviceInfo (the launch path asks it per call); 0 for an architecture not listed.
+std::size_t arch_smem_per_block_optin(int arch);
 
 }  // namespace histtune

@@ -88,12 +88,15 @@ std::vector<Candidate> default_candidates(const Problem& p) {
 namespace {
 
 // The candidates of default_candidates(p) that may run p, in order, at most `want` of them
-// (default_for needs the first alone: it stops there).
+// (default_for needs the first alone: it stops there). `untuned`: the choice runs untimed, so
+// slices need many samples per bin (with few, each slice's blocks flush about as many atomics as
+// they count samples); a seed is timed, so it takes the slices its candidate allows: a sliced
+// kernel can still win with few samples a bin, and a search without the seed may not reach it
+// (docs/tuning.md, session 36).
 std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& d,
-                                            std::size_t want) {
-  // Slices pay only with many samples per bin: with few, each slice's blocks flush about as
-  // many atomics as they count samples.
-  const unsigned most = p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
+                                            std::size_t want, bool untuned) {
+  const unsigned most =
+      untuned && p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
   std::vector<Hist1DConfig> out;
   for (const Candidate& k : default_candidates(p)) {
     if (out.size() == want) break;
@@ -108,14 +111,16 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
 }  // namespace
 
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
-  const std::vector<Hist1DConfig> usable = usable_candidates(p, d, 1);
+  const std::vector<Hist1DConfig> usable = usable_candidates(p, d, 1, true);
   return usable.empty() ? default_config() : usable.front();
 }
 
 std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d) {
-  std::vector<Hist1DConfig> usable = usable_candidates(p, d, SIZE_MAX);
-  if (!usable.empty()) usable.erase(usable.begin());
-  return usable;
+  const std::string chosen = default_for(p, d).label();
+  std::vector<Hist1DConfig> out;
+  for (Hist1DConfig& c : usable_candidates(p, d, SIZE_MAX, false))
+    if (c.label() != chosen) out.push_back(std::move(c));
+  return out;
 }
 
 std::vector<Hist1DConfig> space() { return params::space(params()); }

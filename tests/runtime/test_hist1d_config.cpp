@@ -430,6 +430,30 @@ TEST(Hist1DDefaults, AlternativesAreTheOtherValidCandidatesAfterTheDefault) {
   EXPECT_TRUE(family(Family::joint).seeds(big, h100_like()).empty()) << "no seeds() in its traits";
 }
 
+// With few samples a bin the untuned choice takes no slices, but the search's three seeds still
+// hold a sliced kernel: f32 65536 bins over 2^20 samples (16 a bin), where a cold H200 plan whose
+// search never timed one stored packed copies 28% behind the sliced winner of another plan.
+TEST(Hist1DDefaults, TheSeedsHoldASlicedKernelWhereTheUntunedChoiceTakesNone) {
+  Problem few = u8_256(1 << 20);
+  few.sample_type = SampleType::f32;
+  few.binning = Binning::even;
+  few.num_bins = 65536;
+  few.lower = 0;
+  few.upper = 100;
+  ASSERT_LT(few.n, hist1d::kSliceSamplesPerBin * few.num_bins);
+  const Hist1DConfig chosen = hist1d::default_for(few, h100_like());
+  EXPECT_EQ(hist1d::geometry(chosen, few, h100_like()).slices, 1u) << chosen.label();
+  const std::vector<ParamValues> seeds = family(Family::hist1d).seeds(few, h100_like());
+  bool sliced = false;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, seeds.size()); ++i) {
+    const auto c = Hist1DConfig::parse(family(Family::hist1d).label(seeds[i]));
+    ASSERT_TRUE(c.has_value());
+    EXPECT_NE(c->label(), chosen.label());
+    sliced |= c->storage == Storage::shared && hist1d::geometry(*c, few, h100_like()).slices > 1;
+  }
+  EXPECT_TRUE(sliced) << "no sliced kernel among the first three seeds";
+}
+
 TEST(Hist1DLookup, ASingleBlockWinnerServesAtMostTwiceItsSamples) {
   Problem tuned = u8_256(1 << 12), bigger = u8_256(1 << 13), far = u8_256(1 << 16);
   const Hist1DConfig one =

@@ -164,8 +164,9 @@ Hist1DConfig default_config();
 // The built-in choice for `p` on `d` when nothing is tuned: a short per-shape heuristic (large
 // inputs, small inputs, bins beyond shared memory) that falls back to default_config().
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d);
-// The built-in candidates for p after default_for's choice that may also run p (each an H100
-// winner of a problem of p's kind): the tuner starts its search from them too.
+// The built-in candidates for p other than default_for's choice that may also run p (each an
+// H100 winner of a problem of p's kind), slices as many as each candidate takes whatever the
+// samples per bin: the tuner starts its search from them too.
 std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d);
 // Every point of the declared space (restrictions not yet applied).
 std::vector<Hist1DConfig> space();

@@ -39,6 +39,9 @@ int run_bench(const Common& c, const std::string& json_path, const std::string& 
                  "database %s\n",
                  d.ordinal, d.name.c_str(), d.arch(), gbps,
                  dispatcher.has_database() ? dispatcher.db_path().c_str() : "(none: defaults)");
+  if (!c.quiet && d.name.find("H100") == std::string::npos)
+    std::fprintf(text, "(the targets were set on an H100: on this GPU they compare with the "
+                       "H100's figures, not with a target of its own)\n");
   std::fprintf(text, "%-32s %9s %9s %9s %9s %7s %7s %-6s %-14s %s\n", "row", "tuned ms",
                "default", "CUB", "floor", "%floor", "vs CUB", "target", "lookup",
                "configuration");
@@ -141,7 +144,10 @@ Command bench_command() {
       "Runs each row of the matrix (ids like u8-256-2^28-uniform) on one GPU: the configuration\n"
       "the runtime's lookup picks from the database (and at which level), the built-in default\n"
       "and CUB, all verified, against the read floor and the row's target. Rows that need a\n"
-      "kernel family histtune does not have yet are listed as not run.",
+      "kernel family histtune does not have yet are listed as not run. The targets were set\n"
+      "on an H100 80GB HBM3: on another GPU they are that GPU's figures against the H100's\n"
+      "(a GPU with faster memory has a higher floor, so a row bound by anything else reaches a\n"
+      "smaller share of it).",
       bind_values<BenchValues>(declare, run)};
 }
 

@@ -19,15 +19,6 @@ Problem u8_256(std::uint64_t n) {
   p.n = n;
   return p;
 }
-// f32 samples in `bins` equal bins over [0, 100).
-Problem f32_even(std::uint64_t n, std::uint32_t bins) {
-  Problem p = u8_256(n);
-  p.sample_type = SampleType::f32;
-  p.binning = Binning::even;
-  p.num_bins = bins;
-  p.upper = 100;
-  return p;
-}
 }  // namespace
 
 // The grid has ~22 M points (enumerating it took 76 s of CI): every value of every parameter,
@@ -443,7 +434,7 @@ TEST(Hist1DDefaults, AlternativesAreTheOtherValidCandidatesAfterTheDefault) {
 // hold a sliced kernel: f32 65536 bins over 2^20 samples (16 a bin), where a cold H200 plan whose
 // search never timed one stored packed copies 28% behind the sliced winner of another plan.
 TEST(Hist1DDefaults, TheSeedsHoldASlicedKernelWhereTheUntunedChoiceTakesNone) {
-  const Problem few = f32_even(1 << 20, 65536);
+  const Problem few = flat_problem(SampleType::f32, Binning::even, 65536, 1 << 20, 0, 100);
   ASSERT_LT(few.n, hist1d::kSliceSamplesPerBin * few.num_bins);
   const Hist1DConfig chosen = hist1d::default_for(few, h100_like());
   EXPECT_EQ(hist1d::geometry(chosen, few, h100_like()).slices, 1u) << chosen.label();
@@ -471,7 +462,7 @@ TEST(Hist1DLookup, ASingleBlockWinnerServesAtMostTwiceItsSamples) {
 }
 
 TEST(Hist1DRange, SharedMemoryAddsTheLevelsOrTheTableAfterTheCounters) {
-  const Problem even = f32_even(1 << 20, 1024);
+  const Problem even = flat_problem(SampleType::f32, Binning::even, 1024, 1 << 20, 0, 100);
   Problem range = even;
   range.binning = Binning::range;
   for (const char* label : {"tpb256.vpt1.vec0.pc1.lay0.agg0.u0.pad0.bps8.st0.b1.sb0.cl1",

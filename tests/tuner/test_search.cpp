@@ -362,6 +362,19 @@ TEST(SearchSpaceHist1D, OneStepIsOneRungOfTheSortedValuesAndCoupledPairsMoveToge
   EXPECT_EQ(around.count(with(128, 16)), 1u) << "coupled: 2048 threads per SM either way";
 }
 
+// The storage is the 1D family's basin parameter (tuning.cpp's finalists take each storage's best
+// near the fastest); the other families declare none.
+TEST(SearchSpaceHist1D, TheStorageIsTheBasinParameter) {
+  const SearchSpace s = hist1d_search_space(u8_256(), h100_like());
+  ASSERT_EQ(s.basins.size(), 1u);
+  EXPECT_EQ(hist1d::params()[s.basins.front()].key, "st");
+  Problem mc = u8_256();
+  mc.family = Family::multichannel;
+  mc.channels = 4;
+  mc.active_channels = 3;
+  EXPECT_TRUE(search_space(mc, h100_like()).basins.empty());
+}
+
 TEST(SearchClimb, StepsFollowTheRungsNotTheIndices) {
   const int value[] = {8, 1, 2, 4, 16};  // a table's order; the best value is 16
   auto f = [&value](const Point& p) -> std::optional<double> {

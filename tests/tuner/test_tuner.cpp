@@ -204,6 +204,37 @@ TEST(TuneWith, AlwaysMeasuredPointsAreFinalistsOnEveryDistribution) {
   EXPECT_EQ(tune_with(problem(), grid(), with, o).winner, "cfg.0.3.2");
 }
 
+// Two algorithms (parameter 0, a basin: values 0 and 2, 1 invalid, so neither is a one-step
+// neighbour of the other): every variant of the second is faster on uniform data than the first's
+// best and 4x slower on constant data, so the finalists (the 3 fastest on uniform) are all the
+// second's. The first's best, within basin_gap of the fastest, joins them, is timed on constant
+// data and wins on the worst case (H200, u32 65536 bins: eight packed-copy finalists 4.2x behind
+// on constant and runs data, the sliced kernel 9th on uniform).
+TEST(TuneWith, EachBasinsBestNearTheFastestIsAFinalist) {
+  const auto cost = [](const Point& p, Distribution d) -> std::optional<double> {
+    const double shape = 0.01 * (p[1] + p[2]);  // each basin's best at {., 0, 0}
+    if (p[0] == 2) return (d == Distribution::uniform ? 0.90 : 4.0) + shape;
+    return 1.0 + shape;
+  };
+  SearchSpace space{{3, 4, 4}, [](const Point& p) { return p[0] != 1; }};
+  space.basins = {0};
+  TuneOptions o = exhaustive_options();
+  o.distribution_budget = 0;
+  o.worst_case_budget = 0;
+  o.second_search_budget = 0;
+  o.distributions = {Distribution::uniform, Distribution::constant};
+  o.basin_gap = -1;
+  FakeBench without(cost);
+  EXPECT_EQ(tune_with(problem(), space, without, o).winner.substr(0, 6), "cfg.2.");
+  o.basin_gap = 0.25;
+  FakeBench with(cost);
+  EXPECT_EQ(tune_with(problem(), space, with, o).winner, "cfg.0.0.0");
+  // Beyond the gap a basin stays out: 1.0 against 0.90 is 11% behind.
+  o.basin_gap = 0.10;
+  FakeBench far(cost);
+  EXPECT_EQ(tune_with(problem(), space, far, o).winner.substr(0, 6), "cfg.2.");
+}
+
 // Phase 2 times every one-step neighbour of a distribution's best finalist before it climbs: on
 // runs the best point is the uniform winner with one parameter switched (run merging, say), and
 // it is found with no climb at all; a plateau of tiny differences around the finalist (timing

@@ -173,6 +173,7 @@ void Tuning::factorial() {
 // from the finalists (tried: 40 evaluations) did not find it reliably either.
 void Tuning::per_distribution() {
   finalists_ = fastest(seen_[0], opt_.finalists);
+  for (const Point& pt : basin_bests()) add_new(finalists_, pt);
   // The always-measured points are finalists too: a default just behind the fastest on the
   // first distribution may have the best worst case (H100, u32 65536 bins: 0.1% slower on
   // uniform data, 24% faster on runs than the stored winner).
@@ -194,6 +195,27 @@ void Tuning::per_distribution() {
                opt_.seed + di, plan_, centre);
     count_.expect((dists_.size() - 1 - di) * per_other_ + after_per_distribution());
   }
+}
+
+// The fastest verified point of each value of each basin parameter, on the first distribution,
+// within basin_gap of the best there.
+std::vector<Point> Tuning::basin_bests() const {
+  std::vector<Point> out;
+  const std::vector<Point> top = fastest(seen_[0], 1);
+  if (opt_.basin_gap < 0 || top.empty()) return out;
+  const double bound = *seen_[0].at(top.front()) * (1 + opt_.basin_gap);
+  for (const std::size_t k : space_.basins) {
+    std::map<int, std::pair<double, Point>> best;  // value -> its fastest point
+    for (const auto& [pt, cost] : seen_[0]) {
+      if (!cost || *cost > bound) continue;
+      const auto it = best.find(pt[k]);
+      if (it == best.end() || *cost < it->second.first ||
+          (*cost == it->second.first && simpler(pt, it->second.second)))
+        best[pt[k]] = {*cost, pt};
+    }
+    for (const auto& [value, entry] : best) out.push_back(entry.second);
+  }
+  return out;
 }
 
 // The neighbourhoods of phase 2 surround the first distribution's finalists, and a distribution

@@ -60,6 +60,8 @@ class Tuning {
   // already timed cost nothing, and past the limit every untimed point is a dead end.
   DistributionObjective budgeted(std::size_t& spent, std::size_t limit);
   double best_on(std::size_t di) const;
+  // Phase 2's finalists beyond the fastest: each basin value's best near the first's best.
+  std::vector<Point> basin_bests() const;
   // Evaluations of the search and of each other distribution, for the progress total.
   std::size_t search_estimate() const;
   std::size_t after_per_distribution() const { return second_ + climbing_ + deciding_; }

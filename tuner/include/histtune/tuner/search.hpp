@@ -51,6 +51,10 @@ struct SearchSpace {
   // with two copies and no prefetch is 3.4% ahead of 512 with one copy and prefetch, and each
   // single switch between them is 1-8% slower than either).
   std::vector<std::size_t> interacting;
+  // Parameters whose values are different algorithms (hist1d's storage): the fastest points of
+  // one value can all be one basin's variants, fast on the first distribution and slow on the
+  // others, while another value's best is just behind them (tuning.cpp's per_distribution).
+  std::vector<std::size_t> basins;
 };
 
 // The value index one rung below (dir -1) or above (dir +1) index `index` of parameter k, or -1

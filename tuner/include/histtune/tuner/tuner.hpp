@@ -91,6 +91,11 @@ struct TuneOptions {
   // the best worst case over the distributions is not always among the 5 fastest on the first
   // (two H100 plans stored winners 4-17% apart on the worst case where one run's was 6th).
   std::size_t finalists = 8;
+  // Beyond them, the fastest point of each value of a basin parameter (SearchSpace::basins)
+  // within this fraction of the first distribution's best: the finalists of one storage can all
+  // be 4x behind on other data while another storage's best, 9th, is not (docs/tuning.md,
+  // session 36). Negative: none.
+  double basin_gap = 0.25;
   // Evaluations of the hill climb on each other distribution, beyond timing the finalists and
   // the neighbourhood of the best of them there; 0: no climb.
   std::size_t distribution_budget = 16;

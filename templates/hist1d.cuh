@@ -781,6 +781,7 @@ enum : unsigned int {
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
+  kCountLoads = 4,  // chunk loads in flight a lane in the count pass
 };
 
 __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {
@@ -946,6 +947,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 
 #else  // HT_COUNT_PASSES: the sizes and count passes
 
+// The sizes and count passes launch as programmatic dependents of the pass before them (sm_90,
+// Hist1DLaunch::launch_partitioned): their blocks start while it drains, and wait here before
+// reading what it wrote. Without that launch attribute the wait returns at once.
+__device__ __forceinline__ void ht_wait_prior_pass() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // The count blocks a partition of `size` samples gets (hist1d::partition_target): one for a
 // partition of average size, more for a hot one, so skewed or constant data spread their count
 // over as many SMs as uniform data does.
@@ -964,6 +974,7 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   const unsigned int parts = ht_partitions(num_bins), p = blockIdx.x;
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int* row = work + p * stride;
+  ht_wait_prior_pass();
   // Eight loads in flight a thread: a row is a few KB, read at the loads' latency otherwise.
   unsigned int sum = 0, sums[8] = {};
   unsigned long long t = threadIdx.x;
@@ -1005,6 +1016,8 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
   constexpr unsigned int kWarps = kCountThreads / 32u;
+  for (unsigned int i = threadIdx.x; i <= kPartBins; i += kCountThreads) hist[i] = 0u;
+  ht_wait_prior_pass();
   {  // an inclusive scan of the partitions' block counts (parts <= kCountThreads)
     const unsigned int j = threadIdx.x;
     const unsigned int blocks =
@@ -1025,7 +1038,6 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       mine[2] = blocks;
     }
   }
-  for (unsigned int i = threadIdx.x; i <= kPartBins; i += kCountThreads) hist[i] = 0u;
   __syncthreads();
   const unsigned int p = mine[0], g = mine[1], shares = mine[2];
   if (p == kNoPart) return;
@@ -1052,9 +1064,15 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       atomicAdd(&hist[word[j] >> 16], 1u);
     }
   };
+  // Latency bounds this pass (one block an SM): a lane keeps kCountLoads chunks in flight, and
+  // the next 32 tiles' table words load before this round's adds.
+  auto words_at = [&](unsigned long long i) {  // a missing tile: length 0
+    return i < end ? row[g + i * shares] : 0u;
+  };
+  unsigned int next = words_at(warp * per_warp + lane);
   for (unsigned long long i0 = warp * per_warp; i0 < end; i0 += 32u) {
-    const unsigned int words =
-        i0 + lane < end ? row[g + (i0 + lane) * shares] : 0u;  // a missing tile: length 0
+    const unsigned int words = next;
+    next = words_at(i0 + 32u + lane);
     const unsigned int chunks = ((words >> 16) + 7u) / 8u;
     unsigned int first = chunks;
 #pragma unroll
@@ -1074,14 +1092,15 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       return reinterpret_cast<const uint4*>(bins + (g + (i0 + u) * shares) * slots + start) +
              (k - from);
     };
-    for (unsigned int k = lane; k - lane < total; k += 64u) {  // two loads in flight a lane
-      const uint4* a0 = chunk_at(k);
-      const uint4* a1 = chunk_at(k + 32u);
-      uint4 w0 = make_uint4(sink, sink, sink, sink), w1 = w0;
-      if (k < total) w0 = *a0;
-      if (k + 32u < total) w1 = *a1;
-      add_chunk(w0);
-      add_chunk(w1);
+    for (unsigned int k = lane; k - lane < total; k += 32u * kCountLoads) {
+      uint4 w[kCountLoads];
+#pragma unroll
+      for (unsigned int j = 0; j < kCountLoads; ++j) {
+        const uint4* a = chunk_at(k + 32u * j);
+        w[j] = k + 32u * j < total ? *a : make_uint4(sink, sink, sink, sink);
+      }
+#pragma unroll
+      for (unsigned int j = 0; j < kCountLoads; ++j) add_chunk(w[j]);
     }
   }
   __syncthreads();

@@ -35,6 +35,24 @@ bool capturing(cudaStream_t stream) {
   return status == cudaStreamCaptureStatusActive;
 }
 
+// The sizes and count passes start as programmatic dependents of the pass before them on sm_90
+// (they wait for it in the kernel, hist1d.cuh's ht_wait_prior_pass): their launch and set-up
+// hide behind its last blocks.
+void launch_pass(const Kernel& k, unsigned grid, unsigned block, std::size_t smem, void** args,
+                 int arch, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr = {};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = arch >= 90 && pdl_allowed() ? 1 : 0;
+  HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), args));
+}
+
 }  // namespace
 
 Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConfig& c,
@@ -109,12 +127,11 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
       unsigned int bins = p.num_bins, accumulate = first > 0;
       unsigned int target = hist1d::partition_target(part.n, p, device_);
       void* args[] = {&work, &n, &bins, &d_counts, &accumulate, &target};
-      HT_CUDA(cudaLaunchKernel(sizes_kernel_.func(), dim3(partitions_), dim3(256), args, 0,
-                               stream));
+      launch_pass(sizes_kernel_, partitions_, 256, 0, args, device_.arch(), stream);
       // At most a block per partition plus one per target's samples (hist1d.cuh).
       const std::uint64_t blocks = partitions_ + (part.n + target - 1) / target;
-      HT_CUDA(cudaLaunchKernel(count_kernel_.func(), dim3(static_cast<unsigned>(blocks)),
-                               dim3(hist1d::kCountThreads), args, count_smem_, stream));
+      launch_pass(count_kernel_, static_cast<unsigned>(blocks), hist1d::kCountThreads,
+                  count_smem_, args, device_.arch(), stream);
     }
   } catch (...) {
     two_phase::release_workspace(work, stream, /*quiet=*/true);

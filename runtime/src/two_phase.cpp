@@ -11,15 +11,26 @@
 namespace histtune::two_phase {
 namespace {
 
+bool capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    (void)cudaGetLastError();  // the legacy stream while another captures: it does not
+    return false;
+  }
+  return status == cudaStreamCaptureStatusActive;
+}
+
 // One pool per device, created on first use and kept for the process: its release threshold
 // keeps freed blocks for the next call instead of returning them to the driver at every
 // synchronisation (the default pool's threshold is 0), and it leaves the default pool's
-// settings, which belong to the application, alone.
-cudaMemPool_t pool(int device) {
+// settings, which belong to the application, alone. Creating a pool is not permitted while
+// `stream` captures a graph: then, before the pool exists, null.
+cudaMemPool_t pool(int device, cudaStream_t stream) {
   static std::mutex mutex;
   static std::map<int, cudaMemPool_t> pools;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = pools.find(device); it != pools.end()) return it->second;
+  if (capturing(stream)) return nullptr;
   cudaMemPoolProps props = {};
   props.allocType = cudaMemAllocationTypePinned;
   props.location.type = cudaMemLocationTypeDevice;
@@ -48,7 +59,12 @@ Reducer::Reducer(KernelCache& cache, const DeviceInfo& d)
 
 void* allocate_workspace(std::size_t bytes, int device, cudaStream_t stream) {
   void* buf = nullptr;
-  HT_CUDA(cudaMallocFromPoolAsync(&buf, bytes, pool(device), stream));
+  // A capture records an allocation node whichever call makes it (graph memory): before the
+  // process's first eager call has made the pool, the stream's own allocator records it.
+  if (const cudaMemPool_t p = pool(device, stream))
+    HT_CUDA(cudaMallocFromPoolAsync(&buf, bytes, p, stream));
+  else
+    HT_CUDA(cudaMallocAsync(&buf, bytes, stream));
   return buf;
 }
 

@@ -81,3 +81,41 @@ TEST(Partitioned, ManyRoundsAddUpExactly) {
   }
   EXPECT_EQ(ran, 2 * 5);
 }
+
+// Captured in a graph, the passes keep their order: the sizes and count passes start as
+// programmatic dependents (sm_90) and wait for the pass before them, over several rounds, and
+// every replay stores the counts again. Alone in its process (ctest runs each test so), the
+// capture makes the process's first workspace allocation, before the workspace pool exists.
+TEST(Partitioned, AGraphOfManyRoundsReplaysExactly) {
+  HT_REQUIRE_GPU();
+  DeviceInfo d = query_device(current_device());
+  d.memory_bytes = std::uint64_t{64} << 21;  // 2 MiB of workspace: several rounds
+  KernelCache cache;
+  const auto c = Hist1DConfig::parse(kPart);
+  ASSERT_TRUE(c);
+  Problem p = shape(SampleType::f32, Binning::even, 1u << 20, 0, 100);
+  p.n = (std::uint64_t{1} << 22) + 3;
+  ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 2u);
+  const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::skewed);
+  tuner::DeviceInputs in(p, host, 0);
+  const Kernel k = cache.get(hist1d::request(*c, p, d.arch()), hist1d::kKernel);
+  const Hist1DLaunch launch(cache, k, *c, p, d);
+  cudaStream_t s = nullptr;
+  HT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  HT_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  launch(p, in.samples(0), in.counts(), s);
+  HT_CUDA(cudaStreamEndCapture(s, &graph));
+  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const auto want = reference_histogram(p, host.data());
+  for (int replay = 0; replay < 3; ++replay) {
+    HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t), s));
+    HT_CUDA(cudaGraphLaunch(exec, s));
+    HT_CUDA(cudaStreamSynchronize(s));
+    EXPECT_EQ(in.read_counts(p.num_bins), want) << "replay " << replay;
+  }
+  HT_CUDA(cudaGraphExecDestroy(exec));
+  HT_CUDA(cudaGraphDestroy(graph));
+  HT_CUDA(cudaStreamDestroy(s));
+}

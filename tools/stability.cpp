@@ -237,6 +237,8 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
     if (same) ++s.same;
     if (within(worst_difference(r))) ++s.worst_case_within;
     if (within(worst_difference(r)) || (same && !failed(r))) ++s.within_or_same;
+    const auto worst = worst_difference(r);
+    if (!failed(r) && worst && *worst <= 100 * kStabilityTolerance + 1e-9) ++s.b_as_good;
     if (within(first_difference(r))) ++s.first_within;
     if (within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)) ++s.recorded_within;
     if (r.again) ++s.again;
@@ -342,6 +344,9 @@ std::string stability_summary_line(const StabilitySummary& s,
       "; within or the same configuration (one kernel: equal times, the rest is timing noise): "
       "%zu of %zu",
       s.within_or_same, s.compared);
+  line += printf_text(
+      "; B as good as A or better (at most %.0f%% slower on the worst case): %zu of %zu", band,
+      s.b_as_good, s.compared);
   if (s.again)
     line += printf_text("; %s again after the others: %zu of %zu moved more than %.0f points",
                         dists.empty() ? "uniform" : tuner::to_string(dists.front()),
@@ -414,7 +419,8 @@ nlohmann::json stability_json(const std::vector<StabilityRow>& rows, const Match
                         {"recorded_within", s.recorded_within},
                         {"failed", s.failed},
                         {"same_configuration", s.same},
-                        {"within_or_same_configuration", s.within_or_same}};
+                        {"within_or_same_configuration", s.within_or_same},
+                        {"b_as_good", s.b_as_good}};
   if (s.again) {
     out["again"] = s.again;
     out["again_moved"] = s.again_moved;

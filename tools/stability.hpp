@@ -107,6 +107,9 @@ struct StabilitySummary {
   // ... within the tolerance or (not failed) the same configuration: one kernel, so the two
   // winners' times are equal and what side-by-side timing finds between them is its own noise.
   std::size_t within_or_same = 0;
+  // ... not failed, where B's worst case is at most the tolerance slower than A's, or faster: a
+  // new tuner (B) judged against an old one (A), whose better winners are no miss.
+  std::size_t b_as_good = 0;
   std::size_t again = 0;        // ... whose first distribution was timed again after the others
   std::size_t again_moved = 0;  // ... whose difference there moved by more than the tolerance
 };

@@ -275,13 +275,15 @@ TEST(Stability, SummaryCountsSideBySideAndRecordedAgreementApart) {
             "2 of 4 problems within 2% on the worst case over uniform, skewed, constant, runs "
             "(the tuner's objective); 2 of 4 on uniform data alone; recorded times: 3 of 4 "
             "within; same configuration: 1; within or the same configuration (one kernel: equal "
-            "times, the rest is timing noise): 2 of 4; 1 FAILED\n");
+            "times, the rest is timing noise): 2 of 4; B as good as A or better (at most 2% "
+            "slower on the worst case): 2 of 4; 1 FAILED\n");
   EXPECT_EQ(stability_summary_line(stability_summary(measured(two_runs(), 3,
                                                               {Distribution::uniform})),
                                    {Distribution::uniform}),
             "2 of 4 problems within 2% on uniform data (side by side, measured now); recorded "
             "times: 3 of 4 within; same configuration: 1; within or the same configuration (one "
-            "kernel: equal times, the rest is timing noise): 2 of 4; 1 FAILED\n");
+            "kernel: equal times, the rest is timing noise): 2 of 4; B as good as A or better "
+            "(at most 2% slower on the worst case): 2 of 4; 1 FAILED\n");
 }
 
 // One configuration timed twice can differ by the timing's noise; it is still one kernel.
@@ -291,11 +293,26 @@ TEST(Stability, TheSameConfigurationTimedApartCountsAsWithinOnlyInItsOwnFigure) 
   for (auto& t : rows[0].now) t.b.timing.median_ms = t.a.timing.median_ms * 1.05;
   const StabilitySummary s = stability_summary(rows);
   EXPECT_EQ(s.worst_case_within, 1u) << "the measured 5% stays a miss in the measured figure";
+  EXPECT_EQ(s.b_as_good, 1u) << "B 5% slower is worse; 1% apart is as good";
   EXPECT_EQ(s.within_or_same, 2u) << "the same kernel, and the winners 1% apart";
   // A failed side is never excused by sharing its configuration.
   rows[0].now[0].b.verified = false;
   rows[0].now[0].b.error = "wrong result";
   EXPECT_EQ(stability_summary(rows).within_or_same, 1u);
+}
+
+// A new tuner's plan (B) against an old one's (A): a winner 5% faster is no miss of B's, though
+// not within; 5% slower is.
+TEST(Stability, BFasterBeyondTheToleranceIsAsGoodButNotWithin) {
+  std::vector<StabilityRow> rows = measured(two_runs());
+  for (auto& t : rows[2].now) t.b.timing.median_ms = t.a.timing.median_ms / 1.05;
+  StabilitySummary s = stability_summary(rows);
+  EXPECT_EQ(s.worst_case_within, 2u);
+  EXPECT_EQ(s.b_as_good, 3u) << "same, 1% apart, B 5% faster; not the failed row";
+  for (auto& t : rows[2].now) t.b.timing.median_ms = t.a.timing.median_ms * 1.05;
+  s = stability_summary(rows);
+  EXPECT_EQ(s.b_as_good, 2u);
+  EXPECT_EQ(stability_json(rows, two_runs())["b_as_good"], 2);
 }
 
 // The H100 case: the winners trade 3% on uniform data for 3% on constant data.

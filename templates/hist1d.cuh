@@ -1088,25 +1088,34 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     }
     const unsigned int total = __shfl_sync(0xFFFFFFFFu, first, 31);
     first -= chunks;
+    // Chunk k of the window, in lane l's group when first_l <= k < first_l + chunks_l, is at
+    // byte base_l + 16 k (an address, not a pointer: it is only dereferenced inside the group).
+    const unsigned long long base =
+        reinterpret_cast<unsigned long long>(bins) +
+        2ull * ((g + (i0 + lane) * shares) * slots + (words & 0xFFFFu)) - 16ull * first;
     auto chunk_at = [&](unsigned int k) {  // every lane calls it: the shuffles need them all
       unsigned int u = 0;
 #pragma unroll
       for (unsigned int step = 16; step > 0; step >>= 1)
         if (__shfl_sync(0xFFFFFFFFu, first, u + step) <= k) u += step;
-      const unsigned int from = __shfl_sync(0xFFFFFFFFu, first, u);
-      const unsigned int start = __shfl_sync(0xFFFFFFFFu, words, u) & 0xFFFFu;
-      return reinterpret_cast<const uint4*>(bins + (g + (i0 + u) * shares) * slots + start) +
-             (k - from);
+      return reinterpret_cast<const uint4*>(__shfl_sync(0xFFFFFFFFu, base, u) + 16ull * k);
     };
-    for (unsigned int k = lane; k - lane < total; k += 32u * kCountLoads) {
+    // A window's last round often holds a few chunks: the rounds of 32 with none are skipped
+    // (a warp-uniform test), not loaded as padding and added to the sink.
+    for (unsigned int k0 = 0; k0 < total; k0 += 32u * kCountLoads) {
       uint4 w[kCountLoads];
 #pragma unroll
       for (unsigned int j = 0; j < kCountLoads; ++j) {
-        const uint4* a = chunk_at(k + 32u * j);
-        w[j] = k + 32u * j < total ? *a : make_uint4(sink, sink, sink, sink);
+        w[j] = make_uint4(sink, sink, sink, sink);
+        const unsigned int k = k0 + 32u * j + lane;
+        if (k0 + 32u * j < total) {
+          const uint4* a = chunk_at(k);
+          if (k < total) w[j] = *a;
+        }
       }
 #pragma unroll
-      for (unsigned int j = 0; j < kCountLoads; ++j) add_chunk(w[j]);
+      for (unsigned int j = 0; j < kCountLoads; ++j)
+        if (k0 + 32u * j < total) add_chunk(w[j]);
     }
   }
   __syncthreads();

@@ -235,9 +235,9 @@ StabilitySummary stability_summary(const std::vector<StabilityRow>& rows) {
     if (failed(r)) ++s.failed;
     const bool same = r.pair.a.config_label == r.pair.b.config_label;
     if (same) ++s.same;
-    if (within(worst_difference(r))) ++s.worst_case_within;
-    if (within(worst_difference(r)) || (same && !failed(r))) ++s.within_or_same;
     const auto worst = worst_difference(r);
+    if (within(worst)) ++s.worst_case_within;
+    if (within(worst) || (same && !failed(r))) ++s.within_or_same;
     if (!failed(r) && worst && *worst <= 100 * kStabilityTolerance + 1e-9) ++s.b_as_good;
     if (within(first_difference(r))) ++s.first_within;
     if (within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)) ++s.recorded_within;

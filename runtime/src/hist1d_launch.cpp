@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 
@@ -21,18 +22,6 @@ bool pdl_allowed() {
     return !v || (std::strcmp(v, "0") != 0 && std::strcmp(v, "off") != 0);
   }();
   return on;
-}
-
-// Whether work queued on `stream` now goes into a graph. A query the stream cannot answer (the
-// legacy stream while another captures) counts as not capturing, and its error is cleared: the
-// memset that follows reports the real one.
-bool capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return status == cudaStreamCaptureStatusActive;
 }
 
 // The sizes and count passes start as programmatic dependents of the pass before them on sm_90

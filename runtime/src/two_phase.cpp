@@ -6,19 +6,11 @@
 #include <mutex>
 #include <string>
 
+#include "capture.hpp"
 #include "histtune/detail/cuda_check.hpp"
 
 namespace histtune::two_phase {
 namespace {
-
-bool capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    (void)cudaGetLastError();  // the legacy stream while another captures: it does not
-    return false;
-  }
-  return status == cudaStreamCaptureStatusActive;
-}
 
 // One pool per device, created on first use and kept for the process: its release threshold
 // keeps freed blocks for the next call instead of returning them to the driver at every

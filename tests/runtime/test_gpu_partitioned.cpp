@@ -7,6 +7,7 @@
 
 #include "gpu.hpp"
 #include "gpu_exact.hpp"
+#include "gpu_graph.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/reference.hpp"
@@ -102,20 +103,15 @@ TEST(Partitioned, AGraphOfManyRoundsReplaysExactly) {
   const Hist1DLaunch launch(cache, k, *c, p, d);
   cudaStream_t s = nullptr;
   HT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  HT_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  launch(p, in.samples(0), in.counts(), s);
-  HT_CUDA(cudaStreamEndCapture(s, &graph));
-  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  const auto want = reference_histogram(p, host.data());
-  for (int replay = 0; replay < 3; ++replay) {
-    HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t), s));
-    HT_CUDA(cudaGraphLaunch(exec, s));
-    HT_CUDA(cudaStreamSynchronize(s));
-    EXPECT_EQ(in.read_counts(p.num_bins), want) << "replay " << replay;
+  {
+    const test::CapturedGraph graph(s, [&] { launch(p, in.samples(0), in.counts(), s); });
+    const auto want = reference_histogram(p, host.data());
+    for (int replay = 0; replay < 3; ++replay) {
+      HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t), s));
+      graph.launch(s);
+      HT_CUDA(cudaStreamSynchronize(s));
+      EXPECT_EQ(in.read_counts(p.num_bins), want) << "replay " << replay;
+    }
   }
-  HT_CUDA(cudaGraphExecDestroy(exec));
-  HT_CUDA(cudaGraphDestroy(graph));
   HT_CUDA(cudaStreamDestroy(s));
 }

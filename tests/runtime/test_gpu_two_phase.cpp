@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "gpu.hpp"
+#include "gpu_graph.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/dispatcher.hpp"
 #include "histtune/multichannel.hpp"
@@ -129,20 +130,16 @@ TEST(TwoPhase, GraphReplayAndTwoStreamsAtOnce) {
   HT_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
   HT_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
 
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  HT_CUDA(cudaStreamBeginCapture(s1, cudaStreamCaptureModeThreadLocal));
-  launch(p, in_a.samples(0), in_a.counts(), s1);
-  HT_CUDA(cudaStreamEndCapture(s1, &graph));
-  HT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 3; ++replay) {
-    poison(in_a.counts(), p.num_bins, s1);
-    HT_CUDA(cudaGraphLaunch(exec, s1));
-    HT_CUDA(cudaStreamSynchronize(s1));
-    EXPECT_EQ(in_a.read_counts(p.num_bins), reference_histogram(p, a.data())) << "replay " << replay;
+  {
+    const test::CapturedGraph graph(s1, [&] { launch(p, in_a.samples(0), in_a.counts(), s1); });
+    for (int replay = 0; replay < 3; ++replay) {
+      poison(in_a.counts(), p.num_bins, s1);
+      graph.launch(s1);
+      HT_CUDA(cudaStreamSynchronize(s1));
+      EXPECT_EQ(in_a.read_counts(p.num_bins), reference_histogram(p, a.data()))
+          << "replay " << replay;
+    }
   }
-  HT_CUDA(cudaGraphExecDestroy(exec));
-  HT_CUDA(cudaGraphDestroy(graph));
 
   for (int round = 0; round < 5; ++round) {
     poison(in_a.counts(), p.num_bins, s1);

@@ -201,9 +201,8 @@ void Tuning::per_distribution() {
 // within basin_gap of the best there.
 std::vector<Point> Tuning::basin_bests() const {
   std::vector<Point> out;
-  const std::vector<Point> top = fastest(seen_[0], 1);
-  if (opt_.basin_gap < 0 || top.empty()) return out;
-  const double bound = *seen_[0].at(top.front()) * (1 + opt_.basin_gap);
+  if (opt_.basin_gap < 0) return out;
+  const double bound = best_on(0) * (1 + opt_.basin_gap);  // infinite: nothing verified
   for (const std::size_t k : space_.basins) {
     std::map<int, std::pair<double, Point>> best;  // value -> its fastest point
     for (const auto& [pt, cost] : seen_[0]) {

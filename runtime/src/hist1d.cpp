@@ -87,6 +87,12 @@ std::vector<Candidate> default_candidates(const Problem& p) {
 
 namespace {
 
+// c on p and d as it is, or with fewer blocks per SM where the device has fewer threads or less
+// shared memory an SM than the GPUs it was measured on; nullopt where neither runs.
+std::optional<Hist1DConfig> fitted(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
+  return fewer_blocks_per_sm(c, [&](const Hist1DConfig& x) { return check(x, p, d); });
+}
+
 // The candidates of default_candidates(p) that may run p, in order, at most `want` of them
 // (default_for needs the first alone: it stops there). `untuned`: the choice runs untimed, so
 // slices need many samples per bin (with few, each slice's blocks flush about as many atomics as
@@ -98,12 +104,18 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
   const unsigned most =
       untuned && p.n < kSliceSamplesPerBin * p.num_bins ? 1 : kMaxSlices;
   std::vector<Hist1DConfig> out;
-  for (const Candidate& k : default_candidates(p)) {
-    if (out.size() == want) break;
-    const auto c = Hist1DConfig::parse(k.label);
-    if (c && p.n >= k.min_n && check(*c, p, d).holds() &&
-        geometry(*c, p, d).slices <= std::min(k.slices, most))
-      out.push_back(*c);
+  // The candidates as measured first; fitted to the device's SM only where none runs as it is,
+  // so that the GPUs they were measured on keep their choice.
+  for (const bool fit : {false, true}) {
+    if (fit && !out.empty()) break;
+    for (const Candidate& k : default_candidates(p)) {
+      if (out.size() == want) break;
+      const auto parsed = Hist1DConfig::parse(k.label);
+      if (!parsed || p.n < k.min_n) continue;
+      const auto c = fit ? fitted(*parsed, p, d)
+                         : check(*parsed, p, d).holds() ? parsed : std::nullopt;
+      if (c && geometry(*c, p, d).slices <= std::min(k.slices, most)) out.push_back(*c);
+    }
   }
   return out;
 }
@@ -112,7 +124,8 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
 
 Hist1DConfig default_for(const Problem& p, const DeviceInfo& d) {
   const std::vector<Hist1DConfig> usable = usable_candidates(p, d, 1, true);
-  return usable.empty() ? default_config() : usable.front();
+  if (!usable.empty()) return usable.front();
+  return fitted(default_config(), p, d).value_or(default_config());  // else check() says why
 }
 
 std::vector<Hist1DConfig> default_alternatives(const Problem& p, const DeviceInfo& d) {

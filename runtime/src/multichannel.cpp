@@ -162,7 +162,8 @@ std::optional<MultiChannelConfig> fitted(const Problem& p, const DeviceInfo& d) 
       c.padding = 0;
       c.blocks_per_sm = 8;
       c.layout = ChannelLayout::global;
-      if (check(c, p, d).holds()) return c;
+      if (auto fit = fewer_blocks_per_sm(c, [&](const auto& x) { return check(x, p, d); }))
+        return fit;
     }
   }
   for (const int cpb : {0, 128, 64, 32, 16, 8, 4, 2, 1})

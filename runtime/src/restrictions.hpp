@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "histtune/device.hpp"
 #include "histtune/restriction.hpp"
@@ -27,5 +28,20 @@ unsigned int striding_grid(int block_threads, int items_per_thread, int blocks_p
 int launch_bounds_blocks(int block_threads, int blocks);
 // A two-phase flush's partials of `bytes` (`shape` names them: "blocks x bins").
 Restriction check_partials(std::uint64_t bytes, const char* shape, const DeviceInfo& d);
+
+// A built-in configuration, measured on GPUs of 2048 threads an SM, on a device of fewer
+// (sm_75: 1024; sm_86, 89, 120: 1536) or of less shared memory an SM (sm_70): the same kernel
+// with blocks_per_sm halved until `check` holds; nullopt where it fails for another reason, or at
+// one block an SM. Without it the dispatcher refuses a valid call on such a GPU.
+template <class Config, class Check>
+std::optional<Config> fewer_blocks_per_sm(Config c, const Check& check) {
+  for (Restriction r = check(c); !r.holds(); r = check(c)) {
+    if ((r.kind != RestrictionKind::threads_per_sm && r.kind != RestrictionKind::smem_per_sm) ||
+        c.blocks_per_sm <= 1)
+      return std::nullopt;
+    c.blocks_per_sm /= 2;
+  }
+  return c;
+}
 
 }  // namespace histtune

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
@@ -357,6 +358,26 @@ TEST(Hist1DRestrictions, PackedCountersHoldTwoBinsPerWordAndBoundTheirEpoch) {
   packed.vectors_per_thread = 1;
   EXPECT_NE(hist1d::check(packed, u8_256(1 << 20), h100_like()).message().find("2048 bins or more"),
             std::string::npos);
+}
+
+// The built-in candidates were measured on GPUs of 2048 threads an SM; where none runs as it is
+// (1536 threads on sm_86, 89 and 120; 1024 on sm_75), the first runs with fewer blocks per SM,
+// and a GPU of 2048 keeps its choice.
+TEST(Hist1DDefaults, AnSmOfFewerThreadsRunsTheFirstCandidateWithFewerBlocks) {
+  const Problem p = u8_256(1 << 24);
+  const Hist1DConfig h100 = hist1d::default_for(p, h100_like());
+  ASSERT_EQ(h100.block_threads * h100.blocks_per_sm, 2048);
+  for (const auto& [major, minor, blocks] :
+       std::vector<std::tuple<int, int, int>>{{8, 6, 1}, {8, 9, 1}, {12, 0, 1}, {7, 5, 1}}) {
+    const DeviceInfo d = *describe_arch(major, minor);
+    const Hist1DConfig c = hist1d::default_for(p, d);
+    EXPECT_EQ(hist1d::check(c, p, d).message(), "") << d.name;
+    Hist1DConfig expected = h100;
+    expected.blocks_per_sm = blocks;
+    EXPECT_EQ(c.label(), expected.label()) << d.name;
+    EXPECT_FALSE(hist1d::default_alternatives(p, d).empty()) << d.name << ": the search's seeds";
+  }
+  EXPECT_EQ(hist1d::default_for(p, *describe_arch(10, 0)).label(), h100.label());
 }
 
 TEST(Hist1DDefaults, EveryShapeGetsAValidConfiguration) {

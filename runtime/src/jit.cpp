@@ -2,6 +2,7 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <future>
 #include <sstream>
@@ -61,6 +62,15 @@ CompiledKernel compile(const CompileRequest& req) {
 }
 
 CompiledKernel compile_here(const CompileRequest& req) {
+  // NVRTC's own answer for an architecture it dropped (CUDA 13: sm_70 and older) is "invalid
+  // option": say which GPUs this NVRTC serves instead.
+  static const std::vector<int> archs = nvrtc_archs();
+  if (!archs.empty() && std::find(archs.begin(), archs.end(), req.arch) == archs.end())
+    throw Error(StatusCode::compile_error,
+                "histtune: NVRTC " + nvrtc_version() + " cannot compile for sm_" +
+                    std::to_string(req.arch) + " (" + req.label + "): it compiles for sm_" +
+                    std::to_string(archs.front()) + " to sm_" + std::to_string(archs.back()) +
+                    "; an older GPU needs the NVRTC of a CUDA toolkit that still supports it");
   const templates::Template& t = templates::get(req.template_name);
   const std::string source(t.source);
   nvrtcProgram prog = nullptr;

@@ -218,14 +218,25 @@ TEST(Compile, NvrtcFailureCarriesLabelOptionsAndLog) {
   }
 }
 
+// sm_10 never existed; NVRTC 13 dropped sm_70 (V100), which describe_arch still lists.
 TEST(Compile, UnsupportedArchitectureIsAClearError) {
   Problem p;
-  CompileRequest req = hist1d_request(hist1d::default_config(), p, 10);
-  try {
-    compile(req);
-    FAIL() << "expected a compile error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("sm_10"), std::string::npos) << e.what();
+  const std::vector<int> archs = nvrtc_archs();
+  ASSERT_FALSE(archs.empty());
+  const std::string served = "sm_" + std::to_string(archs.front()) + " to sm_" +
+                             std::to_string(archs.back());
+  for (const int arch : {10, 70}) {
+    if (std::find(archs.begin(), archs.end(), arch) != archs.end()) continue;
+    CompileRequest req = hist1d_request(hist1d::default_config(), p, arch);
+    try {
+      compile(req);
+      FAIL() << "expected a compile error for sm_" << arch;
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(e.code(), StatusCode::compile_error);
+      EXPECT_NE(m.find("cannot compile for sm_" + std::to_string(arch) + " ("), std::string::npos) << m;
+      EXPECT_NE(m.find(served), std::string::npos) << m;
+    }
   }
 }
 

@@ -5,12 +5,15 @@
 // channels, rows, dimensions), on each architecture with a small and a large memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "histtune/families.hpp"
+#include "histtune/jit.hpp"
 
 namespace histtune {
 namespace {
@@ -130,6 +133,30 @@ TEST(EveryShape, EachFamilysDefaultHoldsForEveryValidProblemOnEveryArchitecture)
     EXPECT_EQ(refused, 0) << f->name();
     EXPECT_GT(valid, 300) << f->name() << ": the sweep must draw valid problems";
   }
+}
+
+// The defaults those sweeps choose compile for the architectures besides sm_80 and sm_90 (which
+// the compile sweeps cover) whose limits differ: sm_75 (1,024 threads, 64 KiB, 2^13-bin
+// partitions), sm_86 and sm_120 (1,536 threads, 99 KiB). Two programs a family and architecture.
+TEST(EveryShape, TheDefaultsCompileForTheOtherArchitectures) {
+  const std::vector<int> served = nvrtc_archs();
+  std::mt19937_64 rng(28);
+  for (const KernelFamily* f : families())
+    for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{7, 5}, {8, 6}, {12, 0}}) {
+      DeviceInfo d = *describe_arch(major, minor);
+      d.memory_bytes = std::int64_t{16} << 30;
+      if (std::find(served.begin(), served.end(), d.arch()) == served.end()) continue;
+      std::set<std::string> compiled;
+      for (int i = 0; i < 500 && compiled.size() < 2; ++i) {
+        const Problem p = draw(f->id(), rng);
+        if (!validate(p).empty()) continue;
+        for (const CompileRequest& r : f->programs(f->fallback(p, d), p, d.arch()))
+          if (compiled.insert(cache_key(r)).second) {
+            EXPECT_NO_THROW(compile_here(r)) << f->name() << " sm_" << d.arch() << " " << r.label;
+          }
+      }
+      EXPECT_EQ(compiled.size(), 2u) << f->name() << " sm_" << d.arch();
+    }
 }
 
 }  // namespace

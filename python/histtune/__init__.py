@@ -13,8 +13,9 @@ kernels' configurations come from histtune's tuning database ($HISTTUNE_DB, then
 """
 
 import sys
+import warnings
 
-from . import _core
+from . import _arrays, _core
 from ._api import (Choice, bincount, histogram, histogram_channels, histogram_rows,
                    histogram_segments, last_choice)
 from ._joint import histogram2d, histogramdd
@@ -23,7 +24,15 @@ __version__ = _core.__version__
 __all__ = ["histogram", "bincount", "histogram_channels", "histogram_rows", "histogram_segments",
            "histogram2d", "histogramdd", "last_choice", "Choice"]
 
-if "torch" in sys.modules:  # torch.compile finds the custom ops (else: on the first torch call)
-    from ._arrays import torch_adapter
 
-    torch_adapter()
+def _custom_ops(adapter) -> None:
+    """Registers the torch custom ops (_torch.py), for torch.compile; eager calls work without."""
+    try:
+        from . import _torch  # noqa: F401
+    except (ImportError, AttributeError, RuntimeError) as e:  # torch < 2.4: no custom_op
+        warnings.warn(f"histtune: no torch custom ops, so no torch.compile support: {e}")
+
+
+_arrays.on_torch(_custom_ops)
+if "torch" in sys.modules:  # torch.compile finds the custom ops (else: on the first torch call)
+    _arrays.torch_adapter()

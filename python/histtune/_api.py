@@ -9,22 +9,14 @@ Python call refuses exactly what a C++ call refuses, with the same message.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, NamedTuple, Optional, Tuple
 
 from . import _arrays, _core, _weighted
-from ._arrays import FLOAT_TYPES, SAMPLE_TYPES, Array
-
-_DIRECT, _EVEN, _RANGE = 0, 1, 2  # histtune::Binning
-_FLOAT32, _UINT64 = SAMPLE_TYPES["float32"], SAMPLE_TYPES["uint64"]
-_FLOAT_CODES = frozenset(SAMPLE_TYPES[name] for name in FLOAT_TYPES)
-_TYPE_NAMES = {code: name for name, code in SAMPLE_TYPES.items()}
-# Bytes of a sample of each SampleType value (the digits of its name are its bits).
-_SAMPLE_BYTES = {code: int("".join(filter(str.isdigit, name))) // 8
-                 for name, code in SAMPLE_TYPES.items()}
-_MAX_BINS = 2**32 - 1
-_WIDE_COUNTS = ("uint64", "int64")  # 64-bit counts (histogram, bincount): n may pass 2^32 - 1
-_INT64 = 2**63
+from ._arrays import SAMPLE_TYPES, Array
+from ._calls import (DIRECT, EVEN, FLOAT32, FLOAT_CODES, MAX_BINS, RANGE, SAMPLE_BYTES, TYPE_NAMES,
+                     UINT64, counts_output, direct_needs_integers, even_bounds, finish,
+                     is_bin_count, positive_count, read_edges, read_samples, require_contiguous,
+                     wide_keyword)
 
 
 class Choice(NamedTuple):
@@ -74,13 +66,14 @@ _new_counts = _raw_stream = None
 _out_dtypes: tuple = ()
 
 
-def use_torch(torch: Any, count_dtype: Any, raw_stream: Any) -> None:
-    """Enables the torch fast path (called once by _arrays' torch adapter)."""
+def use_torch(adapter: Any) -> None:
+    """Enables the torch fast path (an _arrays.on_torch hook: once torch's adapter is made)."""
     global _Tensor, _new_counts, _raw_stream, _out_dtypes, _is_compiling
+    torch, count_dtype, raw_stream = adapter.torch, adapter.count_dtype, adapter.raw_stream
     dtypes = {getattr(torch, name, None): code for name, code in SAMPLE_TYPES.items()}
     dtypes.pop(None, None)
     _codes["histogram"] = dtypes
-    _codes["bincount"] = {d: c for d, c in dtypes.items() if c not in _FLOAT_CODES}
+    _codes["bincount"] = {d: c for d, c in dtypes.items() if c not in FLOAT_CODES}
     _codes["histogram_channels"] = dtypes
     _out_dtypes = (count_dtype, torch.int32)
     _new_counts = lambda shape, device: torch.empty(shape, dtype=count_dtype,  # noqa: E731
@@ -116,6 +109,12 @@ def _torch_compiling(x: Any) -> bool:
     return torch.compiler.is_compiling()
 
 
+def _not_compiled(x: Any, name: str) -> None:
+    if _torch_compiling(x):
+        raise NotImplementedError(f"histtune.{name}: weights= is not supported under "
+                                  "torch.compile yet; call it outside the compiled region")
+
+
 def _compiled(op: str, out: Any, stream: Any, *args: Any):
     """Under torch.compile: the custom op (histtune/_torch.py), an opaque node of the graph."""
     if stream is not None:
@@ -129,176 +128,6 @@ def _compiled(op: str, out: Any, stream: Any, *args: Any):
         return result
     out.copy_(result)
     return out
-
-
-def _sample_type(a: Array, call: str, allowed: dict = SAMPLE_TYPES) -> int:
-    code = allowed.get(a.dtype)
-    if code is None:
-        raise TypeError(f"histtune.{call}: samples of dtype {a.dtype} are not supported; "
-                        f"it counts {', '.join(allowed)}")
-    return code
-
-
-def _contiguous(a: Array, what: str) -> None:
-    if not a.contiguous():
-        raise ValueError(f"histtune: {what} is not contiguous (shape {a.shape}, strides "
-                         f"{a.strides} in elements): pass a contiguous copy (x.contiguous(), "
-                         "cupy.ascontiguousarray(x))")
-
-
-def _count(v: Any, name: str) -> int:
-    if isinstance(v, bool):
-        raise TypeError(f"histtune: {name} must be an int, got a bool")
-    if not isinstance(v, int):
-        try:
-            v = v.__index__()
-        except (AttributeError, TypeError):
-            raise TypeError(f"histtune: {name} must be an int, got {type(v).__name__}") from None
-    if not 1 <= v <= _MAX_BINS:
-        raise ValueError(f"histtune: {name} must be in [1, 2^32 - 1], got {v}")
-    return v
-
-
-def _is_count(bins: Any) -> bool:
-    """A bin count, not edges: an integer. (Arrays have __index__ too: torch and CuPy ones.)"""
-    return isinstance(bins, numbers.Integral)
-
-
-def _bounds(range: Any, dtype: str) -> Tuple[Any, Any]:
-    """(lo, hi) for samples of `dtype`: floats for the float types, else integers."""
-    if range is None:
-        raise ValueError("histtune.histogram: range=(lo, hi) is required with a bin count: "
-                         "histtune never reads the data's minimum and maximum (that would "
-                         "synchronise with the GPU); to count value v in bin v use "
-                         "bincount(x, minlength)")
-    real = dtype in FLOAT_TYPES
-    try:
-        lo, hi = range
-        lo, hi = float(lo) if real else lo, float(hi) if real else hi
-    except (TypeError, ValueError):
-        raise TypeError(f"histtune: range must be a pair of numbers (lo, hi), got {range!r}") \
-            from None
-    if real:
-        return lo, hi
-    return _integer_bound(lo, range, dtype), _integer_bound(hi, range, dtype)
-
-
-def _integer_bound(v: Any, range: Any, dtype: str = "int") -> int:
-    # Integer samples are binned exactly, in integers: the bounds must be integers too.
-    if isinstance(v, float):
-        if not v.is_integer():
-            raise ValueError(f"histtune: integer samples need integer bounds, got range={range!r}")
-        v = int(v)
-    elif not isinstance(v, int):
-        try:
-            v = v.__index__()
-        except (AttributeError, TypeError):
-            raise TypeError(f"histtune: range must be numbers, got {range!r}") from None
-    if dtype == "uint64":  # bounds of the samples' own type, exact (no 2^53 limit)
-        if not 0 <= v < 2 * _INT64:
-            raise ValueError(f"histtune: even binning of uint64 samples needs bounds in "
-                             f"[0, 2^64), got range={range!r}")
-    elif not -_INT64 <= v < _INT64:
-        what, limit = ("int64", "[-2^63, 2^63)") if dtype == "int64" else ("integer", "+-2^53")
-        raise ValueError(f"histtune: even binning of {what} samples needs bounds within "
-                         f"{limit}, got range={range!r}")
-    return v
-
-
-def _stream(a: Array, stream: Optional[int]) -> int:
-    return a.adapter.stream(a) if stream is None else stream
-
-
-def _output(a: Array, out: Any, shape: tuple, dtype: str = "uint32") -> Tuple[Any, int]:
-    """The result array and its device pointer: a new one in x's framework, or `out`: uint32 (or
-    int32) counts, or a weighted call's bins of `dtype`."""
-    if dtype == "uint32":
-        result, ptr, _ = _out(a, out, shape, _arrays.COUNT_TYPES)
-    else:
-        result, ptr, _ = _out(a, out, shape, (dtype,), dtype,
-                              what=f"{dtype} bins (those of the weights)")
-    return result, ptr
-
-
-def _out(a: Array, out: Any, shape: tuple, dtypes: tuple, dtype: Optional[str] = None,
-         what: Optional[str] = None) -> Tuple[Any, int, str]:
-    """(result, pointer, dtype name): a new array of `dtype` (default uint32) in x's framework,
-    or `out`, which must hold one of `dtypes` (`what` names them in the error; counts if None)."""
-    if out is None:
-        result = a.adapter.empty(a, shape) if dtype is None else a.adapter.empty(a, shape, dtype)
-        return result, _pointer(result), dtype or "uint32"
-    if a.adapter.name == "jax":
-        raise TypeError("histtune: out= is not supported for JAX arrays (they are immutable)")
-    fast = getattr(a.adapter, "out_pointer", None)
-    if fast is not None and type(out) is type(a.obj) and _arrays.COUNT_TYPES[0] in dtypes:
-        ptr = fast(out, shape, a)
-        if ptr is not None:
-            return out, ptr, "uint32"  # the fast check takes 32-bit counts only
-    o = _arrays.read(out, "out")
-    if o.dtype not in dtypes and what is not None:
-        raise TypeError(f"histtune: out must hold {what}, got {o.dtype}")
-    if o.dtype not in dtypes:
-        wide = " (or uint64, int64 for 64-bit counts)" if _WIDE_COUNTS[0] in dtypes else ""
-        raise TypeError(f"histtune: out must hold uint32 (or int32) counts{wide}, got {o.dtype}")
-    if tuple(o.shape) != shape:
-        raise ValueError(f"histtune: out must have shape {shape}, got {tuple(o.shape)}")
-    _contiguous(o, "out")
-    if -1 not in (o.device, a.device) and o.device != a.device:
-        raise ValueError(f"histtune: out is on GPU {o.device}, the samples on GPU {a.device}")
-    return out, o.ptr, o.dtype
-
-
-def _counts_dtype(counts_dtype: Any) -> Optional[str]:
-    """counts_dtype as a dtype name: uint32, int32, uint64 or int64 (a name, a NumPy, CuPy or
-    torch dtype, or a NumPy scalar type), or None."""
-    if counts_dtype is None:
-        return None
-    name = getattr(counts_dtype, "name", None)  # NumPy and CuPy dtypes
-    if not isinstance(name, str) and isinstance(counts_dtype, type):
-        name = counts_dtype.__name__  # numpy.uint64
-    if not isinstance(name, str):
-        name = str(counts_dtype).replace("torch.", "")
-    if name not in _arrays.COUNT_TYPES + _WIDE_COUNTS:
-        raise TypeError(f"histtune: counts_dtype must be uint32, int32, uint64 or int64, got "
-                        f"{counts_dtype!r}")
-    return name
-
-
-def _counts_out(a: Array, out: Any, shape: tuple, counts_dtype: Any) -> Tuple[Any, int, bool]:
-    """(result, pointer, 64-bit) of a counting call, which also counts in uint64 (or int64):
-    where out= holds them, or counts_dtype asks for them (with out=, it must agree)."""
-    want = _counts_dtype(counts_dtype)
-    result, ptr, dtype = _out(a, out, shape, _arrays.COUNT_TYPES + _WIDE_COUNTS,
-                              want if out is None else None)
-    wide = dtype in _WIDE_COUNTS
-    if want is not None and (want in _WIDE_COUNTS) != wide:
-        raise TypeError(f"histtune: counts_dtype={want} but out holds {dtype} counts")
-    return result, ptr, wide
-
-
-def _wide(wide: bool) -> dict:
-    """The _core keyword of 64-bit counts (none for 32-bit ones)."""
-    return {"counts64": True} if wide else {}
-
-
-def _pointer(result: Any) -> int:
-    if hasattr(result, "data_ptr"):
-        return result.data_ptr()
-    if isinstance(result, _arrays._Pending):
-        return result.ptr
-    return _arrays.read(result, "out").ptr
-
-
-def _finish(a: Array, result: Any, stream: int) -> Any:
-    if isinstance(result, _arrays._Pending):
-        return a.adapter.finish(result, stream, a.device)
-    return result
-
-
-def _read_samples(x: Any, stream: Any, call: str, types: dict = SAMPLE_TYPES):
-    s = None if stream is None else _arrays.stream_handle(stream)
-    a = _arrays.read(x, "x", s)
-    return a, _sample_type(a, call, types), _stream(a, s)
 
 
 def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool = False,
@@ -323,6 +152,7 @@ def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool
         if counts_dtype is not None:
             raise ValueError("histtune.bincount: counts_dtype= counts; weights= sums into bins of "
                              "the weights' type")
+        _not_compiled(x, "bincount")
         return _weighted.call(x, minlength, None, weights, deterministic, max_abs_weight, out,
                               stream, direct=True)
     if deterministic or max_abs_weight:
@@ -334,8 +164,8 @@ def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool
             return _compiled("bincount", out, stream, x, minlength)
         code, device = _codes["bincount"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():
-            bins = minlength if type(minlength) is int and 0 < minlength <= _MAX_BINS \
-                else _count(minlength, "minlength")
+            bins = minlength if type(minlength) is int and 0 < minlength <= MAX_BINS \
+                else positive_count(minlength, "minlength")
             s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (bins,), device)
             if made is not None:
@@ -343,15 +173,15 @@ def bincount(x: Any, minlength: int, *, weights: Any = None, deterministic: bool
                 return made[0]
     elif _torch_compiling(x):
         return _compiled("bincount", out, stream, x, minlength)
-    a, code, s = _read_samples(x, stream, "bincount")
-    if code in _FLOAT_CODES:
+    a, code, s = read_samples(x, stream, "bincount")
+    if code in FLOAT_CODES:
         raise TypeError(f"histtune.bincount counts integer samples; for {a.dtype} use "
                         "histogram(x, bins, range=(lo, hi))")
-    _contiguous(a, "x")
-    bins = _count(minlength, "minlength")
-    result, counts, wide = _counts_out(a, out, (bins,), counts_dtype)
-    _core.direct(code, a.ptr, a.size, bins, counts, s, a.device, **_wide(wide))
-    return _finish(a, result, s)
+    require_contiguous(a, "x")
+    bins = positive_count(minlength, "minlength")
+    result, counts, wide = counts_output(a, out, (bins,), counts_dtype)
+    _core.direct(code, a.ptr, a.size, bins, counts, s, a.device, **wide_keyword(wide))
+    return finish(a, result, s)
 
 
 def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
@@ -399,6 +229,7 @@ def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
         if counts_dtype is not None:
             raise ValueError("histtune.histogram: counts_dtype= counts; weights= sums into bins of "
                              "the weights' type")
+        _not_compiled(x, "histogram")
         return _weighted.call(x, bins, range, weights, deterministic, max_abs_weight, out, stream)
     if deterministic or max_abs_weight:
         raise ValueError("histtune.histogram: deterministic= and max_abs_weight= go with weights=")
@@ -407,57 +238,45 @@ def histogram(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
     if type(x) is _Tensor and type(bins) is int and counts_dtype is None and not _is_compiling():
         code, device = _codes["histogram"].get(x.dtype), x.get_device()
         if code is not None and device >= 0 and x.is_contiguous():
-            nbins = bins if 0 < bins <= _MAX_BINS else _count(bins, "bins")
-            lo, hi = _bounds(range, _TYPE_NAMES[code])
+            nbins = bins if 0 < bins <= MAX_BINS else positive_count(bins, "bins")
+            lo, hi = even_bounds(range, TYPE_NAMES[code])
             s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (nbins,), device)
             if made is not None:
                 _even(code, x.data_ptr(), x.numel(), nbins, lo, hi, made[1], s, device)
                 return made[0]
     if _torch_compiling(x):
-        if _is_count(bins):  # the bounds as floats: integer ones are checked at run time
+        if is_bin_count(bins):  # the bounds as floats: integer ones are checked at run time
             return _compiled("histogram_even", out, stream, x, int(bins),
-                             *_bounds(range, "float32"))
+                             *even_bounds(range, "float32"))
         return _compiled("histogram_range", out, stream, x, bins)
-    a, code, s = _read_samples(x, stream, "histogram")
-    _contiguous(a, "x")
-    if _is_count(bins):
-        nbins = _count(bins, "bins")
-        lo, hi = _bounds(range, a.dtype)
-        result, counts, wide = _counts_out(a, out, (nbins,), counts_dtype)
+    a, code, s = read_samples(x, stream, "histogram")
+    require_contiguous(a, "x")
+    if is_bin_count(bins):
+        nbins = positive_count(bins, "bins")
+        lo, hi = even_bounds(range, a.dtype)
+        result, counts, wide = counts_output(a, out, (nbins,), counts_dtype)
         _even(code, a.ptr, a.size, nbins, lo, hi, counts, s, a.device, wide)
-        return _finish(a, result, s)
+        return finish(a, result, s)
     if range is not None:
         raise ValueError("histtune.histogram: give either bin edges or a bin count with "
                          "range=(lo, hi), not both")
-    e = _edges(bins, a, s)
-    result, counts, wide = _counts_out(a, out, (e.size - 1,), counts_dtype)
-    _core.range(code, a.ptr, a.size, e.size - 1, e.ptr, counts, s, a.device, **_wide(wide))
-    return _finish(a, result, s)
+    e = read_edges(bins, a, s)
+    result, counts, wide = counts_output(a, out, (e.size - 1,), counts_dtype)
+    _core.range(code, a.ptr, a.size, e.size - 1, e.ptr, counts, s, a.device, **wide_keyword(wide))
+    return finish(a, result, s)
 
 
 def _even(code, ptr, size, nbins, lo, hi, counts, stream, device, wide=False) -> None:
-    w = _wide(wide)
-    if code == _FLOAT32:
+    w = wide_keyword(wide)
+    if code == FLOAT32:
         _core.even_f32(ptr, size, nbins, lo, hi, counts, stream, device, **w)
-    elif code in _FLOAT_CODES:  # float16, bfloat16 (float bounds) and float64 (double)
+    elif code in FLOAT_CODES:  # float16, bfloat16 (float bounds) and float64 (double)
         _core.even_float(code, ptr, size, nbins, lo, hi, counts, stream, device, **w)
-    elif code == _UINT64:  # bounds up to 2^64 - 1
+    elif code == UINT64:  # bounds up to 2^64 - 1
         _core.even_u64(ptr, size, nbins, lo, hi, counts, stream, device, **w)
     else:
         _core.even_int(code, ptr, size, nbins, lo, hi, counts, stream, device, **w)
-
-
-def _edges(edges: Any, a: Array, stream: int) -> Array:
-    e = _arrays.read(edges, "edges", stream)
-    if e.dtype != a.dtype:
-        raise TypeError(f"histtune: edges must have the samples' dtype ({a.dtype}), got "
-                        f"{e.dtype}")
-    if len(e.shape) != 1 or e.size < 2:
-        raise ValueError(f"histtune: edges must be one-dimensional with at least 2 values "
-                         f"(bins + 1), got shape {tuple(e.shape)}")
-    _contiguous(e, "edges")
-    return e
 
 
 def _image(shape: tuple, strides: tuple, code: int) -> Tuple[int, int, int, int]:
@@ -481,25 +300,19 @@ def _image(shape: tuple, strides: tuple, code: int) -> Tuple[int, int, int, int]
                          "x.contiguous()")
     if h <= 1 or s_h == w * c:
         return w * h, 1, 0, c
-    return w, h, s_h * _SAMPLE_BYTES[code], c
+    return w, h, s_h * SAMPLE_BYTES[code], c
 
 
 def _channel_bins(bins: Any, range: Any, channels: Optional[int], c: int, dtype: str):
     """(active channels, bins, binning, lo, hi) of a call with a bin count."""
-    active = c if channels is None else _count(channels, "channels")
+    active = c if channels is None else positive_count(channels, "channels")
     if active > c:
         raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
-    nbins = bins if type(bins) is int and 0 < bins <= _MAX_BINS else _count(bins, "bins")
+    nbins = bins if type(bins) is int and 0 < bins <= MAX_BINS else positive_count(bins, "bins")
     if range is None:
-        _direct_needs_integers(dtype)
-        return active, nbins, _DIRECT, 0, 0
-    return (active, nbins, _EVEN) + _bounds(range, dtype)
-
-
-def _direct_needs_integers(dtype: str) -> None:
-    if dtype in FLOAT_TYPES:
-        raise TypeError(f"histtune: {dtype} samples need range=(lo, hi) (value-is-bin counting "
-                        "is for integer samples)")
+        direct_needs_integers(dtype)
+        return active, nbins, DIRECT, 0, 0
+    return (active, nbins, EVEN) + even_bounds(range, dtype)
 
 
 def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Optional[int] = None,
@@ -531,7 +344,7 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
     >>> sums = histtune.histogram_channels(img, 256, channels=3, weights=mask)  # mask: [H, W]
     """
     if weights is not None:
-        _weighted.not_compiled(x, "histogram_channels")
+        _not_compiled(x, "histogram_channels")
         _no_counts_dtype(counts_dtype, "histogram_channels")
         return _weighted_channels(x, bins, range, channels, weights, deterministic,
                                   max_abs_weight, out, stream)
@@ -543,7 +356,7 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
         if code is not None and device >= 0:
             row_pixels, num_rows, pitch, c = _image(x.shape, x.stride(), code)
             active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c,
-                                                           _TYPE_NAMES[code])
+                                                           TYPE_NAMES[code])
             s = _raw_stream(device) if stream is None else _arrays.stream_handle(stream)
             made = _torch_out(out, (active, nbins), device)
             if made is not None:
@@ -552,24 +365,24 @@ def histogram_channels(x: Any, bins: Any, range: Any = None, *, channels: Option
                 return made[0]
     if _torch_compiling(x):
         return _compiled_channels(x, bins, range, channels, out, stream)
-    a, code, s = _read_samples(x, stream, "histogram_channels")
+    a, code, s = read_samples(x, stream, "histogram_channels")
     row_pixels, num_rows, pitch, c = _image(a.shape, a.strides, code)
     levels = 0
-    if _is_count(bins):
+    if is_bin_count(bins):
         active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c, a.dtype)
     else:
-        active = c if channels is None else _count(channels, "channels")
+        active = c if channels is None else positive_count(channels, "channels")
         if active > c:
             raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
         if range is not None:
             raise ValueError("histtune.histogram_channels: give either bin edges or a bin "
                              "count, not both")
-        e = _edges(bins, a, s)
-        nbins, binning, levels, lo, hi = e.size - 1, _RANGE, e.ptr, 0, 0
-    result, counts, wide = _counts_out(a, out, (active, nbins), counts_dtype)
+        e = read_edges(bins, a, s)
+        nbins, binning, levels, lo, hi = e.size - 1, RANGE, e.ptr, 0, 0
+    result, counts, wide = counts_output(a, out, (active, nbins), counts_dtype)
     _core.channels(code, binning, a.ptr, row_pixels, num_rows, pitch, c, active, nbins, lo, hi,
-                   levels, counts, s, a.device, **_wide(wide))
-    return _finish(a, result, s)
+                   levels, counts, s, a.device, **wide_keyword(wide))
+    return finish(a, result, s)
 
 
 def _no_counts_dtype(counts_dtype: Any, name: str) -> None:
@@ -586,7 +399,7 @@ def _unweighted(deterministic: Any, max_abs_weight: Any, name: str) -> None:
 def _weighted_channels(x, bins, range, channels, weights, deterministic, max_abs_weight, out,
                        stream):
     """histogram_channels(..., weights=): one weight a pixel, packed pixels."""
-    a, code, s = _read_samples(x, stream, "histogram_channels")
+    a, code, s = read_samples(x, stream, "histogram_channels")
     row_pixels, num_rows, pitch, c = _image(a.shape, a.strides, code)
     if pitch != 0:
         raise ValueError("histtune.histogram_channels: weighted images must be packed (rows "
@@ -595,12 +408,12 @@ def _weighted_channels(x, bins, range, channels, weights, deterministic, max_abs
     wc = _weighted.read_weights(weights, a, s, pixels, "histogram_channels",
                                 f"x has {pixels} pixels: one weight per pixel, shape "
                                 f"{tuple(a.shape[:-1])}")
-    _contiguous(wc[0], "weights")
-    if _is_count(bins):
+    require_contiguous(wc[0], "weights")
+    if is_bin_count(bins):
         active, nbins, binning, lo, hi = _channel_bins(bins, range, channels, c, a.dtype)
         binned = (nbins, binning, lo, hi, 0)
     else:
-        active = c if channels is None else _count(channels, "channels")
+        active = c if channels is None else positive_count(channels, "channels")
         if active > c:
             raise ValueError(f"histtune.histogram_channels: channels={active} but x has {c}")
         nbins, binning, (lo, hi), levels = _row_bins(bins, range, a, s)
@@ -611,8 +424,8 @@ def _weighted_channels(x, bins, range, channels, weights, deterministic, max_abs
 
 
 def _compiled_channels(x, bins, range, channels, out, stream):
-    if _is_count(bins):
-        lo, hi = (None, None) if range is None else _bounds(range, "float32")
+    if is_bin_count(bins):
+        lo, hi = (None, None) if range is None else even_bounds(range, "float32")
         return _compiled("histogram_channels", out, stream, x, int(bins), lo, hi, None, channels)
     return _compiled("histogram_channels", out, stream, x, 0, None, None, bins, channels)
 
@@ -620,17 +433,17 @@ def _compiled_channels(x, bins, range, channels, out, stream):
 def _row_bins(bins: Any, range: Any, a: Array, s: int):
     """(bins, binning, bounds, levels) of a call of rows: a bin count with range=(lo, hi) is
     even binning, without it value v counts in bin v; an edges array is range binning."""
-    if not _is_count(bins):
+    if not is_bin_count(bins):
         if range is not None:
             raise ValueError("histtune: give either bin edges or a bin count with range=(lo, hi), "
                              "not both")
-        e = _edges(bins, a, s)
-        return e.size - 1, _RANGE, (0, 0), e.ptr
-    nbins = _count(bins, "bins")
+        e = read_edges(bins, a, s)
+        return e.size - 1, RANGE, (0, 0), e.ptr
+    nbins = positive_count(bins, "bins")
     if range is None:
-        _direct_needs_integers(a.dtype)
-        return nbins, _DIRECT, (0, 0), 0
-    return nbins, _EVEN, _bounds(range, a.dtype), 0
+        direct_needs_integers(a.dtype)
+        return nbins, DIRECT, (0, 0), 0
+    return nbins, EVEN, even_bounds(range, a.dtype), 0
 
 
 def histogram_rows(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
@@ -658,11 +471,11 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
     >>> g = histtune.histogram_rows(a, 64, range=(-4.0, 4.0), weights=grad)  # grad: [65536, 1024]
     """
     if weights is not None:
-        _weighted.not_compiled(x, "histogram_rows")
+        _not_compiled(x, "histogram_rows")
         _no_counts_dtype(counts_dtype, "histogram_rows")
     else:
         _unweighted(deterministic, max_abs_weight, "histogram_rows")
-    a, code, s = _read_samples(x, stream, "histogram_rows")
+    a, code, s = read_samples(x, stream, "histogram_rows")
     if len(a.shape) != 2:
         raise ValueError(f"histtune.histogram_rows: x must be [rows, n], got shape "
                          f"{tuple(a.shape)}")
@@ -685,10 +498,10 @@ def histogram_rows(x: Any, bins: Any, range: Any = None, *, weights: Any = None,
         return _weighted.shaped("histogram_rows", a, code, s, wc, (nbins, binning, lo, hi, levels),
                                 (rows, nbins), out, deterministic, max_abs_weight, n, rows=rows,
                                 row_stride=stride)
-    result, counts, wide = _counts_out(a, out, (rows, nbins), counts_dtype)
+    result, counts, wide = counts_output(a, out, (rows, nbins), counts_dtype)
     _core.rows(code, binning, a.ptr, rows, n, s_row if rows > 1 else 0, nbins, lo, hi, levels,
-               counts, s, a.device, **_wide(wide))
-    return _finish(a, result, s)
+               counts, s, a.device, **wide_keyword(wide))
+    return finish(a, result, s)
 
 
 def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *,
@@ -712,19 +525,19 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *,
     >>> h = histtune.histogram_segments(values, offsets, 256)  # (100000, 256)
     """
     if weights is not None:
-        _weighted.not_compiled(x, "histogram_segments")
+        _not_compiled(x, "histogram_segments")
         _no_counts_dtype(counts_dtype, "histogram_segments")
     else:
         _unweighted(deterministic, max_abs_weight, "histogram_segments")
-    a, code, s = _read_samples(x, stream, "histogram_segments")
-    _contiguous(a, "x")
+    a, code, s = read_samples(x, stream, "histogram_segments")
+    require_contiguous(a, "x")
     o = _arrays.read(offsets, "offsets", s)
     if o.dtype != "int64":
         raise TypeError(f"histtune.histogram_segments: offsets must be int64, got {o.dtype}")
     if len(o.shape) != 1 or o.size < 1:
         raise ValueError(f"histtune.histogram_segments: offsets must be one-dimensional with "
                          f"B + 1 values, got shape {tuple(o.shape)}")
-    _contiguous(o, "offsets")
+    require_contiguous(o, "offsets")
     if -1 not in (o.device, a.device) and o.device != a.device:
         raise ValueError(f"histtune: offsets are on GPU {o.device}, the samples on GPU {a.device}")
     segments = o.size - 1
@@ -732,12 +545,15 @@ def histogram_segments(x: Any, offsets: Any, bins: Any, range: Any = None, *,
     if weights is not None:
         wc = _weighted.read_weights(weights, a, s, a.size, "histogram_segments",
                                     f"x has {a.size}: one weight per sample")
-        _contiguous(wc[0], "weights")
+        require_contiguous(wc[0], "weights")
         return _weighted.shaped("histogram_segments", a, code, s, wc,
                                 (nbins, binning, lo, hi, levels), (segments, nbins), out,
                                 deterministic, max_abs_weight, a.size, rows=segments,
                                 offsets=o.ptr, segments=True)
-    result, counts, wide = _counts_out(a, out, (segments, nbins), counts_dtype)
+    result, counts, wide = counts_output(a, out, (segments, nbins), counts_dtype)
     _core.segments(code, binning, a.ptr, a.size, segments, o.ptr, nbins, lo, hi, levels, counts,
-                   s, a.device, **_wide(wide))
-    return _finish(a, result, s)
+                   s, a.device, **wide_keyword(wide))
+    return finish(a, result, s)
+
+
+_arrays.on_torch(use_torch)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import warnings
 from typing import Any, Optional
 
 from . import _core
@@ -91,18 +90,13 @@ class _Torch:
         import torch
 
         self.torch = torch
-        try:  # the custom ops, for torch.compile; eager calls work without them
-            from . import _torch  # noqa: F401
-        except (ImportError, AttributeError, RuntimeError) as e:  # torch < 2.4: no custom_op
-            warnings.warn(f"histtune: no torch custom ops, so no torch.compile support: {e}")
-        from . import _api
-
         self.count_dtype = getattr(torch, "uint32", torch.int32)
         self.out_dtypes = (self.count_dtype, torch.int32)
         self._raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        # The current stream's handle on a device, for the public functions' fast path.
+        self.raw_stream = self._raw_stream or (
+            lambda device: torch.cuda.current_stream(device).cuda_stream)
         self._names: dict = {}
-        _api.use_torch(torch, self.count_dtype, self._raw_stream or (
-            lambda device: torch.cuda.current_stream(device).cuda_stream))
 
     def dtype_name(self, dtype) -> str:
         name = self._names.get(dtype)
@@ -316,12 +310,29 @@ def adapter_of(x: Any, what: str):
     return a
 
 
+# What the modules above do once torch is loaded (the public functions' fast path, the custom ops
+# for torch.compile), each handed the torch adapter when it is made: they register here
+# (on_torch), so this module imports none of them.
+_TORCH_HOOKS: list = []
+
+
+def on_torch(hook) -> None:
+    """Calls hook(adapter) when the torch adapter is made, and at once if it already is."""
+    _TORCH_HOOKS.append(hook)
+    torch = sys.modules.get("torch")
+    a = _ADAPTERS.get(getattr(torch, "Tensor", None)) if torch is not None else None
+    if a is not None:
+        hook(a)
+
+
 def torch_adapter() -> _Torch:
-    """The one torch adapter (torch must be imported); making it registers the custom ops."""
+    """The one torch adapter (torch must be imported); making it runs the on_torch hooks."""
     torch = sys.modules["torch"]
     a = _ADAPTERS.get(torch.Tensor)
     if a is None:
         a = _ADAPTERS[torch.Tensor] = _Torch()
+        for hook in _TORCH_HOOKS:
+            hook(a)
     return a
 
 

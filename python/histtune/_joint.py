@@ -1,13 +1,14 @@
 """The joint calls: histogram2d(x, y, ...) and histogramdd(sample, ...), NumPy's signatures where
-they fit, one call of the joint family (docs/api.md, "Joint histograms") through _core.joint
-(looked up on _api, where the tests record it)."""
+they fit, one call of the joint family (docs/api.md, "Joint histograms") through _core.joint."""
 
 from __future__ import annotations
 
 import numbers
 from typing import Any, List, Optional, Tuple
 
-from . import _api, _arrays
+from . import _arrays, _core
+from ._calls import (EVEN, RANGE, even_bounds, finish, output_array, positive_count, read_edges,
+                     require_contiguous, sample_type_of, stream_of)
 from ._arrays import SAMPLE_TYPES, Array
 
 MAX_DIMS = 4
@@ -36,7 +37,7 @@ def _ranges(range: Any, dims: int, dtype: str) -> List[Tuple[Any, Any]]:
         raise ValueError(f"histtune: range has {len(pairs)} pairs for {dims} dimensions")
     out = []
     for pair in pairs:
-        lo, hi = _api._bounds(pair, dtype)
+        lo, hi = even_bounds(pair, dtype)
         if not lo < hi:
             raise ValueError(f"histtune: each range needs lo < hi, got {pair!r}")
         out.append((lo, hi))
@@ -51,7 +52,7 @@ def _columns(sample: Any, s: Optional[int]) -> Tuple[Optional[Array], List[Array
             raise ValueError(f"histtune: a joint histogram has 1 to {MAX_DIMS} dimensions, got "
                              f"{len(cols)} arrays")
         for d, c in enumerate(cols):
-            _api._contiguous(c, f"sample[{d}]")
+            require_contiguous(c, f"sample[{d}]")
             if c.dtype != cols[0].dtype or c.size != cols[0].size:
                 raise ValueError("histtune: the arrays of a joint histogram share one dtype and "
                                  f"length, got {cols[0].dtype}[{cols[0].size}] and "
@@ -63,7 +64,7 @@ def _columns(sample: Any, s: Optional[int]) -> Tuple[Optional[Array], List[Array
     if len(a.shape) != 2 or not 1 <= a.shape[1] <= MAX_DIMS:
         raise ValueError(f"histtune.histogramdd: sample must be [N, D] with D in 1..{MAX_DIMS} "
                          f"(or a sequence of D arrays), got shape {tuple(a.shape)}")
-    _api._contiguous(a, "sample")
+    require_contiguous(a, "sample")
     return a, []
 
 
@@ -71,22 +72,22 @@ def _binning(bins: Any, range: Any, dims: int, first: Array, s: int):
     """(binning code, bin counts, lowers, uppers, edge arrays) of NumPy's bins= and range=."""
     per = _per_dim(bins, dims, "bins")
     if all(isinstance(b, numbers.Integral) and not isinstance(b, bool) for b in per):
-        counts = [_api._count(b, "bins") for b in per]
+        counts = [positive_count(b, "bins") for b in per]
         pairs = _ranges(range, dims, first.dtype)
-        return _api._EVEN, counts, [float(lo) for lo, _ in pairs], \
+        return EVEN, counts, [float(lo) for lo, _ in pairs], \
             [float(hi) for _, hi in pairs], []
     if range is not None:
         raise ValueError("histtune: give either bin edges or bin counts with range=, not both")
-    edges = [_api._edges(e, first, s) for e in per]
-    return _api._RANGE, [e.size - 1 for e in edges], [], [], edges
+    edges = [read_edges(e, first, s) for e in per]
+    return RANGE, [e.size - 1 for e in edges], [], [], edges
 
 
 def call(sample: Any, bins: Any, range: Any, out: Any, stream: Any, name: str) -> Any:
     s = None if stream is None else _arrays.stream_handle(stream)
     a, cols = _columns(sample, s)
     first = a if a is not None else cols[0]
-    code = _api._sample_type(first, name, JOINT_TYPES)
-    st = _api._stream(first, s)
+    code = sample_type_of(first, name, JOINT_TYPES)
+    st = stream_of(first, s)
     dims = a.shape[1] if a is not None else len(cols)
     n = a.shape[0] if a is not None else cols[0].size
     binning, counts, lower, upper, edges = _binning(bins, range, dims, first, st)
@@ -96,10 +97,10 @@ def call(sample: Any, bins: Any, range: Any, out: Any, stream: Any, name: str) -
     if total > _MAX_JOINT_BINS:
         raise ValueError(f"histtune: the joint bins ({' x '.join(map(str, counts))}) exceed "
                          "2^31 - 1")
-    result, ptr = _api._output(first, out, tuple(counts))
-    _api._core.joint(code, binning, a.ptr if a is not None else 0, [c.ptr for c in cols], n,
-                     counts, lower, upper, [e.ptr for e in edges], ptr, st, first.device)
-    return _api._finish(first, result, st)
+    result, ptr = output_array(first, out, tuple(counts))
+    _core.joint(code, binning, a.ptr if a is not None else 0, [c.ptr for c in cols], n,
+                counts, lower, upper, [e.ptr for e in edges], ptr, st, first.device)
+    return finish(first, result, st)
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, *, out: Any = None,

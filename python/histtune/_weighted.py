@@ -1,12 +1,13 @@
 """The weighted calls: histogram(..., weights=) and bincount(..., weights=), one call of the
-weighted families (docs/api.md, "Weighted histograms") through _core.weighted (looked up on
-_api, where the tests record it)."""
+weighted families (docs/api.md, "Weighted histograms") through _core.weighted."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _api, _arrays
+from . import _arrays, _core
+from ._calls import (DIRECT, EVEN, FLOAT_CODES, RANGE, even_bounds, finish, is_bin_count,
+                     output_array, positive_count, read_edges, read_samples, require_contiguous)
 from ._arrays import WEIGHT_TYPES, WEIGHTED_BIN_TYPES
 
 
@@ -30,12 +31,6 @@ def _mode(deterministic: Any, max_abs_weight: Any, name: str) -> float:
     return float(max_abs_weight)
 
 
-def not_compiled(x: Any, name: str) -> None:
-    if _api._torch_compiling(x):
-        raise NotImplementedError(f"histtune.{name}: weights= is not supported under "
-                                  "torch.compile yet; call it outside the compiled region")
-
-
 def shaped(name: str, a: Any, code: int, s: int, wc: Any, binned: tuple, out_shape: tuple,
            out: Any, deterministic: bool, max_abs_weight: float, n: int, **shape: Any) -> Any:
     """A weighted call of rows, segments or pixels of channels (histtune::WeightedShape): wc the
@@ -45,45 +40,44 @@ def shaped(name: str, a: Any, code: int, s: int, wc: Any, binned: tuple, out_sha
     w, wcode = wc
     bound = _mode(deterministic, max_abs_weight, name)
     nbins, binning, lo, hi, levels = binned
-    result, ptr = _api._output(a, out, out_shape, WEIGHTED_BIN_TYPES[w.dtype])
-    _api._core.weighted(code, wcode, binning, a.ptr, w.ptr, n, nbins, float(lo), float(hi),
-                        levels, ptr, deterministic, bound, s, a.device, **shape)
-    return _api._finish(a, result, s)
+    result, ptr = output_array(a, out, out_shape, WEIGHTED_BIN_TYPES[w.dtype])
+    _core.weighted(code, wcode, binning, a.ptr, w.ptr, n, nbins, float(lo), float(hi),
+                   levels, ptr, deterministic, bound, s, a.device, **shape)
+    return finish(a, result, s)
 
 
 def call(x: Any, bins: Any, range: Any, weights: Any, deterministic: bool,
          max_abs_weight: float, out: Any, stream: Any, direct: bool = False) -> Any:
     """histogram(x, bins, range, weights=...) and bincount(x, n, weights=...): one call of the
     weighted family."""
-    not_compiled(x, "histogram")
-    a, code, s = _api._read_samples(x, stream, "histogram")
-    _api._contiguous(a, "x")
+    a, code, s = read_samples(x, stream, "histogram")
+    require_contiguous(a, "x")
     w, wcode = read_weights(weights, a, s, a.size, "histogram",
-                             f"x has {a.size}: one weight per sample")
-    _api._contiguous(w, "weights")
+                            f"x has {a.size}: one weight per sample")
+    require_contiguous(w, "weights")
     bound = _mode(deterministic, max_abs_weight, "histogram")
     dtype = WEIGHTED_BIN_TYPES[w.dtype]
     if direct:
-        if code in _api._FLOAT_CODES:
+        if code in FLOAT_CODES:
             raise TypeError(f"histtune.bincount counts integer samples; for {a.dtype} use "
                             "histogram(x, bins, range=(lo, hi), weights=w)")
-        nbins = _api._count(bins, "minlength")
-        result, ptr = _api._output(a, out, (nbins,), dtype)
-        _api._core.weighted(code, wcode, _api._DIRECT, a.ptr, w.ptr, a.size, nbins, 0.0, 0.0, 0,
-                            ptr, deterministic, bound, s, a.device)
-        return _api._finish(a, result, s)
-    if _api._is_count(bins):
-        nbins = _api._count(bins, "bins")
-        lo, hi = _api._bounds(range, a.dtype)
-        result, ptr = _api._output(a, out, (nbins,), dtype)
-        _api._core.weighted(code, wcode, _api._EVEN, a.ptr, w.ptr, a.size, nbins, float(lo),
-                            float(hi), 0, ptr, deterministic, bound, s, a.device)
-        return _api._finish(a, result, s)
+        nbins = positive_count(bins, "minlength")
+        result, ptr = output_array(a, out, (nbins,), dtype)
+        _core.weighted(code, wcode, DIRECT, a.ptr, w.ptr, a.size, nbins, 0.0, 0.0, 0,
+                       ptr, deterministic, bound, s, a.device)
+        return finish(a, result, s)
+    if is_bin_count(bins):
+        nbins = positive_count(bins, "bins")
+        lo, hi = even_bounds(range, a.dtype)
+        result, ptr = output_array(a, out, (nbins,), dtype)
+        _core.weighted(code, wcode, EVEN, a.ptr, w.ptr, a.size, nbins, float(lo),
+                       float(hi), 0, ptr, deterministic, bound, s, a.device)
+        return finish(a, result, s)
     if range is not None:
         raise ValueError("histtune.histogram: give either bin edges or a bin count with "
                          "range=(lo, hi), not both")
-    e = _api._edges(bins, a, s)
-    result, ptr = _api._output(a, out, (e.size - 1,), dtype)
-    _api._core.weighted(code, wcode, _api._RANGE, a.ptr, w.ptr, a.size, e.size - 1, 0.0, 0.0,
-                        e.ptr, ptr, deterministic, bound, s, a.device)
-    return _api._finish(a, result, s)
+    e = read_edges(bins, a, s)
+    result, ptr = output_array(a, out, (e.size - 1,), dtype)
+    _core.weighted(code, wcode, RANGE, a.ptr, w.ptr, a.size, e.size - 1, 0.0, 0.0,
+                   e.ptr, ptr, deterministic, bound, s, a.device)
+    return finish(a, result, s)

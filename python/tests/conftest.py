@@ -12,7 +12,7 @@ import pytest
 
 import fake_torch
 import histtune
-from histtune import _api, _arrays, _core
+from histtune import _api, _arrays, _core, _joint, _weighted
 
 
 def _gpu_reason():
@@ -89,7 +89,8 @@ def fake_torch_module(monkeypatch):
 def core(monkeypatch):
     """The _core calls the public functions make, recorded instead of made."""
     c = _Core()
-    monkeypatch.setattr(_api, "_core", c)
+    for module in (_api, _weighted, _joint):
+        monkeypatch.setattr(module, "_core", c)
     return c
 
 

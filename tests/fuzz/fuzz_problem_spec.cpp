@@ -4,14 +4,18 @@
 //  - parse_problem throws anything but Error(invalid_argument) naming the spec;
 //  - it returns a problem validate() refuses;
 //  - the spec printed for the problem's key (problem_spec, what `show` and `compare` print and
-//    take back) does not parse, or parses to another key; or problem_of(key) names another key.
+//    take back) does not parse, or parses to another key; or problem_of(key) names another key;
+//  - the family's built-in default fails its restrictions on an architecture describe_arch
+//    lists (the dispatcher would refuse the valid call: tests/runtime/test_every_shape.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "common.hpp"
+#include "histtune/families.hpp"
 #include "histtune/problem.hpp"
 #include "histtune/status.hpp"
 
@@ -51,5 +55,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!(back.key() == p.key())) fail("problem_spec parses to another key", spec, printed);
   if (!(histtune::cli::problem_of(p.key()).key() == p.key()))
     fail("problem_of names another key", spec, printed);
+  const histtune::KernelFamily& f = histtune::family_of(p);
+  for (const auto& [major, minor] : {std::pair{7, 5}, std::pair{8, 0}, std::pair{8, 6},
+                                     std::pair{9, 0}, std::pair{12, 0}}) {
+    histtune::DeviceInfo d = *histtune::describe_arch(major, minor);
+    d.memory_bytes = std::int64_t{16} << 30;
+    const histtune::ParamValues c = f.fallback(p, d);
+    if (const histtune::Restriction r = f.check(c, p, d); !r.holds())
+      fail("the built-in default does not run", spec, d.name + ": " + f.label(c) + ": " +
+                                                          r.message());
+  }
   return 0;
 }

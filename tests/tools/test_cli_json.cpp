@@ -43,6 +43,9 @@ TEST(CliJson, InfoDescribesDatabaseAndDeviceOrWhyThereIsNone) {
   EXPECT_EQ(j["histtune"].get<std::string>().rfind("0.", 0), 0u) << j;
   EXPECT_EQ(j["command"], "info");
   EXPECT_TRUE(j["nvrtc"].is_string()) << j;
+  ASSERT_TRUE(j["nvrtc_archs"].is_array()) << j;
+  EXPECT_NE(std::find(j["nvrtc_archs"].begin(), j["nvrtc_archs"].end(), 90),
+            j["nvrtc_archs"].end()) << j;
   const json& d = j["database"];
   EXPECT_EQ(d["path"], db);
   EXPECT_EQ(d["exists"], true);
@@ -57,6 +60,7 @@ TEST(CliJson, InfoDescribesDatabaseAndDeviceOrWhyThereIsNone) {
     EXPECT_EQ(r.rc, 0) << r.err;
     EXPECT_TRUE(j["device"].is_object()) << j;
     EXPECT_TRUE(j["tuned_on_this_device"].is_array()) << j;
+    EXPECT_EQ(j["nvrtc_compiles_for_device"], true) << j;
   } else {
     EXPECT_EQ(r.rc, 3) << r.err;
     EXPECT_TRUE(j["device"].is_null()) << j;

@@ -2,6 +2,8 @@
 tensors, which _core function it calls with what, and that anything unusual still goes the
 general way, whose checks say what is wrong."""
 
+import warnings
+
 import pytest
 
 import histtune
@@ -84,3 +86,20 @@ def test_bad_arguments_on_tensors_say_what_is_wrong(torch, core):
     with pytest.raises(ValueError, match="channels=5 but x has 4"):
         histtune.histogram_channels(torch.Tensor([16, 4], torch.uint8), 8, channels=5)
     assert core.calls == []
+
+
+def test_torch_hooks_run_when_the_adapter_is_made_and_at_once_for_a_late_one(torch,
+                                                                              monkeypatch):
+    from histtune import _api, _arrays
+
+    assert _api.use_torch in _arrays._TORCH_HOOKS  # the fast path registers itself
+    monkeypatch.setattr(_arrays, "_TORCH_HOOKS", list(_arrays._TORCH_HOOKS))
+    seen = []
+    _arrays.on_torch(seen.append)  # the fixture made the adapter: the hook runs at once
+    assert seen == [_arrays.torch_adapter()]
+    monkeypatch.setattr(_arrays, "_ADAPTERS", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fake has no torch.library: no custom ops
+        made = _arrays.torch_adapter()  # a new adapter runs every hook again
+    assert seen[-1] is made and len(seen) == 2
+    assert _api._Tensor is torch.Tensor

@@ -3,6 +3,7 @@
 // fits in a block's shared memory, and a clear refusal when not even one does. No GPU.
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "fake_device.hpp"
@@ -147,6 +148,20 @@ TEST(MultiChannelDefaults, OneChannelBeyondSharedMemoryRunsOnTheGlobalLayout) {
   global.padding = 0;
   EXPECT_NE(multichannel::check(global, small, d).message().find("16384 bins or more"),
             std::string::npos);
+}
+
+// The same on GPUs of fewer threads an SM (1,536 on sm_86, 1,024 on sm_75): the global layout's
+// 256 threads x 8 blocks runs with fewer blocks, so the call is not refused.
+TEST(MultiChannelDefaults, TheGlobalLayoutFitsAnSmOfFewerThreads) {
+  for (const auto& [major, minor, blocks] : {std::tuple{8, 6, 4}, std::tuple{7, 5, 4},
+                                             std::tuple{9, 0, 8}}) {
+    const DeviceInfo d = *describe_arch(major, minor);
+    const Problem p = shape(SampleType::u16, 4, 1, 1 << 20, most_bins(d) + 1);
+    const MultiChannelConfig c = multichannel::default_for(p, d);
+    EXPECT_EQ(c.layout, ChannelLayout::global) << d.name << " " << c.label();
+    EXPECT_EQ(c.blocks_per_sm, blocks) << d.name << " " << c.label();
+    EXPECT_EQ(multichannel::check(c, p, d).message(), "") << d.name << " " << c.label();
+  }
 }
 
 // The kernels the default gives issue 27's shapes (groups of 1, 2 and 4 u16 channels), packed

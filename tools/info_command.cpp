@@ -1,11 +1,9 @@
 // `histtune info`: the toolchain, where the database is and what it holds, and the device with
 // what is tuned for it. The database part needs no GPU: without one it is still printed, then the
 // command exits 3.
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
-#include <vector>
 
 #include "command.hpp"
 #include "histtune/jit.hpp"
@@ -20,22 +18,18 @@ namespace {
 
 int run_info(const Common& c) {
   const std::string path = resolve_db_path(c);
-  const std::vector<int> archs = nvrtc_archs();
   nlohmann::json doc = {{"histtune", version()},
                         {"command", "info"},
                         {"nvrtc", nvrtc_version()},
-                        {"nvrtc_archs", archs}};
+                        {"nvrtc_archs", nvrtc_archs()}};
   std::error_code ec;
   std::unique_ptr<db::Database> database;
   nlohmann::json jdb = {{"path", path}, {"exists", std::filesystem::exists(path, ec)}};
   // Opened before anything is printed, so a database error is the only output.
   if (jdb["exists"]) database = open_db_read_only(c);  // info never writes, nor creates the file
-  if (!c.json)
+  if (const std::string span = nvrtc_arch_span(); !c.json)
     std::printf("histtune %s, NVRTC %s%s\n", version(), nvrtc_version().c_str(),
-                archs.empty() ? ""
-                              : (" (compiles for sm_" + std::to_string(archs.front()) + " to sm_" +
-                                 std::to_string(archs.back()) + ")")
-                                    .c_str());
+                span.empty() ? "" : (" (compiles for " + span + ")").c_str());
   if (database) {
     jdb["schema_version"] = database->schema_version();
     jdb["devices"] = nlohmann::json::array();
@@ -80,8 +74,7 @@ int run_info(const Common& c) {
                 d.ordinal, d.name.c_str(), d.uuid.c_str(), d.arch(), d.sm_count,
                 d.memory_bytes / 1073741824.0, d.l2_bytes / 1048576.0, d.driver_version,
                 d.runtime_version);
-  const bool compilable =
-      archs.empty() || std::find(archs.begin(), archs.end(), d.arch()) != archs.end();
+  const bool compilable = nvrtc_compiles_for(d.arch());
   doc["nvrtc_compiles_for_device"] = compilable;
   if (!compilable && !c.json)
     std::printf("  NVRTC %s cannot compile for sm_%d: histtune's kernels cannot run on this GPU "

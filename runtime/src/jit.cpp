@@ -49,6 +49,24 @@ std::vector<int> nvrtc_archs() {
   return archs;
 }
 
+namespace {
+const std::vector<int>& listed_archs() {
+  static const std::vector<int> archs = nvrtc_archs();  // the NVRTC of this process: fixed
+  return archs;
+}
+}  // namespace
+
+bool nvrtc_compiles_for(int arch) {
+  const std::vector<int>& archs = listed_archs();
+  return archs.empty() || std::find(archs.begin(), archs.end(), arch) != archs.end();
+}
+
+std::string nvrtc_arch_span() {
+  const std::vector<int>& archs = listed_archs();
+  if (archs.empty()) return {};
+  return "sm_" + std::to_string(archs.front()) + " to sm_" + std::to_string(archs.back());
+}
+
 std::string cache_key(const CompileRequest& req) {
   std::string k = templates::get(req.template_name).hash + "|sm_" + std::to_string(req.arch) +
                   "|nvrtc" + nvrtc_version() + "|";
@@ -64,12 +82,11 @@ CompiledKernel compile(const CompileRequest& req) {
 CompiledKernel compile_here(const CompileRequest& req) {
   // NVRTC's own answer for an architecture it dropped (CUDA 13: sm_70 and older) is "invalid
   // option": say which GPUs this NVRTC serves instead.
-  static const std::vector<int> archs = nvrtc_archs();
-  if (!archs.empty() && std::find(archs.begin(), archs.end(), req.arch) == archs.end())
+  if (!nvrtc_compiles_for(req.arch))
     throw Error(StatusCode::compile_error,
                 "histtune: NVRTC " + nvrtc_version() + " cannot compile for sm_" +
-                    std::to_string(req.arch) + " (" + req.label + "): it compiles for sm_" +
-                    std::to_string(archs.front()) + " to sm_" + std::to_string(archs.back()) +
+                    std::to_string(req.arch) + " (" + req.label + "): it compiles for " +
+                    nvrtc_arch_span() +
                     "; an older GPU needs the NVRTC of a CUDA toolkit that still supports it");
   const templates::Template& t = templates::get(req.template_name);
   const std::string source(t.source);

@@ -33,6 +33,10 @@ struct CompiledKernel {
 std::string nvrtc_version();
 // Architectures NVRTC can emit SASS for (sm_XY as XY).
 std::vector<int> nvrtc_archs();
+// Whether `arch` is among them (true where NVRTC cannot list them), and their span for messages:
+// "sm_75 to sm_121" (empty where it cannot list them).
+bool nvrtc_compiles_for(int arch);
+std::string nvrtc_arch_span();
 // Compiles to a CUBIN; throws Error(compile_error) carrying the label, options and full log.
 // Needs no GPU. In a child process where the program turned that on (compile_processes.hpp).
 CompiledKernel compile(const CompileRequest& req);

@@ -809,6 +809,12 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
 }
 
 #if !HT_COUNT_PASSES
+// Eight 16-bit sink slots (bin kPartBins of a partition, which the count pass adds to its sink).
+__device__ __forceinline__ uint4 ht_sink_chunk() {
+  const unsigned int two = kPartBins | (kPartBins << 16);
+  return make_uint4(two, two, two, two);
+}
+
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
@@ -865,8 +871,6 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   __syncthreads();
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) {
     table[j * stride + t] = start[j] | (cnt[j] << 16);
-    for (unsigned int i = start[j] + cnt[j]; i < start[j] + ((cnt[j] + 7u) & ~7u); ++i)
-      stage[i] = kPartBins;  // the group's padding: the count pass adds it to the sink
     cnt[j] = 0u;
   }
 #pragma unroll
@@ -875,8 +879,13 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
       stage[start[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
   __syncthreads();
   uint4* out = reinterpret_cast<uint4*>(bins + t * ht_tile_slots(parts));
-  const uint4* in = reinterpret_cast<const uint4*>(stage);
-  for (unsigned int i = threadIdx.x; i < start[parts] / 8u; i += kThreads) out[i] = in[i];
+  uint4* in = reinterpret_cast<uint4*>(stage);
+  // Each chunk copied out is refilled with the sink, so the next tile's group padding (the slots
+  // between a group's samples and its next chunk) is already there: no per-partition padding loop.
+  for (unsigned int i = threadIdx.x; i < start[parts] / 8u; i += kThreads) {
+    out[i] = in[i];
+    in[i] = ht_sink_chunk();
+  }
   __syncthreads();  // the stage and the starts are free again
 }
 
@@ -900,6 +909,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts]; 16-byte aligned
   unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) cnt[j] = 0u;
+  // The stage starts as all sink; ht_place_tile keeps it so (its padding needs no stores).
+  for (unsigned int i = threadIdx.x; i < ht_tile_slots(parts) / 8u; i += kThreads)
+    reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
   binning.range = ht_range_setup(levels, num_bins, smem + stage_at + ht_tile_slots(parts) / 2u);
   __syncthreads();
 

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu.hpp"
@@ -20,6 +22,7 @@
 #include "histtune/histtune.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/reference.hpp"
+#include "histtune/tuner/compile_pool.hpp"
 #include "histtune/tuner/inputs.hpp"
 
 using namespace histtune;
@@ -214,27 +217,64 @@ TEST(GpuRange, UnsortedLevelsGiveSomeCountsAndNeverAFault) {
   }
 }
 
+struct Mc {
+  SampleType type;
+  std::uint32_t channels, active, bins;
+  double upper;
+};
+
+Problem mc_range_problem(const Mc& m, std::uint64_t rows) {
+  Problem p;
+  p.family = multichannel::kFamily;
+  p.sample_type = m.type;
+  p.binning = Binning::range;
+  p.channels = m.channels;
+  p.active_channels = m.active;
+  p.num_bins = m.bins;
+  p.n = rows;
+  p.upper = m.upper;
+  return p;
+}
+
+// Every 97th configuration valid for each of `rows`, with the index of its kernel in `reqs`: the
+// kernels are compiled at once on every core (one after another they took 165-290 s of the GPU
+// suite), then each size loads them.
+struct SampledRange {
+  std::vector<std::vector<std::pair<MultiChannelConfig, std::size_t>>> by_rows;
+  std::vector<CompileRequest> reqs;
+};
+
+SampledRange sample_every_97th(const Mc& m, const std::vector<std::uint64_t>& rows,
+                               const DeviceInfo& d) {
+  SampledRange out;
+  std::map<std::string, std::size_t> index;  // cache key -> reqs index
+  for (const std::uint64_t r : rows) {
+    const Problem p = mc_range_problem(m, r);
+    auto& picked = out.by_rows.emplace_back();
+    int i = 0;
+    for (const auto& c : multichannel::space()) {
+      if (!multichannel::check(c, p, d).holds() || i++ % 97 != 0) continue;
+      const CompileRequest req = multichannel::request(c, p, d.arch());
+      const auto [it, fresh] = index.emplace(cache_key(req), out.reqs.size());
+      if (fresh) out.reqs.push_back(req);
+      picked.emplace_back(c, it->second);
+    }
+  }
+  return out;
+}
+
 TEST(GpuRange, MultiChannelEverySampledConfigurationAndThePublicApi) {
   HT_REQUIRE_GPU();
   const DeviceInfo d = query_device(current_device());
   KernelCache cache;
-  struct Mc {
-    SampleType type;
-    std::uint32_t channels, active, bins;
-    double upper;
-  };
+  const std::vector<std::uint64_t> all_rows = {0, 1, 1001, 77777};
   for (const Mc& m : {Mc{SampleType::u8, 4, 3, 255, 255}, Mc{SampleType::u8, 64, 64, 20, 255},
                       Mc{SampleType::u16, 3, 3, 3000, 65535}, Mc{SampleType::u16, 4, 4, 9000, 40000}}) {
-    for (const std::uint64_t rows : {0ull, 1ull, 1001ull, 77777ull}) {
-      Problem p;
-      p.family = multichannel::kFamily;
-      p.sample_type = m.type;
-      p.binning = Binning::range;
-      p.channels = m.channels;
-      p.active_channels = m.active;
-      p.num_bins = m.bins;
-      p.n = rows;
-      p.upper = m.upper;
+    const SampledRange sample = sample_every_97th(m, all_rows, d);
+    tuner::CompilePool pool(sample.reqs, 0);
+    for (std::size_t r = 0; r < all_rows.size(); ++r) {
+      const std::uint64_t rows = all_rows[r];
+      Problem p = mc_range_problem(m, rows);
       Problem flat = p;  // the levels and the samples as one stream over the same bins
       flat.family = Family::hist1d;
       flat.channels = flat.active_channels = 1;
@@ -248,10 +288,8 @@ TEST(GpuRange, MultiChannelEverySampledConfigurationAndThePublicApi) {
       p.d_levels = lv.d;
       std::uint32_t* d_counts = nullptr;
       HT_CUDA(cudaMalloc(&d_counts, 4 * std::max<std::size_t>(expect.size(), 1)));
-      int i = 0;
-      for (const auto& c : multichannel::space()) {
-        if (!multichannel::check(c, p, d).holds() || i++ % 97 != 0) continue;
-        const Kernel k = cache.get(multichannel::request(c, p, d.arch()), multichannel::kKernel);
+      for (const auto& [c, req] : sample.by_rows[r]) {
+        const Kernel k = cache.load(sample.reqs[req], pool.get(req), multichannel::kKernel);
         for (const std::uint8_t* start : {aligned.d, s.d + sb}) {
           multichannel::launch(cache, k, c, p, d, start, d_counts, nullptr);
           HT_CUDA(cudaDeviceSynchronize());

@@ -127,3 +127,27 @@ TEST(TimingGpu, ALongCallWarmsOnceAndAShortOneThreeTimes) {
   EXPECT_EQ(short_calls, 3 + 5 * short_call.calls_per_sample)
       << "a warm-up, the sizing call and one more, then 5 samples";
 }
+
+// Racing judges a short call on a sample of calls, not on its first call alone: a lone short call
+// carries the GPU's start after the hold (in H200 plan h0 a 2.8 us kernel timed alone took
+// 5.7 us, so nearly every candidate of a 2^12-sample problem was raced out on that one call).
+// A call plainly over the bound still stops after that one sample.
+TEST(TimingGpu, AShortCallIsRacedOnASampleOfCallsNotOnItsFirstCall) {
+  HT_REQUIRE_GPU();
+  Scratch s;
+  tuner::TimingOptions o;
+  o.max_samples = 20;
+  const auto memset = [&](cudaStream_t st, int) {
+    HT_CUDA(cudaMemsetAsync(s.buffer, 0, 4096, st));
+  };
+  const tuner::Timing alone = tuner::time_calls(memset, s.stream, o);
+  ASSERT_GT(alone.calls_per_sample, 1) << "a 4 KiB memset is a short call";
+  o.give_up_above_ms = 1.1 * alone.median_ms;  // the same call is inside the race
+  const tuner::Timing inside = tuner::time_calls(memset, s.stream, o);
+  EXPECT_GE(inside.samples, 3) << "median " << inside.median_ms << " ms, bound "
+                               << o.give_up_above_ms << " ms";
+  o.give_up_above_ms = alone.median_ms / 4;  // far over
+  const tuner::Timing over = tuner::time_calls(memset, s.stream, o);
+  EXPECT_EQ(over.samples, 1);
+  EXPECT_GT(over.median_ms, 1.5 * o.give_up_above_ms);
+}

@@ -177,7 +177,7 @@ Matched match_winners(const std::vector<db::WinnerRow>& a, const std::vector<db:
     if (wb == b.end())
       m.only_a.push_back(wa.problem);
     else
-      m.pairs.push_back({wa.problem, wa, *wb, {}, {}});
+      m.pairs.push_back({wa.problem, wa, *wb, {}, {}, {}, {}});
   }
   for (const auto& wb : b)
     if (find(a, wb.problem) == a.end()) m.only_b.push_back(wb.problem);
@@ -225,6 +225,18 @@ std::vector<std::string> timed_on(const std::vector<db::MeasurementRow>& measure
     if (m.verified && m.config_label == label &&
         std::find(out.begin(), out.end(), m.distribution) == out.end())
       out.push_back(m.distribution);
+  return out;
+}
+
+std::vector<std::string> timed_once_on(const std::vector<db::MeasurementRow>& measurements,
+                                       const std::string& label) {
+  std::vector<std::string> out;
+  for (const std::string& dist : timed_on(measurements, label)) {
+    const bool once = std::all_of(measurements.begin(), measurements.end(), [&](const auto& m) {
+      return !m.verified || m.config_label != label || m.distribution != dist || m.samples <= 1;
+    });
+    if (once) out.push_back(dist);
+  }
   return out;
 }
 
@@ -314,13 +326,17 @@ std::string stability_line(const StabilityRow& r) {
                      percent_text(first_difference(r)).c_str(),
                      points_text(again_moved(r)).c_str());
   if (!same && !failed(r) && worst && !within(worst)) {
-    const auto where = [](const std::vector<std::string>& on) {
-      std::string list;
-      for (const auto& d : on) list += (list.empty() ? "" : ", ") + d;
-      return on.empty() ? std::string("never") : "on " + list;
+    const auto list = [](const std::vector<std::string>& on) {
+      std::string text;
+      for (const auto& d : on) text += (text.empty() ? "" : ", ") + d;
+      return text;
     };
-    s += "    A timed B's winner " + where(r.pair.a_timed_b) + "; B timed A's " +
-         where(r.pair.b_timed_a) + "\n";
+    const auto where = [&](const std::vector<std::string>& on, const std::vector<std::string>& once) {
+      if (on.empty()) return std::string("never");
+      return "on " + list(on) + (once.empty() ? "" : " (one sample, raced out: " + list(once) + ")");
+    };
+    s += "    A timed B's winner " + where(r.pair.a_timed_b, r.pair.a_raced_b) + "; B timed A's " +
+         where(r.pair.b_timed_a, r.pair.b_raced_a) + "\n";
   }
   return s;
 }
@@ -388,7 +404,9 @@ nlohmann::json stability_row_json(const StabilityRow& r) {
                         {"recorded_within_tolerance",
                          within_tolerance(r.pair.a.median_ms, r.pair.b.median_ms)},
                         {"a_timed_b", r.pair.a_timed_b},
-                        {"b_timed_a", r.pair.b_timed_a}};
+                        {"b_timed_a", r.pair.b_timed_a},
+                        {"a_raced_b", r.pair.a_raced_b},
+                        {"b_raced_a", r.pair.b_raced_a}};
   if (r.again)
     row["again"] = {{"distribution", tuner::to_string(r.again->dist)},
                     {"a", timed_json(r.again->a)},

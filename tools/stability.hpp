@@ -42,12 +42,18 @@ struct StabilityPair {
   // never timed it). Two winners apart with neither timed by the other run are the search's
   // coverage; timed and still not chosen, the decision or its timing.
   std::vector<std::string> a_timed_b, b_timed_a;
+  // Of those, the distributions where every time of it is one sample: the search raced it out
+  // after that sample (before session 39 a lone call, twice a short call's time).
+  std::vector<std::string> a_raced_b, b_raced_a;
 };
 
 // The distributions, in the order first met, on which `measurements` hold a verified time of
 // configuration `label`.
 std::vector<std::string> timed_on(const std::vector<db::MeasurementRow>& measurements,
                                   const std::string& label);
+// Of those, the ones where each verified time of `label` is a single sample.
+std::vector<std::string> timed_once_on(const std::vector<db::MeasurementRow>& measurements,
+                                       const std::string& label);
 
 // The winners a database holds for `device`'s model: the device's own, then, for the problems it
 // has none of, those of the other boards of its model (db::same_model; the first by UUID), since
@@ -140,6 +146,7 @@ std::string stability_summary_line(const StabilitySummary& s,
 //  "recorded_ms", the timing, "verified", "error" where one), "rounds", "difference_percent",
 //  "within_tolerance"; "recorded_difference_percent", "recorded_within_tolerance";
 //  "a_timed_b", "b_timed_a": the distributions each run timed the other's winner on;
+//  "a_raced_b", "b_raced_a": of those, the ones where that time was a single sample;
 //  with --again "again": {"distribution", "a", "b", "rounds", "difference_percent",
 //  "moved_points"}}.
 // Differences and ratios are null where a side has no time.

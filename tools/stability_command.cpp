@@ -97,10 +97,12 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
   if (const auto missing = unpaired(matched, only); !missing.empty())
     return not_in_both(missing, path_a, path_b, " for GPU " + std::to_string(d.ordinal));
   for (auto& pair : matched.pairs) {
-    pair.a_timed_b =
-        timed_on(a.db->measurements(pair.a.device.uuid, pair.problem), pair.b.config_label);
-    pair.b_timed_a =
-        timed_on(b.db->measurements(pair.b.device.uuid, pair.problem), pair.a.config_label);
+    const auto of_a = a.db->measurements(pair.a.device.uuid, pair.problem);
+    const auto of_b = b.db->measurements(pair.b.device.uuid, pair.problem);
+    pair.a_timed_b = timed_on(of_a, pair.b.config_label);
+    pair.a_raced_b = timed_once_on(of_a, pair.b.config_label);
+    pair.b_timed_a = timed_on(of_b, pair.a.config_label);
+    pair.b_raced_a = timed_once_on(of_b, pair.a.config_label);
   }
   if (matched.pairs.empty())
     return nothing_to_compare("no problem is tuned for GPU " + std::to_string(d.ordinal) + " (" +

@@ -444,6 +444,34 @@ TEST(Stability, AMissSaysWhereEachRunTimedTheOthersWinner) {
   const nlohmann::json row = stability_row_json(rows[2]);
   EXPECT_EQ(row["a_timed_b"], nlohmann::json::array({"uniform"}));
   EXPECT_EQ(row["b_timed_a"], nlohmann::json::array());
+  EXPECT_EQ(row["a_raced_b"], nlohmann::json::array());
+}
+
+// A time of one sample is the search's racing, not a measurement the decision weighed: the line
+// says so, per distribution (here: raced out on runs, fully timed on uniform, which had a
+// one-sample time too).
+TEST(Stability, AMissSaysWhereTheOthersWinnerWasRacedOutAfterOneSample) {
+  std::vector<db::MeasurementRow> a_measured(3);
+  const char* dists[] = {"uniform", "runs", "uniform"};
+  const int samples[] = {1, 1, 20};
+  for (std::size_t i = 0; i < a_measured.size(); ++i) {
+    a_measured[i].config_label = "cfg.5.2";
+    a_measured[i].distribution = dists[i];
+    a_measured[i].samples = samples[i];
+    a_measured[i].verified = true;
+  }
+  EXPECT_EQ(timed_once_on(a_measured, "cfg.5.2"), (std::vector<std::string>{"runs"}));
+  EXPECT_TRUE(timed_once_on(a_measured, "cfg.0.2").empty());
+  Matched m = two_runs();
+  m.pairs[2].a_timed_b = timed_on(a_measured, "cfg.5.2");
+  m.pairs[2].a_raced_b = timed_once_on(a_measured, "cfg.5.2");
+  const std::vector<StabilityRow> rows = measured(m);
+  const std::string apart = stability_line(rows[2]);
+  EXPECT_NE(apart.find("\n    A timed B's winner on uniform, runs (one sample, raced out: runs); "
+                       "B timed A's never\n"),
+            std::string::npos)
+      << apart;
+  EXPECT_EQ(stability_row_json(rows[2])["a_raced_b"], nlohmann::json::array({"runs"}));
 }
 
 TEST(Stability, AnUnrunnableWinnerIsNamedAndItsPartnerMarkedNotTimed) {

@@ -161,25 +161,19 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
     }
     // Racing: one sample this far over the bound says enough. A lone call shorter than a sample
     // is no such sample: it carries the GPU's start after the hold (H200: a 2.8 us kernel timed
-    // alone took 5.7 us), so it is judged on a first sample of per_sample calls.
-    if (per_sample > 1 && std::isfinite(opt.give_up_above_ms)) {
-      queue_sample(0, per_sample);
-      timed_calls += per_sample;
-      synchronize();
-      HT_CUDA(cudaEventElapsedTime(&t, ev[0], ev[1]));
-      spent += t;
-      t /= static_cast<float>(per_sample);
-      ms.push_back(t);
-    }
-    far_over = t > 1.5 * opt.give_up_above_ms;
+    // alone took 5.7 us), so such a call is judged on its first sample below.
+    far_over = per_sample == 1 && t > 1.5 * opt.give_up_above_ms;
     if (far_over) ms = {static_cast<double>(t)};
   }
 
   while (!far_over && sampling_state(ms, spent, opt, per_sample) == SamplingState::more) {
     const int n = static_cast<int>(ms.size());
-    // Racing: the first 3 samples alone, then the rest if it is still in the race.
+    // Racing: the first 3 samples alone, then the rest if it is still in the race; a short call's
+    // first sample alone before them, for the far-over test above.
     const bool racing = std::isfinite(opt.give_up_above_ms) && n < 3;
-    int want = std::min(n < first ? (racing ? 3 - n : first - n) : batch, max_samples - n);
+    const bool first_alone = racing && n == 0 && per_sample > 1;
+    int want = std::min(n < first ? (racing ? (first_alone ? 1 : 3 - n) : first - n) : batch,
+                        max_samples - n);
     // Near the time cap, queue only what fits (but enough for 3 samples).
     const double per_sample_ms = spent / timed_calls * per_sample;
     if (per_sample_ms > 0) {
@@ -196,6 +190,7 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
       spent += t;
       ms.push_back(static_cast<double>(t) / per_sample);
     }
+    far_over = first_alone && ms.front() > 1.5 * opt.give_up_above_ms;
   }
   Timing out = summarize(ms);
   out.calls_per_sample = per_sample;

@@ -79,7 +79,7 @@ const char* to_string(RobustRule rule) {
 namespace {
 
 // The members of `among` whose cost is within the band of the best of them: cost <= best *
-// (1 + max(tolerance, noise[i] + noise[best])). Empty when every one failed.
+// (1 + max(tolerance, min(noise[i] + noise[best], kNoiseBandCap))). Empty when every one failed.
 std::vector<std::size_t> within_band(const std::vector<double>& cost, double tolerance,
                                      const std::vector<double>& noise,
                                      const std::vector<std::size_t>& among) {
@@ -92,7 +92,8 @@ std::vector<std::size_t> within_band(const std::vector<double>& cost, double tol
   };
   std::vector<std::size_t> out;
   for (std::size_t i : among) {
-    const double band = std::max(std::max(tolerance, 0.0), noise_of(i) + noise_of(best));
+    const double noise_band = std::min(noise_of(i) + noise_of(best), kNoiseBandCap);
+    const double band = std::max(std::max(tolerance, 0.0), noise_band);
     if (std::isfinite(cost[i]) && cost[i] <= cost[best] * (1.0 + band)) out.push_back(i);
   }
   return out;

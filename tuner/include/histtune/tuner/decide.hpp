@@ -51,12 +51,17 @@ constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
                                  double tolerance);
 
+// The most the medians' intervals widen a tie band: half of `histtune stability`'s 2%. The sum of
+// two pooled medians' half-widths reached 3% on 9 us calls, and the simplest point of such a band
+// was stored 2.97% behind the least-regret candidate, a gap the side-by-side judge then
+// reproduced (3.7%; H200 plans, docs/tuning.md, "Ties").
+constexpr double kNoiseBandCap = 0.01;
+
 // What a decision knows beyond the medians. Empty members: the fixed band alone, the simplest.
 struct DecisionNoise {
   // noise[c][d]: the relative half-width of candidate c's median's 95% confidence interval on
   // distribution d. Two candidates are then tied where their gap is within the fixed tolerance
-  // or within both intervals (the sum of their half-widths): a 3% gap between two 6 us calls
-  // each known to +-2% is not a measured difference.
+  // or within both intervals (the sum of their half-widths), up to kNoiseBandCap.
   std::vector<std::vector<double>> noise;
   // A candidate chosen before the simplest when it is within the band: the built-in default,
   // which every run measures, so that runs whose noise puts different points at the top of one
@@ -103,7 +108,7 @@ RobustChoice choose_robust(const std::vector<Point>& points,
 
 // pick_simplest_within with a band widened by each candidate's noise (relative CI half-widths,
 // one per candidate; empty: none) and a preferred candidate (kNone: none): candidate i is within
-// when cost[i] <= best * (1 + max(tolerance, noise[i] + noise[best])).
+// when cost[i] <= best * (1 + max(tolerance, min(noise[i] + noise[best], kNoiseBandCap))).
 std::size_t pick_within(const std::vector<Point>& points, const std::vector<double>& cost,
                         double tolerance, const std::vector<double>& noise, std::size_t preferred);
 

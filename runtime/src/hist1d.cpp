@@ -106,14 +106,18 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
   std::vector<Hist1DConfig> out;
   // The candidates as measured first; fitted to the device's SM only where none runs as it is,
   // so that the GPUs they were measured on keep their choice.
+  const auto usable = [&](const Hist1DConfig& c, bool fit) -> std::optional<Hist1DConfig> {
+    if (fit) return fitted(c, p, d);
+    if (check(c, p, d).holds()) return c;
+    return std::nullopt;
+  };
   for (const bool fit : {false, true}) {
     if (fit && !out.empty()) break;
     for (const Candidate& k : default_candidates(p)) {
       if (out.size() == want) break;
       const auto parsed = Hist1DConfig::parse(k.label);
       if (!parsed || p.n < k.min_n) continue;
-      const auto c = fit ? fitted(*parsed, p, d)
-                         : check(*parsed, p, d).holds() ? parsed : std::nullopt;
+      const auto c = usable(*parsed, fit);
       if (c && geometry(*c, p, d).slices <= std::min(k.slices, most)) out.push_back(*c);
     }
   }

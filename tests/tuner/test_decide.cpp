@@ -109,8 +109,9 @@ TEST(DecideNoise, AGapWithinBothIntervalsIsATie) {
 
 // However wide the intervals, a gap beyond kNoiseBandCap (1%, half the stability target) is a
 // measured one. H200 plan dv, i32 direct 4096 bins 2^22 (us; uniform, skewed, constant, runs):
-// with half-widths of about 1.5%, the band took in a point 2.97% behind the least-regret one
-// and the simpler point was stored; `histtune stability` then put it 3.7% behind side by side.
+// the intervals' band took in a point 2.97% behind the least-regret one (so their half-widths
+// summed to 3% or more) and the simpler point was stored; `histtune stability` then put it 3.7%
+// behind side by side.
 TEST(DecideNoise, WideIntervalsTieAtMostOnePercent) {
   const std::vector<Point> pts = {{1, 2, 0}, {0, 1, 0}, {1, 1, 0}};
   const std::vector<std::vector<double>> ms = {

@@ -51,10 +51,9 @@ constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
                                  double tolerance);
 
-// The most the medians' intervals widen a tie band: half of `histtune stability`'s 2%. The sum of
-// two pooled medians' half-widths reached 3% on 9 us calls, and the simplest point of such a band
-// was stored 2.97% behind the least-regret candidate, a gap the side-by-side judge then
-// reproduced (3.7%; H200 plans, docs/tuning.md, "Ties").
+// The most the medians' intervals widen a tie band: half of `histtune stability`'s 2%. Wider, the
+// simplest point of a band could be stored behind by a gap the side-by-side judge then measures
+// (docs/tuning.md, "Ties").
 constexpr double kNoiseBandCap = 0.01;
 
 // What a decision knows beyond the medians. Empty members: the fixed band alone, the simplest.

@@ -172,8 +172,12 @@ Timing time_calls(const std::function<void(cudaStream_t, int)>& launch, cudaStre
     // first sample alone before them, for the far-over test above.
     const bool racing = std::isfinite(opt.give_up_above_ms) && n < 3;
     const bool first_alone = racing && n == 0 && per_sample > 1;
-    int want = std::min(n < first ? (racing ? (first_alone ? 1 : 3 - n) : first - n) : batch,
-                        max_samples - n);
+    int want = batch;
+    if (first_alone)
+      want = 1;
+    else if (n < first)
+      want = racing ? 3 - n : first - n;
+    want = std::min(want, max_samples - n);
     // Near the time cap, queue only what fits (but enough for 3 samples).
     const double per_sample_ms = spent / timed_calls * per_sample;
     if (per_sample_ms > 0) {

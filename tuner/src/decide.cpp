@@ -99,13 +99,17 @@ std::vector<std::size_t> within_band(const std::vector<double>& cost, double tol
   return out;
 }
 
-// The preferred candidate when it is among `tied`, else the simplest of them.
+// The preferred candidate when it is among `tied`, else the one of fewest blocks an SM
+// (`blocks_rung`, where given), else the simplest of those.
 std::size_t settle(const std::vector<Point>& points, const std::vector<std::size_t>& tied,
-                   std::size_t preferred) {
+                   std::size_t preferred, const std::vector<int>& blocks_rung = {}) {
   if (std::find(tied.begin(), tied.end(), preferred) != tied.end()) return preferred;
+  const auto rung = [&](std::size_t i) { return i < blocks_rung.size() ? blocks_rung[i] : 0; };
   std::size_t pick = kNone;
   for (std::size_t i : tied)
-    if (pick == kNone || simpler(points[i], points[pick])) pick = i;
+    if (pick == kNone || rung(i) < rung(pick) ||
+        (rung(i) == rung(pick) && simpler(points[i], points[pick])))
+      pick = i;
   return pick;
 }
 
@@ -211,7 +215,7 @@ RobustChoice choose_robust(const std::vector<Point>& points,
     }
   }
   if (dists == 0) tied.clear();
-  out.robust = settle(points, tied, noise.preferred);
+  out.robust = settle(points, tied, noise.preferred, noise.blocks_rung);
   return out;
 }
 

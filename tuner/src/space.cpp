@@ -7,9 +7,7 @@
 #include "search_internal.hpp"
 
 namespace histtune::tuner {
-namespace {
 
-// A value index's place on its parameter's rungs (search.hpp), or -1 off the grid.
 int rung_position(const SearchSpace& space, std::size_t k, int index) {
   if (k >= space.sizes.size() || index < 0 || index >= space.sizes[k]) return -1;
   if (k >= space.rungs.size() || space.rungs[k].empty()) return index;
@@ -17,8 +15,6 @@ int rung_position(const SearchSpace& space, std::size_t k, int index) {
   const auto at = std::find(order.begin(), order.end(), index);
   return at == order.end() ? -1 : static_cast<int>(at - order.begin());
 }
-
-}  // namespace
 
 int rung_step(const SearchSpace& space, std::size_t k, int index, int dir) {
   if (k >= space.sizes.size() || index < 0 || index >= space.sizes[k]) return -1;
@@ -152,6 +148,7 @@ void grid_of(const std::vector<ParamSpec>& prms, SearchSpace& s) {
   for (const char* key : {"tpb", "pc", "pf"})
     if (const auto k = index(key)) s.interacting.push_back(*k);
   if (const auto k = index("st")) s.basins.push_back(*k);
+  s.blocks_per_sm = index("bps");
 }
 
 }  // namespace

@@ -312,6 +312,9 @@ TuneResult Tuning::decide() {
     const auto it = std::find(all.begin(), all.begin() + eligible, opt_.always.front());
     if (it != all.begin() + eligible) noise.preferred = it - all.begin();
   }
+  if (const auto k = space_.blocks_per_sm)
+    for (std::size_t c = 0; c < eligible; ++c)
+      noise.blocks_rung.push_back(rung_position(space_, *k, all[c][*k]));
   const Costs cost = retime(all, eligible, noise);
   const RobustChoice choice =
       choose_robust(std::vector<Point>(all.begin(), all.begin() + eligible),

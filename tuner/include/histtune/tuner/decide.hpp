@@ -66,6 +66,12 @@ struct DecisionNoise {
   // which every run measures, so that runs whose noise puts different points at the top of one
   // plateau still store the same one. kNone: none.
   std::size_t preferred = kNone;
+  // Per candidate, the rung of its blocks per SM (0: the fewest); empty where the family has no
+  // such parameter. Among tied candidates without the preferred one, the fewest blocks an SM win
+  // before the simplest: a kernel with more blocks an SM ran up to 7.5% slower on the first data
+  // a process times, which `stability` and a fresh process see and a plan does not
+  // (docs/tuning.md, sessions 34 and 40).
+  std::vector<int> blocks_rung{};
 };
 
 // How the robust winner is chosen over several distributions.

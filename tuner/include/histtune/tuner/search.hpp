@@ -55,7 +55,13 @@ struct SearchSpace {
   // one value can all be one basin's variants, fast on the first distribution and slow on the
   // others, while another value's best is just behind them (tuning.cpp's per_distribution).
   std::vector<std::size_t> basins;
+  // The blocks-per-SM parameter, where the family has one: a decision's ties go to fewer blocks
+  // an SM (decide.hpp, DecisionNoise::blocks_rung).
+  std::optional<std::size_t> blocks_per_sm;
 };
+
+// A value index's place on parameter k's rungs (0: the smallest value), or -1 off the grid.
+int rung_position(const SearchSpace& space, std::size_t k, int index);
 
 // The value index one rung below (dir -1) or above (dir +1) index `index` of parameter k, or -1
 // past either end.

@@ -69,6 +69,25 @@ std::vector<tuner::Distribution> parse_distributions(const std::vector<std::stri
 std::string distribution_list(const std::vector<tuner::Distribution>& ds,
                               const std::string& separator = ",");
 
+// The items of `xs` as `text` writes each, separated by ", ": "a, b, c", "" for none. An empty
+// item still gets its separator (a check of the joined text's emptiness would drop it).
+template <class Range, class Text>
+std::string join(const Range& xs, Text text) {
+  std::string s;
+  bool first = true;
+  for (const auto& x : xs) {
+    if (!first) s += ", ";
+    s += text(x);
+    first = false;
+  }
+  return s;
+}
+// The strings of `xs`, separated by ", ".
+template <class Range>
+std::string join(const Range& xs) {
+  return join(xs, [](const auto& x) { return std::string(x); });
+}
+
 // Where human-readable progress and notes go: stdout, or stderr when stdout carries --json.
 std::FILE* text_stream(const Common& c);
 

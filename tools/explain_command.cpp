@@ -74,8 +74,8 @@ DeviceInfo explained_device(const Common& c, const ExplainValues& v, std::string
   std::vector<db::DeviceRow> stored;
   const std::string path = resolve_db_path(c);
   if (std::filesystem::exists(path)) stored = open_db_read_only(c)->devices();
-  std::string known;
-  for (const auto& d : stored) known += (known.empty() ? "" : ", ") + d.uuid + " (" + d.name + ")";
+  const std::string known =
+      join(stored, [](const db::DeviceRow& d) { return d.uuid + " (" + d.name + ")"; });
   if (!v.device.empty()) {
     for (const auto& d : stored)
       if (d.uuid == v.device) return source = "stored in the database", stored_device(d);

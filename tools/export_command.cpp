@@ -16,8 +16,8 @@ namespace {
 int run_export(const Common& c, const std::string& out_path, const std::string& device_uuid) {
   auto database = open_db_read_only(c);
   if (!device_uuid.empty() && !database->device(device_uuid)) {
-    std::string known;
-    for (const auto& d : database->devices()) known += (known.empty() ? "" : ", ") + d.uuid;
+    const std::string known =
+        join(database->devices(), [](const db::DeviceRow& d) { return d.uuid; });
     std::fprintf(stderr, "histtune: no device %s in %s (it holds: %s)\n", device_uuid.c_str(),
                  database->path().c_str(), known.empty() ? "none" : known.c_str());
     return kFailure;

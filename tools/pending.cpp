@@ -98,10 +98,8 @@ std::vector<db::PendingRow> model_pending(const db::Database& database,
 
 // "GPU 0", or "GPUs 0, 1".
 std::string gpus_text(const std::vector<DeviceInfo>& model) {
-  std::string s = model.size() == 1 ? "GPU " : "GPUs ";
-  for (std::size_t i = 0; i < model.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(model[i].ordinal);
-  return s;
+  return (model.size() == 1 ? "GPU " : "GPUs ") +
+         join(model, [](const DeviceInfo& d) { return std::to_string(d.ordinal); });
 }
 
 }  // namespace

@@ -140,10 +140,9 @@ ReportData read_report(const db::Database& database, const Dispatcher& dispatche
   ReportData data;
   data.histtune_version = version();
   data.db_path = database.path();
-  std::string templates;
-  for (const KernelFamily* f : families())
-    templates += (templates.empty() ? "" : ", ") + std::string(f->name()) + " " +
-                 f->template_hash();
+  const std::string templates = join(families(), [](const KernelFamily* f) {
+    return std::string(f->name()) + " " + f->template_hash();
+  });
   for (const auto& dev : database.devices()) {
     const DeviceInfo d = described_device(dev);
     ReportDevice rd;
@@ -162,15 +161,10 @@ ReportData read_report(const db::Database& database, const Dispatcher& dispatche
       if (!w.histtune_version.empty()) versions.insert(w.histtune_version);
       if (!w.template_hash.empty()) hashes.insert(w.template_hash);
     }
-    auto joined = [](const std::set<std::string>& xs) {
-      std::string s;
-      for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
-      return s;
-    };
-    if (!versions.empty()) rd.measured_by = "histtune " + joined(versions);
+    if (!versions.empty()) rd.measured_by = "histtune " + join(versions);
     if (!hashes.empty())
       rd.measured_by += (rd.measured_by.empty() ? "" : "; ") + std::string("kernel template ") +
-                        joined(hashes);
+                        join(hashes);
     rd.coverage = read_coverage(dispatcher, d, winners);
     if (!rd.rows.empty()) data.devices.push_back(rd);
   }

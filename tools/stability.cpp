@@ -326,14 +326,9 @@ std::string stability_line(const StabilityRow& r) {
                      percent_text(first_difference(r)).c_str(),
                      points_text(again_moved(r)).c_str());
   if (!same && !failed(r) && worst && !within(worst)) {
-    const auto list = [](const std::vector<std::string>& on) {
-      std::string text;
-      for (const auto& d : on) text += (text.empty() ? "" : ", ") + d;
-      return text;
-    };
     const auto where = [&](const std::vector<std::string>& on, const std::vector<std::string>& once) {
       if (on.empty()) return std::string("never");
-      return "on " + list(on) + (once.empty() ? "" : " (one sample, raced out: " + list(once) + ")");
+      return "on " + join(on) + (once.empty() ? "" : " (one sample, raced out: " + join(once) + ")");
     };
     s += "    A timed B's winner " + where(r.pair.a_timed_b, r.pair.a_raced_b) + "; B timed A's " +
          where(r.pair.b_timed_a, r.pair.b_raced_a) + "\n";

@@ -48,8 +48,7 @@ std::string boards_note(const DeviceMatch& m, const std::string& model) {
   if (m.boards.size() == 1)
     return "holds the winners of another " + model + " board (" + m.boards.front() +
            "); they are timed on this one";
-  std::string uuids;
-  for (const std::string& u : m.boards) uuids += (uuids.empty() ? "" : ", ") + u;
+  const std::string uuids = join(m.boards);
   return "holds the winners of " + std::to_string(m.boards.size()) + " " + model + " boards (" +
          uuids + ": each problem's from the first by UUID that tuned it); they are timed on this one";
 }
@@ -57,9 +56,7 @@ std::string boards_note(const DeviceMatch& m, const std::string& model) {
 // A named problem that is not tuned in both databases (on any device, or on this GPU's).
 int not_in_both(const std::vector<db::ProblemRow>& unpaired, const std::string& path_a,
                 const std::string& path_b, const std::string& where) {
-  std::string list;
-  for (const auto& p : unpaired) list += (list.empty() ? "" : ", ") + problem_spec(p);
-  return nothing_to_compare(list + (unpaired.size() == 1 ? " is" : " are") +
+  return nothing_to_compare(join(unpaired, problem_spec) + (unpaired.size() == 1 ? " is" : " are") +
                             " not tuned in both " + path_a + " and " + path_b + where);
 }
 
@@ -123,10 +120,8 @@ int run_stability(const Common& c, const std::string& path_a, const std::string&
       if (!m->exact) std::fprintf(text, "note: %s %s\n", name, boards_note(*m, d.name).c_str());
     auto only = [&](const char* name, const std::vector<db::ProblemRow>& ps) {
       if (ps.empty()) return;
-      std::string list;
-      for (const auto& p : ps) list += (list.empty() ? "" : ", ") + problem_spec(p);
       std::fprintf(text, "note: %zu problem%s tuned only in %s, not compared: %s\n", ps.size(),
-                   ps.size() == 1 ? "" : "s", name, list.c_str());
+                   ps.size() == 1 ? "" : "s", name, join(ps, problem_spec).c_str());
     };
     only("A", matched.only_a);
     only("B", matched.only_b);

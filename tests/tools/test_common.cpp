@@ -1,4 +1,4 @@
-// The CLI's problem specs and --distributions lists, parsed without running the binary.
+// The CLI's problem specs, --distributions lists and joined lists, without running the binary.
 #include <gtest/gtest.h>
 
 #include "common.hpp"
@@ -61,4 +61,14 @@ TEST(Distributions, NamesInTheirOrderRepeatsDroppedNoneIsTheTunersFour) {
           << e.what();
     }
   }
+}
+
+TEST(Join, CommaSeparatedEmptyForNoneAndAnEmptyItemKeepsItsSeparator) {
+  EXPECT_EQ(cli::join(std::vector<std::string>{}), "");
+  EXPECT_EQ(cli::join(std::vector<std::string>{"a"}), "a");
+  EXPECT_EQ(cli::join(std::vector<std::string>{"a", "b", "c"}), "a, b, c");
+  // The hand-written joins it replaced ("s.empty() ? ..." before each item) wrote "a" here.
+  EXPECT_EQ(cli::join(std::vector<std::string>{"", "a"}), ", a");
+  EXPECT_EQ(cli::join(std::vector<int>{0, 1}, [](int i) { return "GPU " + std::to_string(i); }),
+            "GPU 0, GPU 1");
 }

@@ -886,7 +886,9 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     out[i] = in[i];
     in[i] = ht_sink_chunk();
   }
-  __syncthreads();  // the stage and the starts are free again
+  // No barrier here: the next tile's ranks touch only `cnt` (zeroed above, before the last
+  // barrier), and its scan and stage writes come after its first barrier, which every thread
+  // reaches only once its copy above is done. A thread done early loads its next tile meanwhile.
 }
 
 // The partition pass. Same arguments as the other storages' kernel; `counts` is the workspace.

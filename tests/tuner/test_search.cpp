@@ -364,15 +364,18 @@ TEST(SearchSpaceHist1D, OneStepIsOneRungOfTheSortedValuesAndCoupledPairsMoveToge
 
 // The storage is the 1D family's basin parameter (tuning.cpp's finalists take each storage's best
 // near the fastest); the other families declare none.
-TEST(SearchSpaceHist1D, TheStorageIsTheBasinParameter) {
+TEST(SearchSpaceHist1D, TheStorageAndVectorsPerThreadAreTheBasinParameters) {
   const SearchSpace s = hist1d_search_space(u8_256(), h100_like());
-  ASSERT_EQ(s.basins.size(), 1u);
-  EXPECT_EQ(hist1d::params()[s.basins.front()].key, "st");
+  ASSERT_EQ(s.basins.size(), 2u);
+  EXPECT_EQ(hist1d::params()[s.basins[0]].key, "st");
+  EXPECT_EQ(hist1d::params()[s.basins[1]].key, "vpt");
   Problem mc = u8_256();
   mc.family = Family::multichannel;
   mc.channels = 4;
   mc.active_channels = 3;
-  EXPECT_TRUE(search_space(mc, h100_like()).basins.empty());
+  const SearchSpace m = search_space(mc, h100_like());
+  ASSERT_EQ(m.basins.size(), 1u);
+  EXPECT_EQ(multichannel::params()[m.basins[0]].key, "vpt");
 }
 
 TEST(SearchClimb, StepsFollowTheRungsNotTheIndices) {

@@ -147,7 +147,8 @@ void grid_of(const std::vector<ParamSpec>& prms, SearchSpace& s) {
     if (const auto ia = index(a), ib = index(b); ia && ib) s.coupled.emplace_back(*ia, *ib);
   for (const char* key : {"tpb", "pc", "pf"})
     if (const auto k = index(key)) s.interacting.push_back(*k);
-  if (const auto k = index("st")) s.basins.push_back(*k);
+  for (const char* key : {"st", "vpt"})
+    if (const auto k = index(key)) s.basins.push_back(*k);
   s.blocks_per_sm = index("bps");
 }
 

@@ -51,9 +51,11 @@ struct SearchSpace {
   // with two copies and no prefetch is 3.4% ahead of 512 with one copy and prefetch, and each
   // single switch between them is 1-8% slower than either).
   std::vector<std::size_t> interacting;
-  // Parameters whose values are different algorithms (hist1d's storage): the fastest points of
-  // one value can all be one basin's variants, fast on the first distribution and slow on the
-  // others, while another value's best is just behind them (tuning.cpp's per_distribution).
+  // Parameters whose values are different algorithms (hist1d's storage) or different balances
+  // of work a thread (every family's vectors per thread): the fastest points of one value can
+  // all be one basin's variants, fast on the first distribution and slow on the others, while
+  // another value's best is just behind them (tuning.cpp's per_distribution; docs/tuning.md,
+  // sessions 37 and 42).
   std::vector<std::size_t> basins;
   // The blocks-per-SM parameter, where the family has one: a decision's ties go to fewer blocks
   // an SM (decide.hpp, DecisionNoise::blocks_rung).

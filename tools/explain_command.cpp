@@ -6,6 +6,8 @@
 
 #include "command.hpp"
 #include "histtune/dispatcher.hpp"
+#include "histtune/jit.hpp"
+#include "histtune/kernel_resources.hpp"
 #include "histtune/status.hpp"
 #include "histtune/version.hpp"
 #include "json_out.hpp"
@@ -18,6 +20,7 @@ namespace {
 struct ExplainValues {
   std::string problem, device, arch;
   bool strict = false;
+  bool resources = false;
 };
 
 const char* level_meaning(LookupLevel level) {
@@ -98,6 +101,24 @@ DeviceInfo explained_device(const Common& c, const ExplainValues& v, std::string
   return stored_device(stored.front());
 }
 
+// --resources: the chosen configuration's kernel compiled by NVRTC for the device's
+// architecture (no GPU), and what its CUBIN says it asks of an SM.
+struct Resources {
+  std::string kernel;
+  KernelResources used;
+};
+Resources compiled_resources(const FamilyChoice& choice, const Problem& p, const DeviceInfo& d) {
+  const CompileRequest req = choice.family->request(choice.config, p, d.arch());
+  const std::optional<KernelResources> r =
+      kernel_resources(compile(req).cubin, choice.family->kernel_name());
+  if (!r)
+    throw Error(StatusCode::internal,
+                std::string("explain --resources: no register count for ") +
+                    choice.family->kernel_name() + " in the CUBIN of " + choice.label() +
+                    " (sm_" + std::to_string(d.arch()) + ", NVRTC " + nvrtc_version() + ")");
+  return {choice.family->kernel_name(), *r};
+}
+
 // The detail's parts: what was matched or why it fell back, then each skipped row and the
 // unverified note, one per line.
 std::vector<std::string> detail_lines(const std::string& detail) {
@@ -126,6 +147,8 @@ int run_explain(const Common& c, const ExplainValues& v) {
   const Dispatcher dispatcher(options);
   const FamilyChoice choice = dispatcher.lookup(d, p);
   const std::vector<std::string> lines = detail_lines(choice.detail);
+  const std::optional<Resources> res =
+      v.resources ? std::optional<Resources>(compiled_resources(choice, p, d)) : std::nullopt;
   if (c.json) {
     nlohmann::json dev = {{"name", d.name}, {"uuid", d.uuid},
                           {"arch", "sm_" + std::to_string(d.arch())}, {"source", source}};
@@ -134,7 +157,12 @@ int run_explain(const Common& c, const ExplainValues& v) {
                 {"problem", p.describe()}, {"device", dev}, {"family", choice.family->name()},
                 {"configuration", choice.label()}, {"level", to_string(choice.level)},
                 {"unverified", choice.unverified}, {"stale", choice.stale},
-                {"detail", lines}});
+                {"detail", lines},
+                {"resources", res ? nlohmann::json{{"kernel", res->kernel},
+                                                   {"registers", res->used.registers},
+                                                   {"local_bytes", res->used.local_bytes},
+                                                   {"nvrtc", nvrtc_version()}}
+                                  : nlohmann::json(nullptr)}});
     return kOk;
   }
   std::printf("problem   %s\n", p.describe().c_str());
@@ -147,6 +175,11 @@ int run_explain(const Common& c, const ExplainValues& v) {
   if (choice.unverified) std::printf("unverified  recorded under %s\n", choice.stale.c_str());
   std::printf("why       %s\n", lines.front().c_str());
   for (std::size_t i = 1; i < lines.size(); ++i) std::printf("          %s\n", lines[i].c_str());
+  if (res)
+    std::printf("kernel    %s: %d registers a thread, %d bytes of local memory a thread (NVRTC %s, "
+                "sm_%d)\n",
+                res->kernel.c_str(), res->used.registers, res->used.local_bytes,
+                nvrtc_version().c_str(), d.arch());
   return kOk;
 }
 
@@ -160,6 +193,9 @@ void declare(CLI::App* app, Common& common, ExplainValues& v) {
   app->add_option("--arch", v.arch, "any device of this architecture (no GPU, no stored device)")
       ->type_name("sm_XY")
       ->excludes(device);
+  app->add_flag("--resources", v.resources,
+                "also compile the configuration's kernel with NVRTC for the device's\n"
+                "architecture (no GPU) and print its registers and local memory a thread");
   app->add_flag("--strict", v.strict,
                 "skip rows recorded under another driver, NVRTC or histtune, as\n"
                 "HISTTUNE_STRICT=1 does");
@@ -175,7 +211,8 @@ Command explain_command() {
           "template; unverified with --strict: another driver, NVRTC or histtune) and why. The\n"
           "device: --device UUID (one stored in the database), --arch sm_XY (any of that\n"
           "architecture: its limits and its stored devices), else this machine's GPU, else the\n"
-          "database's only device.",
+          "database's only device. --resources adds what the kernel asks of an SM (registers\n"
+          "and local memory a thread, from the CUBIN NVRTC compiles for that architecture).",
           bind_values<ExplainValues>(declare, run_explain)};
 }
 

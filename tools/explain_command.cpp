@@ -101,13 +101,10 @@ DeviceInfo explained_device(const Common& c, const ExplainValues& v, std::string
   return stored_device(stored.front());
 }
 
-// --resources: the chosen configuration's kernel compiled by NVRTC for the device's
-// architecture (no GPU), and what its CUBIN says it asks of an SM.
-struct Resources {
-  std::string kernel;
-  KernelResources used;
-};
-Resources compiled_resources(const FamilyChoice& choice, const Problem& p, const DeviceInfo& d) {
+// --resources: the chosen configuration's kernel (the family's kernel_name()) compiled by NVRTC
+// for the device's architecture (no GPU), and what its CUBIN says it asks of an SM.
+KernelResources compiled_resources(const FamilyChoice& choice, const Problem& p,
+                                   const DeviceInfo& d) {
   const CompileRequest req = choice.family->request(choice.config, p, d.arch());
   const std::optional<KernelResources> r =
       kernel_resources(compile(req).cubin, choice.family->kernel_name());
@@ -116,7 +113,7 @@ Resources compiled_resources(const FamilyChoice& choice, const Problem& p, const
                 std::string("explain --resources: no register count for ") +
                     choice.family->kernel_name() + " in the CUBIN of " + choice.label() +
                     " (sm_" + std::to_string(d.arch()) + ", NVRTC " + nvrtc_version() + ")");
-  return {choice.family->kernel_name(), *r};
+  return *r;
 }
 
 // The detail's parts: what was matched or why it fell back, then each skipped row and the
@@ -147,9 +144,13 @@ int run_explain(const Common& c, const ExplainValues& v) {
   const Dispatcher dispatcher(options);
   const FamilyChoice choice = dispatcher.lookup(d, p);
   const std::vector<std::string> lines = detail_lines(choice.detail);
-  const std::optional<Resources> res =
-      v.resources ? std::optional<Resources>(compiled_resources(choice, p, d)) : std::nullopt;
+  std::optional<KernelResources> res;
+  if (v.resources) res = compiled_resources(choice, p, d);
   if (c.json) {
+    nlohmann::json resources = nullptr;
+    if (res)
+      resources = {{"kernel", choice.family->kernel_name()}, {"registers", res->registers},
+                   {"local_bytes", res->local_bytes}, {"nvrtc", nvrtc_version()}};
     nlohmann::json dev = {{"name", d.name}, {"uuid", d.uuid},
                           {"arch", "sm_" + std::to_string(d.arch())}, {"source", source}};
     print_json({{"histtune", version()}, {"command", "explain"},
@@ -158,11 +159,7 @@ int run_explain(const Common& c, const ExplainValues& v) {
                 {"configuration", choice.label()}, {"level", to_string(choice.level)},
                 {"unverified", choice.unverified}, {"stale", choice.stale},
                 {"detail", lines},
-                {"resources", res ? nlohmann::json{{"kernel", res->kernel},
-                                                   {"registers", res->used.registers},
-                                                   {"local_bytes", res->used.local_bytes},
-                                                   {"nvrtc", nvrtc_version()}}
-                                  : nlohmann::json(nullptr)}});
+                {"resources", resources}});
     return kOk;
   }
   std::printf("problem   %s\n", p.describe().c_str());
@@ -178,7 +175,7 @@ int run_explain(const Common& c, const ExplainValues& v) {
   if (res)
     std::printf("kernel    %s: %d registers a thread, %d bytes of local memory a thread (NVRTC %s, "
                 "sm_%d)\n",
-                res->kernel.c_str(), res->used.registers, res->used.local_bytes,
+                choice.family->kernel_name(), res->registers, res->local_bytes,
                 nvrtc_version().c_str(), d.arch());
   return kOk;
 }

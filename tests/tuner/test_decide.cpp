@@ -236,6 +236,11 @@ TEST(DecideTies, TheFewestBlocksAnSmWinATieBeforeTheSimplest) {
   const RobustChoice c = choose_robust(pts, ms, 0.005, noise);
   EXPECT_LT(c.regret[1], 0.5);
   EXPECT_EQ(c.robust, 0u) << "tied within 0.5%: one block an SM";
+  EXPECT_EQ(c.per_distribution, (std::vector<std::size_t>{0, 0, 0, 0}))
+      << "each distribution's tie is settled the same way";
+  EXPECT_EQ(choose_robust(pts, ms, 0.005, DecisionNoise{}).per_distribution,
+            (std::vector<std::size_t>{1, 1, 1, 1}))
+      << "no blocks given: the simpler on each";
   noise.preferred = 1;
   EXPECT_EQ(choose_robust(pts, ms, 0.005, noise).robust, 1u) << "the preferred point first";
   noise.preferred = 2;

@@ -122,9 +122,10 @@ std::vector<std::size_t> all_of(std::size_t n) {
 }  // namespace
 
 std::size_t pick_within(const std::vector<Point>& points, const std::vector<double>& cost,
-                        double tolerance, const std::vector<double>& noise, std::size_t preferred) {
+                        double tolerance, const std::vector<double>& noise, std::size_t preferred,
+                        const std::vector<int>& blocks_rung) {
   const std::size_t n = std::min(points.size(), cost.size());
-  return settle(points, within_band(cost, tolerance, noise, all_of(n)), preferred);
+  return settle(points, within_band(cost, tolerance, noise, all_of(n)), preferred, blocks_rung);
 }
 
 std::size_t pick_simplest_within(const std::vector<Point>& points, const std::vector<double>& cost,
@@ -154,7 +155,8 @@ RobustChoice choose_robust(const std::vector<Point>& points,
       column_noise[c] = noise_at(c, d);
       out.best[d] = std::min(out.best[d], column[c]);
     }
-    out.per_distribution[d] = pick_within(points, column, tolerance, column_noise, noise.preferred);
+    out.per_distribution[d] =
+        pick_within(points, column, tolerance, column_noise, noise.preferred, noise.blocks_rung);
   }
   out.worst_ratio.assign(n, kFailed);
   // Each candidate's ratios to the bests, largest first (empty where it failed anywhere).

@@ -105,16 +105,19 @@ struct RobustChoice {
 // cost[c][d] / best[d], its worst ratio the largest. The robust winner is chosen by `rule`; a
 // candidate within the band of pick_within of the best (on regret: within that many percentage
 // points) is tied with it, and among those still tied the preferred candidate wins, else the
-// simplest. Each distribution's winner is pick_within over that distribution's costs.
+// fewest blocks an SM, else the simplest. Each distribution's winner is pick_within over that
+// distribution's costs, its ties settled the same way.
 RobustChoice choose_robust(const std::vector<Point>& points,
                            const std::vector<std::vector<double>>& cost, double tolerance,
                            const DecisionNoise& noise = {},
                            RobustRule rule = RobustRule::pairwise);
 
 // pick_simplest_within with a band widened by each candidate's noise (relative CI half-widths,
-// one per candidate; empty: none) and a preferred candidate (kNone: none): candidate i is within
-// when cost[i] <= best * (1 + max(tolerance, min(noise[i] + noise[best], kNoiseBandCap))).
+// one per candidate; empty: none), a preferred candidate (kNone: none) and each candidate's rung
+// of blocks an SM (DecisionNoise::blocks_rung; empty: none): candidate i is within when
+// cost[i] <= best * (1 + max(tolerance, min(noise[i] + noise[best], kNoiseBandCap))).
 std::size_t pick_within(const std::vector<Point>& points, const std::vector<double>& cost,
-                        double tolerance, const std::vector<double>& noise, std::size_t preferred);
+                        double tolerance, const std::vector<double>& noise, std::size_t preferred,
+                        const std::vector<int>& blocks_rung = {});
 
 }  // namespace histtune::tuner

@@ -68,9 +68,9 @@ struct DecisionNoise {
   std::size_t preferred = kNone;
   // Per candidate, the rung of its blocks per SM (0: the fewest); empty where the family has no
   // such parameter. Among tied candidates without the preferred one, the fewest blocks an SM win
-  // before the simplest: a kernel with more blocks an SM ran up to 7.5% slower on the first data
-  // a process times, which `stability` and a fresh process see and a plan does not
-  // (docs/tuning.md, sessions 34 and 40).
+  // before the simplest: kernels with more blocks an SM lose more in the state of the first data
+  // a problem times, which `stability` and a fresh process see and a plan may not
+  // (docs/tuning.md, the tie rule).
   std::vector<int> blocks_rung{};
 };
 

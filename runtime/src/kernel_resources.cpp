@@ -15,6 +15,7 @@ constexpr std::uint8_t kFormatSized = 4;
 constexpr std::uint8_t kFrameSize = 0x11;  // EIATTR_FRAME_SIZE
 constexpr std::uint8_t kRegCount = 0x2f;   // EIATTR_REGCOUNT
 constexpr std::uint32_t kSymtab = 2;       // SHT_SYMTAB
+constexpr std::uint32_t kNoBits = 8;       // SHT_NOBITS: no bytes in the file (shared memory)
 
 struct Section {
   std::uint32_t name, type;
@@ -56,7 +57,9 @@ std::optional<std::vector<Section>> sections(const Bytes& e) {
     out.push_back({*e.get<std::uint32_t>(at), *e.get<std::uint32_t>(at + 4),
                    *e.get<std::uint64_t>(at + 24), *e.get<std::uint64_t>(at + 32),
                    *e.get<std::uint32_t>(at + 40), *e.get<std::uint64_t>(at + 56)});
-    if (!e.fits(out.back().offset, out.back().size)) return std::nullopt;
+    // A kernel's static shared memory is a NOBITS section of its size, held nowhere in the file.
+    if (out.back().type != kNoBits && !e.fits(out.back().offset, out.back().size))
+      return std::nullopt;
   }
   return out;
 }

@@ -3,6 +3,8 @@
 // are no CUBIN, or a kernel it does not hold, give nothing.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "histtune/hist1d.hpp"
 #include "histtune/jit.hpp"
 #include "histtune/kernel_resources.hpp"
@@ -46,4 +48,27 @@ TEST(KernelResources, NothingForAnotherKernelOrBytesThatAreNoCubin) {
     const std::vector<char> cut(cubin.begin(), cubin.begin() + keep);  // section table cut off
     EXPECT_FALSE(kernel_resources(cut, hist1d::kKernel)) << keep;
   }
+}
+
+// A kernel's static shared memory is a section of that size with no bytes in the file (NOBITS):
+// larger than the CUBIN's few kilobytes after it, it is still a CUBIN (the reader once took it
+// for a cut one).
+TEST(KernelResources, SharedMemoryLargerThanTheFileIsNoCut) {
+  std::vector<char> cubin = partitioned_cubin();
+  const auto field = [&](std::uint64_t at, auto v) {
+    std::memcpy(&v, cubin.data() + at, sizeof(v));
+    return v;
+  };
+  const std::uint64_t shoff = field(0x28, std::uint64_t{});
+  const std::uint16_t entsize = field(0x3A, std::uint16_t{}), count = field(0x3C, std::uint16_t{});
+  int grown = 0;
+  for (std::uint16_t i = 0; i < count; ++i) {
+    const std::uint64_t at = shoff + std::uint64_t{i} * entsize;
+    if (field(at + 4, std::uint32_t{}) != 8) continue;  // SHT_NOBITS
+    const std::uint64_t size = std::uint64_t{1} << 30;
+    std::memcpy(cubin.data() + at + 32, &size, sizeof(size));
+    ++grown;
+  }
+  ASSERT_GT(grown, 0) << "the partition pass's CUBIN holds a shared-memory section";
+  EXPECT_TRUE(kernel_resources(cubin, hist1d::kKernel));
 }

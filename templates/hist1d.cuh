@@ -781,7 +781,10 @@ enum : unsigned int {
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
-  kCountLoads = 4,  // chunk loads in flight a lane in the count pass
+  // Chunk loads in flight a lane in the count pass: 6 (60 registers) carries a uniform window of
+  // 32 tiles (~141 chunks) in one round, and a hot partition's longer windows in fewer; 8 (64) costs
+  // uniform data (docs/kernels.md, session 44).
+  kCountLoads = 6,
 };
 
 __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {

@@ -781,9 +781,9 @@ enum : unsigned int {
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
-  // Chunk loads in flight a lane in the count pass: 6 (60 registers) carries a uniform window of
-  // 32 tiles (~141 chunks) in one round, and a hot partition's longer windows in fewer; 8 (64) costs
-  // uniform data (docs/kernels.md, session 44).
+  // Chunk loads in flight a lane in the count pass: 6 (60 registers) takes a uniform window of 32
+  // tiles of 8,192 samples at 128 partitions (~270 chunks) in two rounds instead of three, and a
+  // hot partition's longer windows in fewer; 8 leaves a second round almost empty (docs/kernels.md).
   kCountLoads = 6,
 };
 

@@ -50,7 +50,8 @@
 //    of `counts`, which is then a temporary buffer of grid x num_bins words; reduce.cuh sums the
 //    rows into the output. No zeroing of the output and no global atomics.
 // The tile loop runs grid-stride over a grid sized per SM (a launch argument), unrolled HT_UNROLL
-// deep; with HT_PREFETCH it loads the next tile before it counts this one. A misaligned head
+// deep; with HT_PREFETCH it loads the next tile before it counts this one (into registers; 2, in
+// the partition pass on sm_90: by a bulk copy into shared memory). A misaligned head
 // and the tail that fills no whole tile are handled by all blocks.
 //
 // Code: each storage is an HtCounters with the same steps (setup, zero, begin, count, end_of_tile,
@@ -93,6 +94,9 @@
 #endif
 #if HT_BYTE_DECODE && (HT_STORAGE > 1 || HT_SINGLE_BLOCK || HT_TWO_PHASE || HT_SINK)
 #error "HT_BYTE_DECODE adds the counts of storage 0 or 1 to zeroed counts (no sink)"
+#endif
+#if HT_PREFETCH == 2 && HT_STORAGE != 5
+#error "HT_PREFETCH 2 (bulk copies) is the partition pass's (storage 5)"
 #endif
 
 enum : unsigned int {
@@ -894,6 +898,53 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   // reaches only once its copy above is done. A thread done early loads its next tile meanwhile.
 }
 
+// HT_PREFETCH 2 (the partition pass, sm_90): thread 0 issues a bulk copy (TMA) of the next
+// whole tile into one of two shared buffers, so its loads stay in flight through this tile's
+// ranks, scan and copy-out without registers (register prefetch, HT_PREFETCH 1, spills at two
+// blocks an SM). mbarriers count the bytes.
+#define HT_BULK_PREFETCH (HT_PREFETCH == 2)
+#if HT_BULK_PREFETCH && __CUDA_ARCH__ < 900
+#error "bulk prefetch (prefetch 2) needs sm_90: hist1d::check refuses it below"
+#endif
+#if HT_BULK_PREFETCH
+enum : unsigned int {
+  kBulkTileBytes = (unsigned int)kTileVecs * kVecBytes,
+  kBulkWords = (16u + 2u * kBulkTileBytes) / 4u,  // two mbarriers (16 bytes), two tiles
+};
+__device__ __forceinline__ unsigned int ht_smem_addr(const void* p) {
+  return static_cast<unsigned int>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void ht_bulk_init(unsigned long long* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ht_smem_addr(bar)) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ht_smem_addr(bar + 1)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// Thread 0: tile t's bytes into `dst`, counted on `bar`. The fence orders the block's earlier
+// reads of `dst` (generic proxy, ordered by the barriers since) before the copy's writes.
+__device__ __forceinline__ void ht_bulk_issue(void* dst, const void* src, unsigned long long* bar) {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ht_smem_addr(bar)),
+               "r"((unsigned int)kBulkTileBytes)
+               : "memory");
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1], %2, [%3];" ::"r"(ht_smem_addr(dst)),
+      "l"(src), "r"((unsigned int)kBulkTileBytes), "r"(ht_smem_addr(bar))
+      : "memory");
+}
+__device__ __forceinline__ void ht_bulk_wait(unsigned long long* bar, unsigned int parity) {
+  unsigned int done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+        " selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(ht_smem_addr(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+#endif
+
 // The partition pass. Same arguments as the other storages' kernel; `counts` is the workspace.
 // HT_MIN_BLOCKS (blocks_per_sm, hist1d::defines) bounds its registers so that many blocks fit.
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS, HT_MIN_BLOCKS)
@@ -908,7 +959,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long stride = ht_part_stride(n);
   unsigned int* table = work;
   unsigned short* bins = reinterpret_cast<unsigned short*>(work + ht_table_words(parts, stride));
+#if HT_BULK_PREFETCH
+  extern __shared__ __align__(16) unsigned int smem_all[];
+  unsigned int* smem = smem_all + kBulkWords;
+  unsigned long long* bar = reinterpret_cast<unsigned long long*>(smem_all);
+  VecT* bulk_buf = reinterpret_cast<VecT*>(smem_all + 4);
+  if (threadIdx.x == 0) ht_bulk_init(bar);
+#else
   extern __shared__ unsigned int smem[];
+#endif
   unsigned int* cnt = smem;
   unsigned int* start = smem + parts;
   const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts]; 16-byte aligned
@@ -932,20 +991,44 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long rest = (body_vecs - full * kTileVecs) * kPerVec;
   const unsigned long long tail_start = head + body_vecs * kPerVec, tail = n - tail_start;
   VecT next[kVecs];
-  if (HT_PREFETCH && blockIdx.x < full) {
+  if (HT_PREFETCH == 1 && blockIdx.x < full) {
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
   }
+#if HT_BULK_PREFETCH
+  // Bulk copies need a 16-byte aligned source (a tile's bytes are a multiple of 16); a body
+  // aligned less (a misaligned start with narrow loads) is read by the threads themselves.
+  const bool bulk = reinterpret_cast<unsigned long long>(body) % 16u == 0u;
+  if (bulk && threadIdx.x == 0 && blockIdx.x < full)
+    ht_bulk_issue(bulk_buf, body + blockIdx.x * kTileVecs, bar);
+  unsigned int round = 0;  // whole tiles so far: buffer round % 2, its use round / 2
+#endif
   // One loop over whole and last tiles, so that ht_place_tile is inlined once: a second loop for
   // the last tiles made the partition kernel's compile about twice as long.
   HT_UNROLL_TILES
   for (unsigned long long t = blockIdx.x; t < stride; t += gridDim.x) {
     if (t < full) {
       VecT v[kVecs];
+#if HT_BULK_PREFETCH
+      if (bulk) {
+        // The other buffer held the tile before this one, which every thread has read (the
+        // barriers of its placement since): the next tile goes there now.
+        VecT* cur = bulk_buf + (round % 2u) * kTileVecs;
+        if (threadIdx.x == 0 && t + gridDim.x < full)
+          ht_bulk_issue(bulk_buf + ((round + 1u) % 2u) * kTileVecs,
+                        body + (t + gridDim.x) * kTileVecs, bar + (round + 1u) % 2u);
+        ht_bulk_wait(bar + round % 2u, (round / 2u) % 2u);
 #pragma unroll
-      for (unsigned int k = 0; k < kVecs; ++k)
-        v[k] = HT_PREFETCH ? next[k] : ht_tile_vec(body, t, k);
-      if (HT_PREFETCH && t + gridDim.x < full) {
+        for (unsigned int k = 0; k < kVecs; ++k) v[k] = cur[k * kThreads + threadIdx.x];
+        ++round;
+      } else
+#endif
+      {
+#pragma unroll
+        for (unsigned int k = 0; k < kVecs; ++k)
+          v[k] = HT_PREFETCH == 1 ? next[k] : ht_tile_vec(body, t, k);
+      }
+      if (HT_PREFETCH == 1 && t + gridDim.x < full) {
 #pragma unroll
         for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
       }

@@ -27,7 +27,7 @@ const std::vector<Hist1DParam>& params() {
       param<&Hist1DConfig::batch>("batch", "b", {1, 2, 4}, true),
       param<&Hist1DConfig::single_block>("single_block", "sb", {0, 1}, true),
       param<&Hist1DConfig::cluster>("cluster", "cl", {1, 2, 4, 8}, true),
-      param<&Hist1DConfig::prefetch>("prefetch", "pf", {0, 1}, true),
+      param<&Hist1DConfig::prefetch>("prefetch", "pf", {0, 1, 2}, true),
       param<&Hist1DConfig::two_phase>("two_phase", "tp", {0, 1}, true),
   };
   return table;
@@ -52,14 +52,17 @@ std::vector<Candidate> default_candidates(const Problem& p) {
     // Packed counters hold up to ~116K bins in one block (u32 65536 bins 2^26 on the H100:
     // 0.107 ms worst of uniform/skewed/constant against 0.53 ms for a cluster pair). Beyond,
     // 32-bit copies while a few slices hold them (i32 131072 bins 2^26: three slices, 0.131 ms
-    // worst of four distributions), then partition-then-count on large inputs (without
-    // prefetch, as the tuned winners of every large-bin row: with the partition pass's one loop
-    // over whole and last tiles the prefetching default of before ran 4-22% slower), then
+    // worst of four distributions), then partition-then-count on large inputs (on sm_90 its next
+    // tile by bulk copy; elsewhere without prefetch: register prefetch ran 4-22% slower), then
     // atomics on the output (docs/kernels.md has the figures).
     return {{"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
             {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
+            {"tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2", 1,
+             kPartitionedFromSamples},
+            {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2", 1,
+             kPartitionedFromSamples},  // 8-byte samples: the same bytes a thread (not timed)
             {"tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf0", 1,
              kPartitionedFromSamples},
             {"tpb512.vpt4.vec16.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf0", 1,
@@ -206,6 +209,10 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
     return Restriction::rule(
         "warp aggregation (aggregate 2) is for packed counters (storage 4), whose variable "
         "adds the hardware does not merge, and the partition pass's ranks (storage 5)");
+  if (c.prefetch == 2 && (c.storage != Storage::partitioned || d.cc_major < 9))
+    return Restriction::rule(
+        "prefetch 2 (the next tile by a bulk copy into shared memory) is for partitioned storage "
+        "(5) on sm_90 or newer");
   if (c.storage == Storage::partitioned)
     if (Restriction r = check_partitioned(c, p, d); !r.holds()) return r;
   if (c.storage == Storage::packed) {
@@ -275,6 +282,14 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
 
 namespace {
 
+// Prefetch 2's shared memory in the partition pass: two mbarriers (16 bytes) and two whole
+// tiles, the one being ranked and the next, arriving by bulk copy (hist1d.cuh).
+std::size_t bulk_prefetch_bytes(const Hist1DConfig& c, const Problem& p) {
+  if (c.storage != Storage::partitioned || c.prefetch != 2) return 0;
+  const std::size_t per_load = c.vector_bytes ? c.vector_bytes : sample_bytes(p.sample_type);
+  return 16 + 2 * static_cast<std::size_t>(c.block_threads) * c.vectors_per_thread * per_load;
+}
+
 // The counters' shared memory for `bins` bins (a slice's or all), and their row stride.
 std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std::uint32_t bins,
                           unsigned& row_stride) {
@@ -285,9 +300,10 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
     case Storage::global:
       return 0;
     case Storage::partitioned:  // the partition pass: counts and starts per partition and the
-                                // groups' total (rounded to 16 bytes), the stage
+                                // groups' total (rounded to 16 bytes), the stage, prefetch 2's
       return (partitions(p, arch) * 2 + 4) / 4 * 4 * word +
-             partition_tile_slots(c, p, arch) * sizeof(std::uint16_t);
+             partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
+             bulk_prefetch_bytes(c, p);
     case Storage::cluster:
       return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
     case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's

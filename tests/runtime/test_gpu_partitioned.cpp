@@ -1,8 +1,9 @@
 // On the GPU: partitioned storage (hist1d storage 5: the partition pass, then the count pass),
 // bins from the large-bin boundary to 2^22 (just past 2^21: the first partitions of 2^15 bins on
-// sm_90), odd sizes and a misaligned start, every distribution, every binning, and inputs that
-// take several rounds of the workspace, exact against the host reference. Counts start as 0xFF
-// bytes: the first round must store every bin.
+// sm_90), odd sizes and a misaligned start, every distribution, every binning, prefetch 2 (bulk
+// copies, sm_90) on aligned and misaligned starts, and inputs that take several rounds of the
+// workspace, exact against the host reference. Counts start as 0xFF bytes: the first round must
+// store every bin.
 #include <gtest/gtest.h>
 
 #include "gpu.hpp"
@@ -21,6 +22,10 @@ namespace {
 const char* kPart = "tpb512.vpt4.vec16.pc1.lay0.agg2.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
 const char* kPartScalar = "tpb128.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps4.st5.b1.sb0.cl1.pf0.tp0";
 const char* kPartWide = "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0";
+// Prefetch 2 (sm_90): each next tile by a bulk copy; an input whose body is not 16-byte aligned
+// (odd sizes start misaligned) takes the loads of prefetch 0.
+const char* kPartBulk = "tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2.tp0";
+const char* kPartBulkScalar = "tpb128.vpt1.vec0.pc1.lay0.agg2.u2.pad0.bps4.st5.b1.sb0.cl1.pf2.tp0";
 
 struct PartCase {
   const char* label;
@@ -29,6 +34,13 @@ struct PartCase {
 
 Problem shape(SampleType t, Binning b, std::uint32_t bins, double lower, double upper) {
   return flat_problem(t, b, bins, 0, lower, upper);
+}
+
+// The labels a test runs on d: prefetch 2's too where the device has bulk copies.
+std::vector<const char*> labels_for(const DeviceInfo& d, std::vector<const char*> labels,
+                                    std::vector<const char*> bulk) {
+  if (d.cc_major >= 9) labels.insert(labels.end(), bulk.begin(), bulk.end());
+  return labels;
 }
 
 
@@ -49,7 +61,15 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       {kPartWide, shape(SampleType::u32, Binning::even, 100003, 0, 4294967296.0)},
       {kPart, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
   };
-  int ran = 0;
+  // Prefetch 2's bulk copies need a 16-byte aligned body: a start 3 samples in gives 8-byte
+  // loads an aligned body after a head; 0 and 3 take the bulk path, odd sizes' 1 does not.
+  const PartCase bulk[] = {
+      {kPartBulk, shape(SampleType::i32, Binning::direct, (1u << 20) + 7, 0, 0)},
+      {kPartBulk, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
+      {kPartBulkScalar, shape(SampleType::u32, Binning::direct, 16385, 0, 0)},
+      {kPartBulkScalar, shape(SampleType::f32, Binning::even, 1u << 22, -1, 1)},
+  };
+  int ran = 0, want = 0;
   for (const PartCase& k : cases) {
     const auto c = Hist1DConfig::parse(k.label);
     ASSERT_TRUE(c) << k.label;
@@ -58,9 +78,24 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       p.n = n;
       ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << k.label << " " << p.describe();
       ran += run_all_distributions(cache, *c, p, d, n % 2);  // odd sizes start misaligned
+      want += 5;
     }
   }
-  EXPECT_EQ(ran, 9 * 4 * 5);
+  for (const PartCase& k : bulk) {
+    if (d.cc_major < 9) break;
+    const auto c = Hist1DConfig::parse(k.label);
+    ASSERT_TRUE(c) << k.label;
+    for (const std::uint64_t n : test::kLargeBinSizes)
+      for (const std::uint64_t skip : {0u, 1u, 3u}) {
+        Problem p = k.shape;
+        p.n = n;
+        ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << k.label << " " << p.describe();
+        ran += run_all_distributions(cache, *c, p, d, skip);
+        want += 5;
+      }
+  }
+  EXPECT_EQ(ran, want);
+  EXPECT_GE(want, 9 * 4 * 5);
 }
 
 // A device with little memory gives a small workspace: the input runs in many rounds, the later
@@ -71,16 +106,18 @@ TEST(Partitioned, ManyRoundsAddUpExactly) {
   d.memory_bytes = std::uint64_t{64} << 21;  // 2 MiB of workspace
   KernelCache cache;
   int ran = 0;
-  for (const char* label : {kPart, kPartScalar}) {
+  // Prefetch 2 starts aligned: its bulk path through every round.
+  const auto labels = labels_for(d, {kPart, kPartScalar}, {kPartBulk, kPartBulkScalar});
+  for (const char* label : labels) {
     const auto c = Hist1DConfig::parse(label);
     ASSERT_TRUE(c);
     Problem p = shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0);
     p.n = (std::uint64_t{1} << 23) + 5;
     ASSERT_EQ(hist1d::check(*c, p, d).message(), "");
     ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 4u) << label;
-    ran += run_all_distributions(cache, *c, p, d, 1);
+    ran += run_all_distributions(cache, *c, p, d, c->prefetch == 2 ? 0 : 1);
   }
-  EXPECT_EQ(ran, 2 * 5);
+  EXPECT_EQ(ran, static_cast<int>(labels.size()) * 5);
 }
 
 // Captured in a graph, the passes keep their order: the sizes and count passes start as
@@ -92,26 +129,28 @@ TEST(Partitioned, AGraphOfManyRoundsReplaysExactly) {
   DeviceInfo d = query_device(current_device());
   d.memory_bytes = std::uint64_t{64} << 21;  // 2 MiB of workspace: several rounds
   KernelCache cache;
-  const auto c = Hist1DConfig::parse(kPart);
-  ASSERT_TRUE(c);
-  Problem p = shape(SampleType::f32, Binning::even, 1u << 20, 0, 100);
-  p.n = (std::uint64_t{1} << 22) + 3;
-  ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 2u);
-  const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::skewed);
-  tuner::DeviceInputs in(p, host, 0);
-  const Kernel k = cache.get(hist1d::request(*c, p, d.arch()), hist1d::kKernel);
-  const Hist1DLaunch launch(cache, k, *c, p, d);
-  cudaStream_t s = nullptr;
-  HT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  {
-    const test::CapturedGraph graph(s, [&] { launch(p, in.samples(0), in.counts(), s); });
-    const auto want = reference_histogram(p, host.data());
-    for (int replay = 0; replay < 3; ++replay) {
-      HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t), s));
-      graph.launch(s);
-      HT_CUDA(cudaStreamSynchronize(s));
-      EXPECT_EQ(in.read_counts(p.num_bins), want) << "replay " << replay;
+  for (const char* label : labels_for(d, {kPart}, {kPartBulk})) {
+    const auto c = Hist1DConfig::parse(label);
+    ASSERT_TRUE(c);
+    Problem p = shape(SampleType::f32, Binning::even, 1u << 20, 0, 100);
+    p.n = (std::uint64_t{1} << 22) + 3;
+    ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 2u);
+    const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::skewed);
+    tuner::DeviceInputs in(p, host, 0);
+    const Kernel k = cache.get(hist1d::request(*c, p, d.arch()), hist1d::kKernel);
+    const Hist1DLaunch launch(cache, k, *c, p, d);
+    cudaStream_t s = nullptr;
+    HT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    {
+      const test::CapturedGraph graph(s, [&] { launch(p, in.samples(0), in.counts(), s); });
+      const auto want = reference_histogram(p, host.data());
+      for (int replay = 0; replay < 3; ++replay) {
+        HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t), s));
+        graph.launch(s);
+        HT_CUDA(cudaStreamSynchronize(s));
+        EXPECT_EQ(in.read_counts(p.num_bins), want) << label << " replay " << replay;
+      }
     }
+    HT_CUDA(cudaStreamDestroy(s));
   }
-  HT_CUDA(cudaStreamDestroy(s));
 }

@@ -153,6 +153,37 @@ TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
   EXPECT_NE(m.find("temporary-memory limit (1024 B)"), std::string::npos) << m;
 }
 
+// Prefetch 2 (the partition pass's next tile by bulk copy) is storage 5's on sm_90 or newer;
+// its two tiles and two mbarriers come on top of the pass's shared memory, and it compiles as
+// HT_PREFETCH=2.
+TEST(Partitioned, BulkPrefetchIsThePartitionPassesOnSm90WithTwoTilesOfSharedMemory) {
+  const DeviceInfo d = test::h100_like();
+  const Problem p = large(SampleType::f32, Binning::even, 1u << 20, 1u << 24);
+  Hist1DConfig bulk = part();
+  bulk.prefetch = 2;
+  EXPECT_EQ(hist1d::check(bulk, p, d).message(), "");
+  const std::size_t tile = 512 * 4 * 16;  // tpb512 x vpt4 x 16-byte loads
+  EXPECT_EQ(hist1d::geometry(bulk, p, d).smem_bytes,
+            hist1d::geometry(part(), p, d).smem_bytes + 16 + 2 * tile);
+  const auto defs = hist1d::defines(bulk, p, 90);
+  EXPECT_NE(std::find(defs.begin(), defs.end(), "-DHT_PREFETCH=2"), defs.end());
+  DeviceInfo sm86 = d;
+  sm86.cc_major = 8;
+  sm86.cc_minor = 6;
+  const std::string old_arch = hist1d::check(bulk, p, sm86).message();
+  EXPECT_NE(old_arch.find("prefetch 2"), std::string::npos) << old_arch;
+  EXPECT_NE(old_arch.find("sm_90"), std::string::npos) << old_arch;
+  Hist1DConfig shared = hist1d::default_config();
+  shared.prefetch = 2;
+  const std::string other = hist1d::check(shared, p, d).message();
+  EXPECT_NE(other.find("partitioned storage (5)"), std::string::npos) << other;
+  // Two tiles of 1024 threads x 8 x 16 bytes (256 KB) fit no block: refused, not launched.
+  bulk.block_threads = 1024;
+  bulk.vectors_per_thread = 8;
+  bulk.blocks_per_sm = 1;
+  EXPECT_FALSE(hist1d::check(bulk, p, d).holds());
+}
+
 // A round's workspace fits the temporary-memory limit, so long inputs run in several rounds of
 // whole tiles; the layout's size is the kernel's (table rounded to 16 bytes, 2 bytes a sample).
 TEST(Partitioned, RoundsAreWholeTilesWithinTheWorkspaceLimit) {

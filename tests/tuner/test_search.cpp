@@ -244,7 +244,7 @@ TEST(SearchStrategy, InvalidPointsAreNeverEvaluated) {
       EXPECT_EQ(r.invalid_skipped + r.valid_points, 0u) << name;
       continue;
     }
-    EXPECT_EQ(r.invalid_skipped + r.valid_points, 4u * 4 * 4 * 6 * 2 * 3 * 2 * 2 * 5 * 6 * 3 * 2 * 4 * 2 * 2) << name;
+    EXPECT_EQ(r.invalid_skipped + r.valid_points, 4u * 4 * 4 * 6 * 2 * 3 * 2 * 2 * 5 * 6 * 3 * 2 * 4 * 3 * 2) << name;
     EXPECT_GT(r.invalid_skipped, 0u) << name;
   }
 }

@@ -84,8 +84,10 @@ struct Hist1DConfig {
   // blocks with their own copies, summed through distributed shared memory (small inputs read by
   // several SMs, still without memset or global atomics).
   int cluster = 1;
-  // Software pipelining {0, 1}: 1 issues the next tile's loads before counting the current
-  // one, so a warp keeps bytes in flight while it counts (twice the load registers).
+  // Software pipelining {0, 1, 2}: 1 issues the next tile's loads before counting the current
+  // one, so a warp keeps bytes in flight while it counts (twice the load registers); 2 (storage
+  // 5, sm_90) has the partition pass bring the next tile into shared memory by a bulk copy
+  // (TMA): no registers, two tiles more of shared memory.
   int prefetch = 0;
   // Flush {0, 1}: 0 each block adds its non-zero bins to the zeroed output with global atomics;
   // 1 two-phase: each block stores its whole histogram as a row of a temporary buffer and a

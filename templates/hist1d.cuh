@@ -656,6 +656,14 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
       bin = (unsigned int)(unsigned char)s;  // the byte: i8's -1 counts at 255
       return true;
     }
+#if HT_SLICED && HT_BINNING == 0
+    // Direct bins of 32 bits or fewer: lo + bins <= num_bins, so s - lo < bins (unsigned) holds
+    // exactly for the samples of this slice, one compare where two were (docs/kernels.md).
+    if constexpr (sizeof(SampleT) < 8) {
+      bin = (unsigned int)s - lo;
+      return bin < bins;
+    }
+#endif
     const bool ok = binning.bin_of(s, bin);
     if (!HT_SLICED) return ok;
     bin -= lo;

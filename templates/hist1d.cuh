@@ -910,11 +910,10 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
 // whole tile into one of two shared buffers, so its loads stay in flight through this tile's
 // ranks, scan and copy-out without registers (register prefetch, HT_PREFETCH 1, spills at two
 // blocks an SM). mbarriers count the bytes.
-#define HT_BULK_PREFETCH (HT_PREFETCH == 2)
-#if HT_BULK_PREFETCH && __CUDA_ARCH__ < 900
+#if HT_PREFETCH == 2 && __CUDA_ARCH__ < 900
 #error "bulk prefetch (prefetch 2) needs sm_90: hist1d::check refuses it below"
 #endif
-#if HT_BULK_PREFETCH
+#if HT_PREFETCH == 2
 enum : unsigned int {
   kBulkTileBytes = (unsigned int)kTileVecs * kVecBytes,
   kBulkWords = (16u + 2u * kBulkTileBytes) / 4u,  // two mbarriers (16 bytes), two tiles
@@ -967,7 +966,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned long long stride = ht_part_stride(n);
   unsigned int* table = work;
   unsigned short* bins = reinterpret_cast<unsigned short*>(work + ht_table_words(parts, stride));
-#if HT_BULK_PREFETCH
+#if HT_PREFETCH == 2
   extern __shared__ __align__(16) unsigned int smem_all[];
   unsigned int* smem = smem_all + kBulkWords;
   unsigned long long* bar = reinterpret_cast<unsigned long long*>(smem_all);
@@ -1003,7 +1002,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, blockIdx.x, k);
   }
-#if HT_BULK_PREFETCH
+#if HT_PREFETCH == 2
   // Bulk copies need a 16-byte aligned source (a tile's bytes are a multiple of 16); a body
   // aligned less (a misaligned start with narrow loads) is read by the threads themselves.
   const bool bulk = reinterpret_cast<unsigned long long>(body) % 16u == 0u;
@@ -1017,7 +1016,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   for (unsigned long long t = blockIdx.x; t < stride; t += gridDim.x) {
     if (t < full) {
       VecT v[kVecs];
-#if HT_BULK_PREFETCH
+#if HT_PREFETCH == 2
       if (bulk) {
         // The other buffer held the tile before this one, which every thread has read (the
         // barriers of its placement since): the next tile goes there now.

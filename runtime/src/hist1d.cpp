@@ -286,8 +286,7 @@ namespace {
 // tiles, the one being ranked and the next, arriving by bulk copy (hist1d.cuh).
 std::size_t bulk_prefetch_bytes(const Hist1DConfig& c, const Problem& p) {
   if (c.storage != Storage::partitioned || c.prefetch != 2) return 0;
-  const std::size_t per_load = c.vector_bytes ? c.vector_bytes : sample_bytes(p.sample_type);
-  return 16 + 2 * static_cast<std::size_t>(c.block_threads) * c.vectors_per_thread * per_load;
+  return 16 + 2 * tile_samples(c, p) * sample_bytes(p.sample_type);
 }
 
 // The counters' shared memory for `bins` bins (a slice's or all), and their row stride.

@@ -217,7 +217,9 @@ TEST(Partitioned, TargetGivesAnAveragePartitionOneCountBlock) {
 
 TEST(Partitioned, KernelsCompileForEveryTypeAndBinning) {
   const char* labels[] = {kPart, "tpb128.vpt1.vec0.pc1.lay0.agg0.u2.pad0.bps4.st5.b1.sb0.cl1.pf0.tp0",
-                          "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0"};
+                          "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0.cl1.pf1.tp0",
+                          // prefetch 2's bulk copies: sm_90 only (the sm_80 pass is kPart's)
+                          "tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2.tp0"};
   int compiled = 0;
   for (const SampleType t : {SampleType::u32, SampleType::i32, SampleType::f32})
     for (const Binning b : {Binning::direct, Binning::even, Binning::range})
@@ -236,7 +238,7 @@ TEST(Partitioned, KernelsCompileForEveryTypeAndBinning) {
                 << kernel << " is the count program's, not " << label << "'s";
           ++compiled;
         }
-  EXPECT_EQ(compiled, 8 * (3 + 1));
+  EXPECT_EQ(compiled, 8 * (4 + 1));
 }
 
 // The sizes and count passes are a program of their own per tile size and partition bits, which

@@ -73,7 +73,10 @@ std::vector<Candidate> default_candidates(const Problem& p) {
   if (p.n >= (std::uint64_t{1} << 22))
     return {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
             {"tpb1024.vpt4.vec16.pc2.lay0.agg0.u0.pad1.bps2.st0.b1.sb0.cl1"},
-            {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"}};
+            {"tpb1024.vpt2.vec16.pc1.lay0.agg0.u0.pad0.bps2.st0.b1.sb0.cl1"},
+            // A seed, never a default where an earlier candidate runs: 16-bit samples' best
+            // shape, which a search from the others alone can miss (docs/tuning.md, session 46).
+            {"tpb1024.vpt8.vec8.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1"}};
   if (p.n > (std::uint64_t{1} << 17)) {
     // The second for 8-byte samples, which vec8 loads one at a time: the same bytes per thread
     // in one 16-byte load (not timed; the tuner finds better where it has run).

@@ -25,10 +25,8 @@
 //    histogram spread over their shared memories (bin b lives in block b % HT_CLUSTER, word
 //    b / HT_CLUSTER), updated through distributed shared memory: up to 8 x 227 KB of bins on chip.
 //  - Storage 4 (packed shared counters): like storage 0, but 16-bit counters two per word, so a
-//    copy takes half the memory: 65536 bins fit one block. A count that carries a counter past
-//    2^15 moves 2^15 to the output at once (the harvest). Race-free by construction: the block
-//    meets at a barrier after every kEpoch counts, no counter starts an epoch at 2^15 or more,
-//    so none passes 2^16 before its harvest (the argument is at ht_packed_add).
+//    copy takes half the memory: 65536 bins fit one block. Each add returns the word, and the
+//    one add that wraps a counter adds what the wrap moved to the output (ht_packed_carry).
 //  - Bin-range slices (HT_SLICED, storages 0 and 4): when a block's copies cannot hold every
 //    bin, the host splits the bins into the fewest slices whose copies fit (the `slices` launch
 //    argument) and gives each slice its own blocks; the blocks of one tile group, one per slice,
@@ -62,8 +60,8 @@
 // of ht_common.cuh (sample type, binning, HT_VECTOR_BYTES, HT_UNROLL; range binning's levels
 // come after the counts), and HT_BLOCK_THREADS, HT_VECTORS_PER_THREAD, HT_PRIVATE_COPIES,
 // HT_LAYOUT, HT_AGGREGATE, HT_STORAGE, HT_BATCH, HT_SINGLE_BLOCK, HT_CLUSTER, HT_PREFETCH,
-// HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_HARVEST_AT (storage
-// 4's threshold, < 2^15) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
+// HT_TWO_PHASE, HT_SINK, HT_SLICED, HT_BYTE_DECODE; tests may set HT_TEST_COUNTER_START (where
+// storage 4's counters start, < 2^16) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
 //
 // With HT_COUNT_PASSES (hist1d::count_request) the program is partitioned storage's sizes and
 // count passes alone, given only HT_TILE and HT_PARTITION_BITS: they depend on nothing else, so
@@ -174,6 +172,25 @@ __device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned i
     ht_store_total(counts, num_bins, b, sum_of(b), binning);
 }
 
+// Adds to shared memory at a shared-window address held in a register: written as atomicAdd on
+// a pointer, each add recomputed the block's window base (S2UR, UMOV, ULEA) inside its branch.
+__device__ __forceinline__ void ht_shared_add(unsigned int addr, unsigned int v) {
+  asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+// +1 only when `on`: one predicated instruction, where `if (on)` branched around the add.
+__device__ __forceinline__ void ht_shared_inc_if(bool on, unsigned int addr) {
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\t@p red.shared.add.u32 [%0], 1;\n\t}" ::"r"(addr),
+      "r"((unsigned int)on)
+      : "memory");
+}
+// The word at a shared-window address before adding v to it.
+__device__ __forceinline__ unsigned int ht_shared_fetch_add(unsigned int addr, unsigned int v) {
+  unsigned int old;
+  asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(addr), "r"(v) : "memory");
+  return old;
+}
+
 // Storages 0, 2, 3 and 4 count with atomics: Storage::add_to(bin, count) at `base`. A sample's
 // count is first merged with the thread's run of equal bins (HT_AGGREGATE 1) or with the lanes of
 // its warp that hold the same bin (2); with HT_SINK a sample in no bin counts in the sink bin.
@@ -182,15 +199,19 @@ struct HtAtomicCounting {
   unsigned int* base;  // where this thread adds: its copy, the output or the block's share
   unsigned int run_bin;
   unsigned int run_len;
-  unsigned int sink;  // num_bins
-  unsigned int* out;  // the output counts (storage 4's harvests)
+  unsigned int num_bins;  // the sink bin (HT_SINK); storage 4's carries stay below it
+  unsigned int* out;  // the output counts (storage 4's carries)
 
   __device__ __forceinline__ void add(unsigned int bin, unsigned int count) {
     static_cast<Storage*>(this)->add_to(bin, count);
   }
+  // +1 at bin when ok, without aggregation (storage 0 hides this with one predicated add).
+  __device__ __forceinline__ void inc_if(bool ok, unsigned int bin) {
+    if (ok) add(bin, 1u);
+  }
   // After `base` is set.
-  __device__ __forceinline__ void start_runs(unsigned int num_bins, unsigned int* counts) {
-    sink = num_bins;
+  __device__ __forceinline__ void start_runs(unsigned int bins, unsigned int* counts) {
+    num_bins = bins;
     out = counts;
     run_bin = 0xFFFFFFFFu;
     run_len = 0;
@@ -208,7 +229,7 @@ struct HtAtomicCounting {
     add(bin, 1u);
 #endif
   }
-  // Adds the open run; called before every barrier that ends the counting (or an epoch).
+  // Adds the open run; called before the barrier that ends the counting.
   __device__ __forceinline__ void close() {
 #if HT_AGGREGATE == 1
     if (run_len) add(run_bin, run_len);
@@ -229,7 +250,10 @@ struct HtAtomicCounting {
     }
 #elif HT_SINK
 #pragma unroll
-    for (unsigned int i = 0; i < M; ++i) count_one(ok[i] ? bin[i] : sink);
+    for (unsigned int i = 0; i < M; ++i) count_one(ok[i] ? bin[i] : num_bins);
+#elif HT_AGGREGATE == 0
+#pragma unroll
+    for (unsigned int i = 0; i < M; ++i) static_cast<Storage*>(this)->inc_if(ok[i], bin[i]);
 #else
 #pragma unroll
     for (unsigned int i = 0; i < M; ++i)
@@ -244,6 +268,7 @@ template <class Storage>
 struct HtCopies : HtAtomicCounting<Storage> {
   unsigned int* copy0;
   unsigned int copy_words, words;
+  unsigned int base_s;  // base as a shared-window address
 
   __device__ __forceinline__ void zero() {
     for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = 0u;
@@ -252,6 +277,7 @@ struct HtCopies : HtAtomicCounting<Storage> {
     __syncthreads();
     this->base = copy0 + ((threadIdx.x / 32u) % kCopies) * copy_words;
     if constexpr (HT_LAYOUT == 1) this->base += threadIdx.x % 32u;
+    base_s = (unsigned int)__cvta_generic_to_shared(this->base);
     this->start_runs(num_bins, counts);
   }
 };
@@ -297,11 +323,15 @@ struct HtCounters : HtCopies<HtCounters> {
     words = kCopies * copy_words;
     copy0 = smem;
   }
+  // Bin b's word in this thread's copy, as a shared-window address.
+  __device__ __forceinline__ unsigned int addr_of(unsigned int bin) const {
+    return base_s + (HT_LAYOUT == 0 ? bin : bin * 32u) * 4u;
+  }
   __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
-    if constexpr (HT_LAYOUT == 0)
-      atomicAdd(base + bin, count);
-    else
-      atomicAdd(base + bin * 32u, count);
+    ht_shared_add(addr_of(bin), count);
+  }
+  __device__ __forceinline__ void inc_if(bool ok, unsigned int bin) {
+    ht_shared_inc_if(ok, addr_of(bin));
   }
   __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
   __device__ __forceinline__ void end_of_tiles() {}
@@ -523,38 +553,31 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
 };
 
 #elif HT_STORAGE == 4
-#ifdef HT_TEST_HARVEST_AT
-constexpr unsigned int kHarvest = HT_TEST_HARVEST_AT;  // tests make harvests frequent
+#ifdef HT_TEST_COUNTER_START
+constexpr unsigned int kStart = HT_TEST_COUNTER_START;  // tests start counters near a carry
 #else
-constexpr unsigned int kHarvest = 0x8000u;
+constexpr unsigned int kStart = 0u;
 #endif
-// Counts a block may add between two barriers: a counter starts an epoch below kHarvest and
-// ends it below kHarvest + kEpochCounts <= 2^16, so it never carries into its neighbour.
-constexpr unsigned int kEpochCounts = 0x10000u - kHarvest;
-// A thread counts at most kPerTile samples per tile, and kPerTile + 2 after the tile loop
-// (restriction: kThreads x (kPerTile + 2) <= 2^15 <= kEpochCounts).
-enum : unsigned int { kEpochTiles = kEpochCounts / (kThreads * kPerTile) };
 
-// Adds `count` to the 16-bit counter `bin` of the packed copy at `copy`. Only the add that takes
-// the counter from below kHarvest to kHarvest or more harvests: it moves kHarvest to the output.
-// A second crossing needs the counter below kHarvest again, which only that harvest's subtract
-// does, so at most one harvest per counter is pending, the subtract never borrows, and with every
-// thread finishing its harvests before the epoch's barrier no counter starts an epoch at
-// kHarvest or more.
-__device__ __forceinline__ void ht_packed_add(unsigned int* copy, unsigned int* out,
-                                              unsigned int bin, unsigned int count) {
+// What an add of `count` (< 2^16) to the 16-bit counter `bin` of a packed word moved out of it,
+// from `old`, the word before the add: atomics order the adds, so exactly the add that carried
+// sees it. A counter that wraps lost 2^16, which goes to its bin in the output; a low counter's
+// carry landed in the high one (bin + 1), whose output bin gives that 1 back, or gains 2^16 - 1
+// where the carry wrapped it too (a high counter's carry leaves the word). Corrections are adds,
+// so their order does not matter: no barrier, nothing taken back in shared memory.
+__device__ __forceinline__ void ht_packed_carry(unsigned int* out, unsigned int num_bins,
+                                                unsigned int bin, unsigned int count,
+                                                unsigned int old) {
   const unsigned int shift = (bin & 1u) * 16u;
-  const unsigned int old = (atomicAdd(copy + bin / 2u, count << shift) >> shift) & 0xFFFFu;
-  if (old < kHarvest && old + count >= kHarvest) {
-    atomicSub(copy + bin / 2u, kHarvest << shift);
-    ht_wait_zeroed();
-    atomicAdd(out + bin, kHarvest);
-  }
+  if (((old >> shift) & 0xFFFFu) + count < 0x10000u) return;
+  ht_wait_zeroed();
+  atomicAdd(out + bin, 0x10000u);
+  if (shift == 0u && bin + 1u < num_bins)  // beyond num_bins: the padding's half, never flushed
+    atomicAdd(out + bin + 1u, (old >> 16) == 0xFFFFu ? 0xFFFFu : 0xFFFFFFFFu);
 }
 
 // Private copies of packed 16-bit counters (rows of row_stride words: (num_bins + 1) / 2, the
-// padding), updated by shared atomics, warp w on copy w % kCopies; the block meets at a barrier
-// every kEpochTiles tiles (an epoch).
+// padding), updated by shared atomics that return the word, warp w on copy w % kCopies.
 struct HtCounters : HtCopies<HtCounters> {
   __device__ __forceinline__ void setup(unsigned int* smem, unsigned int /*num_bins*/,
                                         unsigned int row_stride) {
@@ -562,26 +585,22 @@ struct HtCounters : HtCopies<HtCounters> {
     words = kCopies * copy_words;
     copy0 = smem;
   }
+  __device__ __forceinline__ void zero() {
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = kStart * 0x10001u;
+  }
   __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
-    ht_packed_add(base, out, bin, count);
+    const unsigned int old =
+        ht_shared_fetch_add(base_s + (bin / 2u) * 4u, count << ((bin & 1u) * 16u));
+    ht_packed_carry(out, num_bins, bin, count, old);
   }
-  __device__ __forceinline__ void end_of_tile(unsigned int& tiles) {
-    if (++tiles == kEpochTiles) {  // the same count in every thread of the block
-      close();  // an open run belongs to this epoch's counts
-      __syncthreads();
-      tiles = 0;
-    }
-  }
-  __device__ __forceinline__ void end_of_tiles() {
-    close();
-    __syncthreads();  // a new epoch for what is left
-  }
+  __device__ __forceinline__ void end_of_tile(unsigned int& /*tiles*/) {}
+  __device__ __forceinline__ void end_of_tiles() {}
   __device__ __forceinline__ void flush(unsigned int* counts, unsigned int num_bins,
                                         const HtBinning& binning) {
     close();
     __syncthreads();
     ht_flush_totals(counts, num_bins, binning, [&](unsigned int b) {
-      unsigned int sum = 0;
+      unsigned int sum = 0u - kCopies * kStart;
 #pragma unroll
       for (unsigned int c = 0; c < kCopies; ++c)
         sum += (copy0[c * copy_words + b / 2u] >> ((b & 1u) * 16u)) & 0xFFFFu;
@@ -709,7 +728,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const HtInput in = ht_input(samples, n);
   const unsigned long long head = in.head, body_vecs = in.body_vecs, full_tiles = in.full_tiles;
   const VecT* body = in.body;
-  unsigned int tiles = 0;  // since the last epoch (storage 4) or counter flush (storage 1)
+  unsigned int tiles = 0;  // since the last counter flush (storage 1)
   // HT_PREFETCH: each thread keeps the next tile's loads in flight while it counts the current
   // one (with few resident threads, per-thread counters, or many samples to count per byte, u8,
   // the loads otherwise stop while a warp counts).

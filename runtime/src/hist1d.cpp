@@ -221,20 +221,12 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
   if (c.storage == Storage::packed) {
     if (c.layout != Layout::rows || c.single_block != 0)
       return Restriction::rule(
-          "packed counters (storage 4) keep rows of words (layout 0) and harvest into the "
-          "output (no single block)");
+          "packed counters (storage 4) keep rows of words (layout 0) and add their carries to "
+          "the output (no single block)");
     if (p.num_bins < kPackedBinsFrom)
       return Restriction::rule("packed counters (storage 4) are for " +
                                std::to_string(kPackedBinsFrom) +
                                " bins or more: below, 32-bit copies already fit several per block");
-    // hist1d.cuh: a block meets at a barrier before any counter can pass 2^16.
-    const std::size_t epoch =
-        static_cast<std::size_t>(c.block_threads) * (per_load * c.vectors_per_thread + 2);
-    if (epoch > 32768)
-      return Restriction::rule(
-          "packed counters (storage 4) need block_threads x (samples per tile + 2) <= 32768 "
-          "(an epoch's counts), got " +
-          std::to_string(epoch));
   }
   if (c.storage == Storage::global || c.storage == Storage::cluster) {
     if (c.private_copies != 1 || c.layout != Layout::rows || c.single_block != 0)

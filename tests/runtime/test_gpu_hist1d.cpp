@@ -288,10 +288,11 @@ TEST(PerThreadCounters, FlushesKeepEveryCountExact) {
   }
 }
 
-// Packed 16-bit counters move 2^15 to the output whenever a counter reaches it. Real inputs
-// harvest only on hot bins, so this also compiles a threshold of 16, which makes every block
-// harvest thousands of times, on many counters at once, across epochs.
-TEST(PackedCounters, HarvestsKeepEveryCountExact) {
+// Packed 16-bit counters: the add that wraps one moves 2^16 to the output (and a low counter's
+// carry back out of its high neighbour). Real inputs wrap only hot bins, so this also starts every
+// counter 16 below 2^16, which makes every block carry thousands of times, on many counters at
+// once, low and high halves, a low carry wrapping its high neighbour among them.
+TEST(PackedCounters, CarriesKeepEveryCountExact) {
   HT_REQUIRE_GPU();
   const DeviceInfo d = query_device(current_device());
   KernelCache cache;
@@ -316,9 +317,9 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
       c.padding = c.private_copies > 1 ? 1 : 0;
       c.blocks_per_sm = 1;
       ASSERT_EQ(hist1d::check(c, p, d).message(), "") << c.label();
-      for (const int harvest_at : {0, 16}) {
+      for (const int start : {0, 0xFFF0}) {
         CompileRequest req = hist1d_request(c, p, d.arch());
-        if (harvest_at) req.defines.push_back("-DHT_TEST_HARVEST_AT=" + std::to_string(harvest_at));
+        if (start) req.defines.push_back("-DHT_TEST_COUNTER_START=" + std::to_string(start));
         const Kernel k = cache.get(req, hist1d::kKernel);
         for (const auto dist : {tuner::Distribution::constant, tuner::Distribution::skewed,
                                 tuner::Distribution::runs, tuner::Distribution::uniform}) {
@@ -327,7 +328,7 @@ TEST(PackedCounters, HarvestsKeepEveryCountExact) {
           launch_hist1d(cache, k, c, p, d, in.samples(0), in.counts(), nullptr);
           HT_CUDA(cudaDeviceSynchronize());
           EXPECT_EQ(in.read_counts(p.num_bins), reference_histogram(p, host.data()))
-              << p.describe() << " " << c.label() << " harvest at " << harvest_at << " "
+              << p.describe() << " " << c.label() << " counters from " << start << " "
               << tuner::to_string(dist);
         }
       }

@@ -135,7 +135,7 @@ constexpr unsigned int kMaxSlices = 32;
 // storage (each block's slice would flush about as many atomics as it counts samples).
 constexpr std::uint64_t kSliceSamplesPerBin = 64;
 // Packed 16-bit copies (storage 4) from this many bins: below, 32-bit copies fit several per
-// block already and the harvest check is pure cost.
+// block already and the carry check is pure cost.
 constexpr std::uint32_t kPackedBinsFrom = 2048;
 // The values of a u8 sample: what a byte-decoding kernel counts (byte_decoded).
 constexpr std::uint32_t kByteValues = 256;
@@ -195,7 +195,7 @@ bool has_sink(const Hist1DConfig& c, const Problem& p);
 // u8 even or range binning with fewer than 256 bins, counters in shared memory (storage 0 or 1)
 // that a grid of blocks adds to the zeroed output: a single block and a two-phase block store a
 // bin's total, where several byte values must add into one bin. Packed counters (storage 4) are
-// for kPackedBinsFrom bins or more, and their harvests add to the counter's own bin: never.
+// for kPackedBinsFrom bins or more, and their carries add to the counter's own bin: never.
 bool byte_decoded(const Hist1DConfig& c, const Problem& p);
 // How a call that adds to zeroed counts zeroes them: cudaMemsetAsync, or histtune_hist1d_zero,
 // which the histogram kernel overlaps as its programmatic dependent (sm_90). The kernel for

@@ -3,6 +3,7 @@
 // is this machine's GPU, a device stored in the database (--device) or an architecture (--arch).
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "command.hpp"
 #include "histtune/dispatcher.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 struct ExplainValues {
   std::string problem, device, arch;
+  std::string cubin;  // --cubin: where the compiled kernel goes
   bool strict = false;
   bool resources = false;
 };
@@ -101,13 +103,24 @@ DeviceInfo explained_device(const Common& c, const ExplainValues& v, std::string
   return stored_device(stored.front());
 }
 
-// --resources: the chosen configuration's kernel (the family's kernel_name()) compiled by NVRTC
-// for the device's architecture (no GPU), and what its CUBIN says it asks of an SM.
-KernelResources compiled_resources(const FamilyChoice& choice, const Problem& p,
+// The chosen configuration's program compiled by NVRTC for the device's architecture (no GPU).
+std::vector<char> compiled_cubin(const FamilyChoice& choice, const Problem& p,
+                                 const DeviceInfo& d) {
+  return compile(choice.family->request(choice.config, p, d.arch())).cubin;
+}
+
+// --cubin FILE: the CUBIN as NVRTC made it, for `cuobjdump -sass` or `nvdisasm`.
+void write_cubin(const std::vector<char>& cubin, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+  out.close();
+  if (!out) throw Error(StatusCode::invalid_argument, "cannot write --cubin file " + path);
+}
+
+// --resources: what the CUBIN says the kernel (the family's kernel_name()) asks of an SM.
+KernelResources compiled_resources(const FamilyChoice& choice, const std::vector<char>& cubin,
                                    const DeviceInfo& d) {
-  const CompileRequest req = choice.family->request(choice.config, p, d.arch());
-  const std::optional<KernelResources> r =
-      kernel_resources(compile(req).cubin, choice.family->kernel_name());
+  const std::optional<KernelResources> r = kernel_resources(cubin, choice.family->kernel_name());
   if (!r)
     throw Error(StatusCode::internal,
                 std::string("explain --resources: no register count for ") +
@@ -145,7 +158,11 @@ int run_explain(const Common& c, const ExplainValues& v) {
   const FamilyChoice choice = dispatcher.lookup(d, p);
   const std::vector<std::string> lines = detail_lines(choice.detail);
   std::optional<KernelResources> res;
-  if (v.resources) res = compiled_resources(choice, p, d);
+  if (v.resources || !v.cubin.empty()) {
+    const std::vector<char> cubin = compiled_cubin(choice, p, d);
+    if (!v.cubin.empty()) write_cubin(cubin, v.cubin);
+    if (v.resources) res = compiled_resources(choice, cubin, d);
+  }
   if (c.json) {
     nlohmann::json resources = nullptr;
     if (res)
@@ -159,7 +176,8 @@ int run_explain(const Common& c, const ExplainValues& v) {
                 {"configuration", choice.label()}, {"level", to_string(choice.level)},
                 {"unverified", choice.unverified}, {"stale", choice.stale},
                 {"detail", lines},
-                {"resources", resources}});
+                {"resources", resources},
+                {"cubin", v.cubin.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.cubin)}});
     return kOk;
   }
   std::printf("problem   %s\n", p.describe().c_str());
@@ -177,6 +195,9 @@ int run_explain(const Common& c, const ExplainValues& v) {
                 "sm_%d)\n",
                 choice.family->kernel_name(), res->registers, res->local_bytes,
                 nvrtc_version().c_str(), d.arch());
+  if (!v.cubin.empty())
+    std::printf("cubin     %s (sm_%d, NVRTC %s)\n", v.cubin.c_str(), d.arch(),
+                nvrtc_version().c_str());
   return kOk;
 }
 
@@ -193,6 +214,10 @@ void declare(CLI::App* app, Common& common, ExplainValues& v) {
   app->add_flag("--resources", v.resources,
                 "also compile the configuration's kernel with NVRTC for the device's\n"
                 "architecture (no GPU) and print its registers and local memory a thread");
+  app->add_option("--cubin", v.cubin,
+                  "also write the configuration's kernel, compiled with NVRTC for the device's\n"
+                  "architecture (no GPU), to FILE: a CUBIN to read with cuobjdump -sass")
+      ->type_name("FILE");
   app->add_flag("--strict", v.strict,
                 "skip rows recorded under another driver, NVRTC or histtune, as\n"
                 "HISTTUNE_STRICT=1 does");
@@ -209,7 +234,8 @@ Command explain_command() {
           "device: --device UUID (one stored in the database), --arch sm_XY (any of that\n"
           "architecture: its limits and its stored devices), else this machine's GPU, else the\n"
           "database's only device. --resources adds what the kernel asks of an SM (registers\n"
-          "and local memory a thread, from the CUBIN NVRTC compiles for that architecture).",
+          "and local memory a thread, from the CUBIN NVRTC compiles for that architecture);\n"
+          "--cubin FILE writes that CUBIN (its machine code: cuobjdump -sass FILE).",
           bind_values<ExplainValues>(declare, run_explain)};
 }
 

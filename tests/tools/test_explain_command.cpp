@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "cli_runner.hpp"
 #include "histtune/db/database.hpp"
@@ -119,6 +121,26 @@ TEST(ExplainCommand, ResourcesAreTheCompiledKernelsRegistersAndLocalMemory) {
   const auto without = run_cli_split("explain --problem u8:direct:256:2^20 --arch sm_90 --json --db " +
                                      (dir / "none.db"));
   EXPECT_TRUE(nlohmann::json::parse(without.out)["resources"].is_null()) << without.out;
+}
+
+// --cubin FILE writes the CUBIN NVRTC compiled for the architecture (an ELF holding the family's
+// kernel), still without a GPU; a file that cannot be written is refused with exit code 2.
+TEST(ExplainCommand, CubinIsTheCompiledKernelsElf) {
+  ScratchDir dir("histtune_explain_cubin");
+  const std::string cubin = dir / "k.cubin";
+  const auto r = run_cli("explain --problem u32:direct:65536:2^26 --arch sm_90 --cubin " + cubin +
+                         " --db " + (dir / "none.db"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("cubin     " + cubin + " (sm_90, NVRTC "), std::string::npos) << r.out;
+  std::ifstream in(cubin, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 4), "\x7f" "ELF");
+  EXPECT_NE(bytes.find("histtune_hist1d"), std::string::npos) << "the kernel's symbol";
+  const auto bad = run_cli("explain --problem u32:direct:65536:2^26 --arch sm_90 --cubin " +
+                           (dir / "none") + "/such/k.cubin --db " + (dir / "none.db"));
+  EXPECT_EQ(bad.rc, 2) << bad.out;
+  EXPECT_NE(bad.out.find("cannot write --cubin file"), std::string::npos) << bad.out;
 }
 
 }  // namespace

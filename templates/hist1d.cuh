@@ -172,6 +172,11 @@ __device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned i
     ht_store_total(counts, num_bins, b, sum_of(b), binning);
 }
 
+// A pointer into shared memory as a shared-window address (the operand of the adds below and of
+// the bulk copies' PTX).
+__device__ __forceinline__ unsigned int ht_smem_addr(const void* p) {
+  return static_cast<unsigned int>(__cvta_generic_to_shared(p));
+}
 // Adds to shared memory at a shared-window address held in a register: written as atomicAdd on
 // a pointer, each add recomputed the block's window base (S2UR, UMOV, ULEA) inside its branch.
 __device__ __forceinline__ void ht_shared_add(unsigned int addr, unsigned int v) {
@@ -277,7 +282,7 @@ struct HtCopies : HtAtomicCounting<Storage> {
     __syncthreads();
     this->base = copy0 + ((threadIdx.x / 32u) % kCopies) * copy_words;
     if constexpr (HT_LAYOUT == 1) this->base += threadIdx.x % 32u;
-    base_s = (unsigned int)__cvta_generic_to_shared(this->base);
+    base_s = ht_smem_addr(this->base);
     this->start_runs(num_bins, counts);
   }
 };
@@ -942,9 +947,6 @@ enum : unsigned int {
   kBulkTileBytes = (unsigned int)kTileVecs * kVecBytes,
   kBulkWords = (16u + 2u * kBulkTileBytes) / 4u,  // two mbarriers (16 bytes), two tiles
 };
-__device__ __forceinline__ unsigned int ht_smem_addr(const void* p) {
-  return static_cast<unsigned int>(__cvta_generic_to_shared(p));
-}
 __device__ __forceinline__ void ht_bulk_init(unsigned long long* bar) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ht_smem_addr(bar)) : "memory");
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ht_smem_addr(bar + 1)) : "memory");

@@ -37,12 +37,13 @@ Hist1DConfig default_config() { return Hist1DConfig{}; }
 
 namespace {
 
-// A built-in candidate: its label, the most bin-range slices it is taken with, and the fewest
-// samples.
+// A built-in candidate: its label, the most bin-range slices it is taken with, the fewest
+// samples and the narrowest sample type (bytes).
 struct Candidate {
   const char* label;
   unsigned slices = 1;
   std::uint64_t min_n = 0;
+  std::size_t min_sample_bytes = 1;
 };
 
 // Candidates in order, the first valid one wins; each was an H100 winner (or near one) for
@@ -55,10 +56,10 @@ std::vector<Candidate> default_candidates(const Problem& p) {
     // worst of four distributions), then partition-then-count on large inputs (on sm_90 its next
     // tile by bulk copy; elsewhere without prefetch: register prefetch ran 4-22% slower), then
     // atomics on the output (docs/kernels.md has the figures).
-    // Samples narrower than 4 bytes skip the first: 32 u16 samples a thread and tile ran 4-9%
-    // slower than 16 on u16 65536 bins 2^24 (H200, session 46).
-    std::vector<Candidate> list = {
-        {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
+    // The first holds 16 samples of 4 bytes a thread and tile; narrower samples skip it: 32 u16
+    // samples ran 4-9% slower than the next's 16 on u16 65536 bins 2^24 (H200, session 46).
+    return {
+        {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", 1, 0, 4},
         {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
         {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
         {"tpb1024.vpt4.vec16.pc1.lay0.agg0.u2.pad0.bps1.st0.b1.sb0.cl1.pf1", 4},
@@ -72,8 +73,6 @@ std::vector<Candidate> default_candidates(const Problem& p) {
          kPartitionedFromSamples},  // 8-byte samples: the same bytes a thread (not timed)
         {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
         {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
-    if (sample_bytes(p.sample_type) < 4) list.erase(list.begin());
-    return list;
   }
   if (p.n >= (std::uint64_t{1} << 22))
     return {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
@@ -127,7 +126,7 @@ std::vector<Hist1DConfig> usable_candidates(const Problem& p, const DeviceInfo& 
     for (const Candidate& k : default_candidates(p)) {
       if (out.size() == want) break;
       const auto parsed = Hist1DConfig::parse(k.label);
-      if (!parsed || p.n < k.min_n) continue;
+      if (!parsed || p.n < k.min_n || sample_bytes(p.sample_type) < k.min_sample_bytes) continue;
       const auto c = usable(*parsed, fit);
       if (c && geometry(*c, p, d).slices <= std::min(k.slices, most)) out.push_back(*c);
     }

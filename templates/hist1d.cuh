@@ -512,7 +512,7 @@ struct HtCounters : HtAtomicCounting<HtCounters> {
 // Adds v to the word at `local` (an address in this block's shared memory) of block `rank`.
 __device__ __forceinline__ void ht_cluster_add(const unsigned int* local, unsigned int rank,
                                                unsigned int v) {
-  const unsigned int a = (unsigned int)__cvta_generic_to_shared(local);
+  const unsigned int a = ht_smem_addr(local);
   unsigned int remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(a), "r"(rank));
   asm volatile("red.relaxed.cluster.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v)

@@ -143,7 +143,8 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
       const unsigned long long chunk = ((len + blocks_per_row - 1) / blocks_per_row + 63) / 64 * 64;
       const unsigned long long lo = min(len, part * chunk), hi = min(len, lo + chunk);
       if constexpr (kCopies != 0) {
-        unsigned int* mine = hist + (t / 32) % kCopies * kCopyWords + (kLanes == 1 ? 0 : t % 32);
+        const unsigned int mine =
+            ht_smem_addr(hist + (t / 32) % kCopies * kCopyWords + (kLanes == 1 ? 0 : t % 32));
         ht_count_span(row, lo, hi, t, [&](SampleT s) {
           unsigned int bin;
 #if HT_EVERY_VALUE_A_BIN
@@ -151,7 +152,7 @@ histtune_batched(const SampleT* __restrict__ samples, unsigned long long n,
 #else
           if (!binning.bin_of(s, bin)) bin = num_bins;  // the sink word
 #endif
-          atomicAdd(mine + bin * kLanes, 1u);
+          ht_shared_add(mine + bin * kLanes * 4u, 1u);
         });
       } else {
         unsigned int* out = counts + r * num_bins;

@@ -107,16 +107,6 @@ enum : unsigned long long { kTileVecs = (unsigned long long)kThreads * kVecs };
 
 // ---- what the counter storages share -------------------------------------------------------
 
-// A launch that adds to zeroed counts runs after histtune_hist1d_zero as a programmatic dependent
-// (sm_90): it starts while the zeroing runs and waits here, before its first write to the
-// counts, for the zeroing to complete and be visible. Without that launch attribute (or a
-// zeroing kernel before it) the wait returns at once.
-__device__ __forceinline__ void ht_wait_zeroed() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // Zeroes `words` counts and lets the histogram kernel launched after it start at once (it waits
 // in ht_wait_zeroed): the zeroing's launch and run hide behind the counting.
 extern "C" __global__ void __launch_bounds__(256)
@@ -170,30 +160,6 @@ __device__ __forceinline__ void ht_flush_totals(unsigned int* counts, unsigned i
   ht_wait_zeroed();
   for (unsigned int b = threadIdx.x; b < num_bins; b += kThreads)
     ht_store_total(counts, num_bins, b, sum_of(b), binning);
-}
-
-// A pointer into shared memory as a shared-window address (the operand of the adds below and of
-// the bulk copies' PTX).
-__device__ __forceinline__ unsigned int ht_smem_addr(const void* p) {
-  return static_cast<unsigned int>(__cvta_generic_to_shared(p));
-}
-// Adds to shared memory at a shared-window address held in a register: written as atomicAdd on
-// a pointer, each add recomputed the block's window base (S2UR, UMOV, ULEA) inside its branch.
-__device__ __forceinline__ void ht_shared_add(unsigned int addr, unsigned int v) {
-  asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
-// +1 only when `on`: one predicated instruction, where `if (on)` branched around the add.
-__device__ __forceinline__ void ht_shared_inc_if(bool on, unsigned int addr) {
-  asm volatile(
-      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\t@p red.shared.add.u32 [%0], 1;\n\t}" ::"r"(addr),
-      "r"((unsigned int)on)
-      : "memory");
-}
-// The word at a shared-window address before adding v to it.
-__device__ __forceinline__ unsigned int ht_shared_fetch_add(unsigned int addr, unsigned int v) {
-  unsigned int old;
-  asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(addr), "r"(v) : "memory");
-  return old;
 }
 
 // Storages 0, 2, 3 and 4 count with atomics: Storage::add_to(bin, count) at `base`. A sample's
@@ -563,23 +529,6 @@ constexpr unsigned int kStart = HT_TEST_COUNTER_START;  // tests start counters 
 #else
 constexpr unsigned int kStart = 0u;
 #endif
-
-// What an add of `count` (< 2^16) to the 16-bit counter `bin` of a packed word moved out of it,
-// from `old`, the word before the add: atomics order the adds, so exactly the add that carried
-// sees it. A counter that wraps lost 2^16, which goes to its bin in the output; a low counter's
-// carry landed in the high one (bin + 1), whose output bin gives that 1 back, or gains 2^16 - 1
-// where the carry wrapped it too (a high counter's carry leaves the word). Corrections are adds,
-// so their order does not matter: no barrier, nothing taken back in shared memory.
-__device__ __forceinline__ void ht_packed_carry(unsigned int* out, unsigned int num_bins,
-                                                unsigned int bin, unsigned int count,
-                                                unsigned int old) {
-  const unsigned int shift = (bin & 1u) * 16u;
-  if (((old >> shift) & 0xFFFFu) + count < 0x10000u) return;
-  ht_wait_zeroed();
-  atomicAdd(out + bin, 0x10000u);
-  if (shift == 0u && bin + 1u < num_bins)  // beyond num_bins: the padding's half, never flushed
-    atomicAdd(out + bin + 1u, (old >> 16) == 0xFFFFu ? 0xFFFFu : 0xFFFFFFFFu);
-}
 
 // Private copies of packed 16-bit counters (rows of row_stride words: (num_bins + 1) / 2, the
 // padding), updated by shared atomics that return the word, warp w on copy w % kCopies.

@@ -368,3 +368,56 @@ __device__ __forceinline__ void ht_for_each_sample(WordOf word_of, F f) {
 #else
 #define HT_UNROLL_TILES
 #endif
+
+// ---- shared-memory adds ----------------------------------------------------------------------
+
+// A pointer into shared memory as a shared-window address (the operand of the adds below and of
+// hist1d's bulk copies).
+__device__ __forceinline__ unsigned int ht_smem_addr(const void* p) {
+  return static_cast<unsigned int>(__cvta_generic_to_shared(p));
+}
+// Adds to shared memory at a shared-window address held in a register: written as atomicAdd on
+// a pointer, each add recomputed the block's window base (S2UR, UMOV, ULEA) inside its branch.
+__device__ __forceinline__ void ht_shared_add(unsigned int addr, unsigned int v) {
+  asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+// +1 only when `on`: one predicated instruction, where `if (on)` branched around the add.
+__device__ __forceinline__ void ht_shared_inc_if(bool on, unsigned int addr) {
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\t@p red.shared.add.u32 [%0], 1;\n\t}" ::"r"(addr),
+      "r"((unsigned int)on)
+      : "memory");
+}
+// The word at a shared-window address before adding v to it.
+__device__ __forceinline__ unsigned int ht_shared_fetch_add(unsigned int addr, unsigned int v) {
+  unsigned int old;
+  asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(addr), "r"(v) : "memory");
+  return old;
+}
+
+// A launch that adds to zeroed counts may run after a zeroing kernel (hist1d's
+// histtune_hist1d_zero) as a programmatic dependent (sm_90): it starts while the zeroing runs
+// and waits here, before its first write to the counts, for the zeroing to complete and be
+// visible. Without that launch attribute (or a zeroing kernel before it) it returns at once.
+__device__ __forceinline__ void ht_wait_zeroed() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// What an add of `count` (< 2^16) to the 16-bit counter `bin` of a packed word moved out of it,
+// from `old`, the word before the add: atomics order the adds, so exactly the add that carried
+// sees it. A counter that wraps lost 2^16, which goes to its bin in the output; a low counter's
+// carry landed in the high one (bin + 1), whose output bin gives that 1 back, or gains 2^16 - 1
+// where the carry wrapped it too (a high counter's carry leaves the word). Corrections are adds,
+// so their order does not matter: no barrier, nothing taken back in shared memory.
+__device__ __forceinline__ void ht_packed_carry(unsigned int* out, unsigned int num_bins,
+                                                unsigned int bin, unsigned int count,
+                                                unsigned int old) {
+  const unsigned int shift = (bin & 1u) * 16u;
+  if (((old >> shift) & 0xFFFFu) + count < 0x10000u) return;
+  ht_wait_zeroed();
+  atomicAdd(out + bin, 0x10000u);
+  if (shift == 0u && bin + 1u < num_bins)  // beyond num_bins: the padding's half, never flushed
+    atomicAdd(out + bin + 1u, (old >> 16) == 0xFFFFu ? 0xFFFFu : 0xFFFFFFFFu);
+}

@@ -95,30 +95,19 @@ __device__ __forceinline__ void ht_load_tuple(const HtJointArgs& a, unsigned lon
   for (unsigned int d = 0; d < kDims; ++d) v[d] = a.cols[d][i * a.stride];
 }
 
-// One 16-bit counter of `words` (two a word, bin b in half b & 1) plus one: one atomic for either
-// half, so the lanes of a warp stay together whichever halves their bins are. A half that wraps
-// past 0xFFFF hands its 65536 to the output bin; a low half's wrap also carries one into the
-// high half, which the same thread takes back, and the high half's own wraps either way (by an
-// add, the carry or the taking back) move 65536 of the high bin's to or from the output. The
-// words' flush then adds what remains: every bin's output is its count modulo 2^32, whatever the
-// order of the atomics.
-__device__ __forceinline__ void ht_add16(unsigned int* words, unsigned int* out, unsigned int bin,
+// One 16-bit counter of `words` (two a word, bin b in half b & 1, a shared-window address) plus
+// one: one atomic for either half, so the lanes of a warp stay together whichever halves their bins
+// are; a wrap's carry goes to the output (ht_packed_carry), and the words' flush adds what remains.
+__device__ __forceinline__ void ht_add16(unsigned int words, unsigned int* out, unsigned int bin,
                                          unsigned int total_bins) {
-  unsigned int* w = words + bin / 2;
-  const unsigned int shift = (bin & 1u) * 16u;
-  const unsigned int old = atomicAdd(w, 1u << shift);
-  if (((old >> shift) & 0xFFFFu) != 0xFFFFu) return;
-  atomicAdd(out + bin, 0x10000u);
-  if (shift != 0) return;  // the high half: its carry left the word
-  const bool pair = bin + 1 < total_bins;  // else the high half is padding: nothing to move
-  if ((old >> 16) == 0xFFFFu && pair) atomicAdd(out + bin + 1, 0x10000u);
-  if ((atomicSub(w, 0x10000u) >> 16) == 0u && pair) atomicSub(out + bin + 1, 0x10000u);
+  const unsigned int old = ht_shared_fetch_add(words + bin / 2 * 4u, 1u << ((bin & 1u) * 16u));
+  ht_packed_carry(out, total_bins, bin, 1u, old);
 }
 
 // Each tuple's joint bin, counted in `mine` (or the output): the steps every load path shares.
 struct HtJointCounter {
   HtBinning binning[kDims];
-  unsigned int* mine;
+  unsigned int mine;  // this warp's copy, as a shared-window address
   unsigned int* out;
   unsigned int total_bins;
 
@@ -152,7 +141,7 @@ struct HtJointCounter {
       } else if constexpr (HT_COUNTER_BITS == 16) {
         if (in) ht_add16(mine, out, joint, total_bins);
       } else {
-        atomicAdd(mine + (in ? joint : total_bins), 1u);  // the sink takes tuples in no bin
+        ht_shared_add(mine + (in ? joint : total_bins) * 4u, 1u);  // the sink: tuples in no bin
       }
     }
   }
@@ -216,7 +205,7 @@ histtune_joint(const HtJointArgs a) {
   if constexpr (kCopies != 0)
     for (unsigned int i = threadIdx.x; i < kCopies * words; i += kThreads) smem[i] = 0;
   __syncthreads();
-  c.mine = smem + (threadIdx.x / 32) % (kCopies ? kCopies : 1) * words;
+  c.mine = ht_smem_addr(smem + (threadIdx.x / 32) % (kCopies ? kCopies : 1) * words);
   c.out = a.counts;
   c.total_bins = a.total_bins;
   if (kVecTuples > 1 && a.tuple_loads) {

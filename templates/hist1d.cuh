@@ -241,8 +241,9 @@ struct HtCopies : HtAtomicCounting<Storage> {
   unsigned int copy_words, words;
   unsigned int base_s;  // base as a shared-window address
 
+  // Every word starts at Storage::kZeroWord (packed counters under a test hook start near a carry).
   __device__ __forceinline__ void zero() {
-    for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = 0u;
+    for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = Storage::kZeroWord;
   }
   __device__ __forceinline__ void begin(unsigned int num_bins, unsigned int* counts) {
     __syncthreads();
@@ -284,6 +285,7 @@ __device__ __forceinline__ const unsigned int* ht_cluster_map(const unsigned int
 // Private copies updated by shared atomics, warp w on copy w % kCopies. Layout 0: rows of
 // row_stride words (the bins, the sink, the padding); layout 1: bin b of lane l at word b * 32 + l.
 struct HtCounters : HtCopies<HtCounters> {
+  static constexpr unsigned int kZeroWord = 0u;
   __device__ __forceinline__ void setup(unsigned int* smem, unsigned int num_bins,
                                         unsigned int row_stride) {
 #if HT_LAYOUT == 0
@@ -533,14 +535,12 @@ constexpr unsigned int kStart = 0u;
 // Private copies of packed 16-bit counters (rows of row_stride words: (num_bins + 1) / 2, the
 // padding), updated by shared atomics that return the word, warp w on copy w % kCopies.
 struct HtCounters : HtCopies<HtCounters> {
+  static constexpr unsigned int kZeroWord = kStart * 0x10001u;
   __device__ __forceinline__ void setup(unsigned int* smem, unsigned int /*num_bins*/,
                                         unsigned int row_stride) {
     copy_words = row_stride;
     words = kCopies * copy_words;
     copy0 = smem;
-  }
-  __device__ __forceinline__ void zero() {
-    for (unsigned int i = threadIdx.x; i < words; i += kThreads) copy0[i] = kStart * 0x10001u;
   }
   __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
     if (count > 0xFFFFu) {  // a run (HT_AGGREGATE 1) longer than a counter: its 2^16s go out

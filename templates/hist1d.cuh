@@ -542,12 +542,9 @@ struct HtCounters : HtCopies<HtCounters> {
     words = kCopies * copy_words;
     copy0 = smem;
   }
+  // count < 2^16: a merged run (HT_AGGREGATE 1) is at most the samples a thread counts, which
+  // hist1d::check bounds for packed counters.
   __device__ __forceinline__ void add_to(unsigned int bin, unsigned int count) {
-    if (count > 0xFFFFu) {  // a run (HT_AGGREGATE 1) longer than a counter: its 2^16s go out
-      ht_wait_zeroed();
-      atomicAdd(out + bin, count & ~0xFFFFu);
-      count &= 0xFFFFu;
-    }
     const unsigned int old =
         ht_shared_fetch_add(base_s + (bin / 2u) * 4u, count << ((bin & 1u) * 16u));
     ht_packed_carry(out, num_bins, bin, count, old);

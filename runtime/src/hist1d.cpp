@@ -187,6 +187,21 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
 
 }  // namespace
 
+namespace {
+
+// The most samples one thread of a non-partitioned kernel counts (hist1d.cuh): its group's share
+// of the whole tiles, then at most a tile's vectors more, the head's sample and the tail's.
+std::uint64_t samples_a_thread_counts(const Hist1DConfig& c, const Problem& p,
+                                      const LaunchGeometry& g) {
+  const std::uint64_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
+  const std::uint64_t per_tile = per_load * c.vectors_per_thread;
+  const std::uint64_t tiles = p.n / (per_tile * c.block_threads);
+  const std::uint64_t groups = std::max<std::uint64_t>(1, g.grid / std::max(g.slices, 1u));
+  return ((tiles + groups - 1) / groups + 1) * per_tile + 2;
+}
+
+}  // namespace
+
 Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   if (Restriction r = params::check_values(params(), c); !r.holds()) return r;
   const int warps = c.block_threads / 32;
@@ -272,6 +287,11 @@ Restriction check(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) 
         "two-phase flush (two_phase 1) stores a block's shared-memory histogram (storage 0 "
         "or 1, not a single block)");
   const LaunchGeometry g = geometry(c, p, d);
+  if (c.storage == Storage::packed && c.aggregate == Aggregate::thread_runs)
+    if (const std::uint64_t most = samples_a_thread_counts(c, p, g); most > 0xFFFF)
+      return Restriction::rule(
+          "packed counters (storage 4) merging runs (aggregate 1): a thread would count up to " +
+          std::to_string(most) + " samples, and a run of them must fit a 16-bit counter");
   if (c.two_phase == 1) {
     const std::uint64_t partials = std::uint64_t{g.grid} * p.num_bins * sizeof(std::uint32_t);
     if (Restriction r = check_partials(partials, "blocks x bins", d); !r.holds()) return r;

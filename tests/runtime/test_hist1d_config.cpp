@@ -464,6 +464,31 @@ TEST(Hist1DDefaults, PackedDefaultsHoldSixteenSamplesAThreadAndTile) {
   }
 }
 
+// A merged run (aggregate 1) is added to one 16-bit packed counter at once, so packed counters
+// merge runs only where no thread counts 2^16 samples. A launch counts at most 2^32 - 1 samples
+// (longer calls go in chunks): on 132 SMs a thread's share stays near 32,000, on 16 SMs it
+// would reach 262,000, and the default there is another kernel, exact at any length.
+TEST(Hist1DDefaults, PackedCountersMergeRunsOnlyWhereAThreadCountsUnder65536Samples) {
+  const Hist1DConfig packed =
+      *Hist1DConfig::parse("tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1");
+  Problem p = u8_256(0xFFFFFFFFull);
+  p.sample_type = SampleType::u32;
+  p.num_bins = 65536;
+  EXPECT_TRUE(hist1d::check(packed, p, h100_like()).holds());
+  EXPECT_EQ(hist1d::default_for(p, h100_like()).label(), packed.label());
+  DeviceInfo small = h100_like();
+  small.sm_count = 16;
+  const Restriction r = hist1d::check(packed, p, small);
+  EXPECT_FALSE(r.holds());
+  EXPECT_NE(r.message().find("16-bit counter"), std::string::npos) << r.message();
+  Hist1DConfig single = packed;
+  single.aggregate = Aggregate::none;  // one add a sample: any length
+  EXPECT_TRUE(hist1d::check(single, p, small).holds()) << hist1d::check(single, p, small).message();
+  const Hist1DConfig fallback = hist1d::default_for(p, small);
+  EXPECT_TRUE(fallback.storage != Storage::packed || fallback.aggregate != Aggregate::thread_runs)
+      << fallback.label();
+}
+
 // With few samples a bin the untuned choice takes no slices, but the search's three seeds still
 // hold a sliced kernel: f32 65536 bins over 2^20 samples (16 a bin), where a cold H200 plan whose
 // search never timed one stored packed copies 28% behind the sliced winner of another plan.

@@ -185,10 +185,6 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
   return {};
 }
 
-}  // namespace
-
-namespace {
-
 // The most samples one thread of a non-partitioned kernel counts (hist1d.cuh): its group's share
 // of the whole tiles, then at most a tile's vectors more, the head's sample and the tail's.
 std::uint64_t samples_a_thread_counts(const Hist1DConfig& c, const Problem& p,

@@ -189,11 +189,9 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
 // of the whole tiles, then at most a tile's vectors more, the head's sample and the tail's.
 std::uint64_t samples_a_thread_counts(const Hist1DConfig& c, const Problem& p,
                                       const LaunchGeometry& g) {
-  const std::uint64_t per_load = c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
-  const std::uint64_t per_tile = per_load * c.vectors_per_thread;
-  const std::uint64_t tiles = p.n / (per_tile * c.block_threads);
+  const std::uint64_t tile = tile_samples(c, p), per_thread = tile / c.block_threads;
   const std::uint64_t groups = std::max<std::uint64_t>(1, g.grid / std::max(g.slices, 1u));
-  return ((tiles + groups - 1) / groups + 1) * per_tile + 2;
+  return ((p.n / tile + groups - 1) / groups + 1) * per_thread + 2;
 }
 
 }  // namespace
@@ -361,9 +359,7 @@ LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInf
       g.smem_bytes = counter_bytes(c, p, d.arch(), width, g.row_stride) + range;
     }
   }
-  const std::size_t per_load =
-      c.vector_bytes ? c.vector_bytes / sample_bytes(p.sample_type) : 1;
-  const std::uint64_t tile = static_cast<std::uint64_t>(c.block_threads) * c.vectors_per_thread * per_load;
+  const std::uint64_t tile = tile_samples(c, p);
   const std::uint64_t tiles = (p.n + tile - 1) / tile;
   const std::uint64_t resident = static_cast<std::uint64_t>(c.blocks_per_sm) * std::max(d.sm_count, 1);
   // Each slice's blocks: one group per resident set of `slices` blocks, at most one per tile.

@@ -5,7 +5,7 @@
 namespace histtune::hist1d {
 
 std::vector<Problem> plan_problems() {
-  // Sample types x bin counts x sizes x binning: 43 problems, one range-binned.
+  // Sample types x bin counts x sizes x binning: 45 problems, one range-binned.
   struct Row {
     SampleType type;
     Binning binning;
@@ -21,6 +21,8 @@ std::vector<Problem> plan_problems() {
       {SampleType::u8, Binning::direct, 256, 28, 0, 0},
       {SampleType::u8, Binning::direct, 64, 24, 0, 0},
       {SampleType::u8, Binning::even, 64, 24, 0, 256},
+      {SampleType::u8, Binning::even, 64, 26, 0, 256},
+      {SampleType::u8, Binning::even, 10, 24, 0, 256},
       {SampleType::u8, Binning::even, 10, 26, 0, 256},
       // u16: 10-bit and 12-bit sensor data, all 65536 values, coarse even bins.
       {SampleType::u16, Binning::direct, 1024, 20, 0, 0},

@@ -206,9 +206,9 @@ TEST(DefaultPlan, HoldsTheMultiChannelRowsAllTunableOnAnH100) {
     u16_rgba |= p.family == multichannel::kFamily && p.sample_type == SampleType::u16 &&
                 p.channels == 4;
   EXPECT_TRUE(u16_rgba);
-  // 43 1D, 3 multi-channel, 3 batched and segmented, 8 weighted (fast and deterministic: 1D
+  // 45 1D, 3 multi-channel, 3 batched and segmented, 8 weighted (fast and deterministic: 1D
   // f32 and f64, rows, pixels of channels), 3 joint
-  EXPECT_EQ(plan.size(), 60u);
+  EXPECT_EQ(plan.size(), 62u);
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
 // The default plan's problems and the bench matrix's rows, pinned: each family declares its own
 // (plan_problems() and bench_rows() in its traits) and the tuner concatenates them in family
 // order; the lists below are those of before that move, so a family that loses, reorders or
-// changes a row fails here. Rows added since, for issue 27: u8 even 10 bins, i32 MoE counts and
-// i32 over 128K and 1M bins in the plan; in the bench, MoE counts in a graph, i32 over 128K and
-// 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of 0.190 ms; for issue 25, the
-// batched and segmented families' targets in both, and the new sample types' rows in both; for
-// issue 26, the weighted families' (fast and deterministic, f32 and f64 weights) in the plan and
-// their two targets in the bench; and the joint family's three problems (f32 64 x 64 and u8 256 x
-// 256 pairs, f32 32^3 triples) in both.
+// changes a row fails here. Rows added since, for issue 27: u8 even 10 and 64 bins at 2^24 and
+// 2^26, i32 MoE counts and i32 over 128K and 1M bins in the plan; in the bench, MoE counts in a
+// graph, i32 over 128K and 1M bins, u8 even 10 and 64 bins, and the [1048576, 512] target of
+// 0.190 ms; for issue 25, the batched and segmented families' targets in both, and the new sample
+// types' rows in both; for issue 26, the weighted families' (fast and deterministic, f32 and f64
+// weights) in the plan and their two targets in the bench; and the joint family's three problems
+// (f32 64 x 64 and u8 256 x 256 pairs, f32 32^3 triples) in both.
 #include <gtest/gtest.h>
 
 #include <iomanip>
@@ -59,6 +59,8 @@ TEST(DefaultPlan, HoldsTheProblemsOfBeforeInTheirOrder) {
       "hist1d u8 direct bins=256 n=2^28 | 0 0 | hist1d.cuh",
       "hist1d u8 direct bins=64 n=2^24 | 0 0 | hist1d.cuh",
       "hist1d u8 even bins=64 n=2^24 [0, 256) | 0 256 | hist1d.cuh",
+      "hist1d u8 even bins=64 n=2^26 [0, 256) | 0 256 | hist1d.cuh",
+      "hist1d u8 even bins=10 n=2^24 [0, 256) | 0 256 | hist1d.cuh",
       "hist1d u8 even bins=10 n=2^26 [0, 256) | 0 256 | hist1d.cuh",
       "hist1d u16 direct bins=1024 n=2^20 | 0 0 | hist1d.cuh",
       "hist1d u16 direct bins=1024 n=2^24 | 0 0 | hist1d.cuh",

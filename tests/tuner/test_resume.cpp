@@ -82,6 +82,9 @@ class ResumeFile : public ::testing::Test {
     const pid_t pid = fork();
     if (pid == 0) {
       close(fds[0]);
+      // A shell starts a background job with SIGINT ignored, and a child inherits that: the
+      // test's SIGINT must end the child wherever the suite was started from.
+      signal(SIGINT, SIG_DFL);
       int code = 0;
       try {
         db::Database database(path);

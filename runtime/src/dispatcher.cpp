@@ -98,12 +98,14 @@ void Dispatcher::flush_records() {
 std::string Dispatcher::records_to() const { return recorder_ ? recorder_->destination() : ""; }
 
 Dispatcher::FirstCall Dispatcher::first_call(const DeviceInfo& d, const Problem& p) {
-  FirstCall out{lookup(d, p)};
+  FirstCall out{lookup(d, p), {}, nullptr};
   if (!tuned_for_model(out.choice.level) && tune_online_)
     out.choice = tune_online(d, p, std::move(out.choice));
-  // A problem no configuration of its family can run (resolve() refuses it) is not worth tuning.
-  const bool runs = out.choice.family->check(out.choice.config, p, d).holds();
-  if (!tuned_for_model(out.choice.level) && recorder_ && runs)
+  // A stored configuration passed the restrictions in the lookup; the default is checked here,
+  // since no configuration may fit at all (too many bins for shared memory). A problem that
+  // cannot run (resolve() refuses it) is not worth recording for tuning.
+  out.fits = out.choice.family->check(out.choice.config, p, d);
+  if (!tuned_for_model(out.choice.level) && recorder_ && out.fits.holds())
     out.calls = recorder_->first_call(d, p, out.choice.level);
   else if (recorder_)
     recorder_->flush();  // what earlier shapes counted since the last first call
@@ -170,12 +172,10 @@ const Dispatcher::Resolved& Dispatcher::resolve(int ordinal, const Problem& p) {
   fresh->calls = first.calls;
   const KernelFamily& f = *fresh->choice.family;
   const ParamValues& c = fresh->choice.config;
-  // A stored configuration passed the restrictions in the lookup; the default is checked here,
-  // since no configuration may fit at all (too many bins for shared memory).
-  if (const Restriction r = f.check(c, p, d); !r.holds())
+  if (!first.fits.holds())
     throw Error(StatusCode::invalid_argument, "histtune: " + p.describe() + " cannot run in the " +
                                                   f.name() + " family on " + d.name + ": " +
-                                                  r.message());
+                                                  first.fits.message());
   const Kernel k = load_kernel(f, f.request(c, p, d.arch()), p);
   fresh->launch = f.prepare(cache_, k, c, p, d);
   const FamilyChoice& ch = fresh->choice;

@@ -25,6 +25,7 @@
 #include "histtune/jit.hpp"
 #include "histtune/multichannel.hpp"
 #include "histtune/problem.hpp"
+#include "histtune/restriction.hpp"
 #include "histtune/status.hpp"
 #include "histtune/weighted.hpp"
 
@@ -243,6 +244,7 @@ class Dispatcher {
   };
   struct FirstCall {
     FamilyChoice choice;
+    Restriction fits;  // the choice's check on the problem and device: resolve() refuses on it
     std::atomic<std::uint64_t>* calls = nullptr;
   };
   void open_database(bool read_only);

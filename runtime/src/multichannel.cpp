@@ -194,8 +194,8 @@ MultiChannelConfig default_for(const Problem& p, const DeviceInfo& d) {
   // (git show 450c83b:docs/results/h100/session7/bench-m.log). Lane-striped, prefetching pixels
   // came out 3-5% ahead of 4 row copies (RGBA 3 of 4 on the H100: 0.0505-0.0512 against
   // 0.0529-0.0535 ms, git show 450c83b:docs/results/h100/session4/probe-multichannel-layouts.log).
-  // Session 47 (H200): 64 channels of eight-byte loads, plan s1's winner, 0.1826 against 0.1956
-  // ms for groups of 32 on [1048576, 512] (docs/kernels.md).
+  // Groups of 64 channels with eight-byte loads come before groups of 32: faster on many
+  // channels on the H200 (docs/kernels.md, session 47).
   const char* candidates[] = {"mc.tpb1024.vpt2.vec16.cpb0.pc1.pad0.bps2.u0.lay1.pf1",
                               "mc.tpb1024.vpt2.vec16.cpb0.pc4.pad1.bps2.u0",
                               "mc.tpb1024.vpt4.vec8.cpb64.pc1.pad0.bps1.u0.lay2.pf1",

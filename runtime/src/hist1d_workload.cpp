@@ -64,11 +64,12 @@ std::vector<Problem> plan_problems() {
       // Caller-given levels: make_levels' quadratic spacing over [0, 100], staged in shared memory.
       {SampleType::f32, Binning::range, 1024, 24, 0, 100},
       // Issue 25's types: int64 token ids, half activations, i8 and i16 over their whole range
-      // (the bench's rows take 2^28 samples; the nearest shape serves them).
+      // (the bench's rows take 2^28 samples; the nearest shape serves them, but for i8, whose
+      // 2^26 winner ran its 2^28 row 1.6-2.2% slower than the built-in default).
       {SampleType::i64, Binning::direct, 256, 26, 0, 0},
       {SampleType::f16, Binning::even, 256, 26, 0, 1},
       {SampleType::bf16, Binning::even, 256, 26, 0, 1},
-      {SampleType::i8, Binning::even, 256, 26, -128, 128},
+      {SampleType::i8, Binning::even, 256, 28, -128, 128},
       {SampleType::i16, Binning::even, 256, 26, -32768, 32768},
   };
   std::vector<Problem> plan;

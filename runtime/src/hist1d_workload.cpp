@@ -65,7 +65,7 @@ std::vector<Problem> plan_problems() {
       {SampleType::f32, Binning::range, 1024, 24, 0, 100},
       // Issue 25's types: int64 token ids, half activations, i8 and i16 over their whole range
       // (the bench's rows take 2^28 samples; the nearest shape serves them, but for i8, whose
-      // 2^26 winner ran its 2^28 row 1.6-2.2% slower than the built-in default).
+      // 2^26 winner was slower there than the built-in default: docs/results.md, session 49).
       {SampleType::i64, Binning::direct, 256, 26, 0, 0},
       {SampleType::f16, Binning::even, 256, 26, 0, 1},
       {SampleType::bf16, Binning::even, 256, 26, 0, 1},

@@ -81,9 +81,9 @@ tuner::CompileSlots& compile_slots();
 // program (compile_processes.hpp), one per compile slot: NVRTC's threads in one process kept 9.4
 // of 16 cores busy, 16 processes 13.6 (docs/tuning.md, "A cold plan").
 void start_compile_children(const TuneFlags& f);
-// The search budget: --budget when given (0: none), else the plan's for annealing and none for
-// the listed strategies.
-std::size_t plan_budget(const TuneFlags& f);
+// A problem's search budget: --budget when given (0: none), else the plan's for annealing
+// (tuner::plan_search_budget) and none for the listed strategies.
+std::size_t plan_budget(const TuneFlags& f, const Problem& p, const DeviceInfo& d);
 // Problems tuned at once on d: --jobs (0: auto_jobs(d)), at most the plan's.
 int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems);
 // "  search: annealing, 160 evaluations per problem; data: ...; decision: ..." (no newline).

@@ -59,8 +59,10 @@ void declare_search(CLI::App* app, TuneFlags& flags) {
   app->add_option_function<std::size_t>(
          "--budget", [&flags](const std::size_t& n) { flags.budget = n; },
          "time at most N configurations per problem in the search (default:\n" +
-             std::to_string(tuner::kPlanBudget) +
-             " for annealing, none for exhaustive and random; 0: no limit,\n"
+             std::to_string(tuner::kPlanBudget) + " for annealing, " +
+             std::to_string(tuner::kPartitionedPlanBudget) +
+             " where the built-in default partitions (bins far\n"
+             "beyond shared memory), none for exhaustive and random; 0: no limit,\n"
              "annealing then times a tenth of the valid space)")
       ->type_name("N")
       ->check(non_negative, "");

@@ -144,7 +144,6 @@ class PlanRun {
   PlanQueue& queue_;
   std::string prefix_;
   int gpus_;
-  std::size_t budget_;
   int jobs_;
   KernelCache cache_;
   mutable tuner::DeviceTurn turn_;  // the problems tuned at once take turns on the GPU
@@ -163,8 +162,7 @@ PlanRun::PlanRun(const Common& c, const TuneFlags& f,
                  db::Database& database, std::FILE* text, PlanQueue& queue, std::string prefix,
                  int gpus)
     : c_(c), f_(f), dists_(dists), d_(d), database_(database), text_(text), queue_(queue),
-      prefix_(std::move(prefix)), gpus_(std::max(gpus, 1)), budget_(plan_budget(f)),
-      jobs_(plan_jobs(f, d, queue.size())),
+      prefix_(std::move(prefix)), gpus_(std::max(gpus, 1)), jobs_(plan_jobs(f, d, queue.size())),
       results_(queue.size()) {
   cache_.set_store(&database);  // compiled kernels persist: a re-run compiles nothing
   // The threads timing the GPU wait for it most of the plan: blocking waits leave their cores to
@@ -265,7 +263,7 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
                                         std::chrono::steady_clock::time_point t0) const {
   tuner::TuneOptions opt;
   opt.strategy = f_.strategy;
-  opt.budget = tuner::SearchBudget{budget_, f_.time_limit_s, f_.screen_above};
+  opt.budget = tuner::SearchBudget{plan_budget(f_, p, d_), f_.time_limit_s, f_.screen_above};
   opt.seed = f_.seed;
   opt.distributions = dists_;
   opt.finalists = f_.finalists;
@@ -381,7 +379,7 @@ nlohmann::json PlanRun::result_json(const Problem& p, const tuner::TuneResult& r
           {"distributions", r.distributions},
           {"strategy", r.strategy},
           {"decision", f_.decision},
-          {"budget", budget_},
+          {"budget", plan_budget(f_, p, d_)},
           {"valid", r.valid ? nlohmann::json(r.valid) : nlohmann::json()},
           {"searched", r.search_evaluations},
           {"screened", r.screened},
@@ -506,8 +504,9 @@ void run_jobs(PlanRun& run, const std::vector<Problem>& plan, PlanQueue& queue,
 
 }  // namespace
 
-std::size_t plan_budget(const TuneFlags& f) {
-  return f.budget ? *f.budget : (f.strategy == "annealing" ? tuner::kPlanBudget : 0);
+std::size_t plan_budget(const TuneFlags& f, const Problem& p, const DeviceInfo& d) {
+  if (f.budget) return *f.budget;
+  return f.strategy == "annealing" ? tuner::plan_search_budget(p, d) : 0;
 }
 
 int auto_jobs(const DeviceInfo& d) {
@@ -531,9 +530,14 @@ int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems) {
 }
 
 std::string search_line(const TuneFlags& f, const std::vector<tuner::Distribution>& dists) {
-  const std::size_t budget = plan_budget(f);
+  std::string budget = "no budget";
+  if (f.budget && *f.budget)
+    budget = std::to_string(*f.budget) + " evaluations";
+  else if (!f.budget && f.strategy == "annealing")
+    budget = printf_text("%zu evaluations (%zu where the built-in default partitions)",
+                         tuner::kPlanBudget, tuner::kPartitionedPlanBudget);
   return printf_text("  search: %s, %s per problem; data: %s; decision: %s%s", f.strategy.c_str(),
-                     budget ? (std::to_string(budget) + " evaluations").c_str() : "no budget",
+                     budget.c_str(),
                      distribution_list(dists).c_str(), f.decision.c_str(),
                      f.fresh ? "; --fresh: stored measurements are not reused" : "");
 }

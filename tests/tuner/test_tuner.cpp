@@ -483,6 +483,29 @@ TEST(DefaultPlan, FortyFiveProblemsOverTypesBinsSizesAndBinningAllTunableOnAnH10
   EXPECT_GT(kPlanBudget, 0u);
 }
 
+// Exactly the plan's problems whose built-in default partitions (bins far beyond shared memory:
+// i32 1048576 bins, f32 1048576 and 4194304 bins) search with the smaller budget; 131072 bins
+// (sliced) and every other family keep kPlanBudget.
+TEST(DefaultPlan, PartitionedProblemsSearchWithTheSmallerBudget) {
+  const DeviceInfo d = histtune::test::h100_like();
+  std::vector<std::string> smaller;
+  for (const Problem& p : default_plan()) {
+    const std::size_t budget = plan_search_budget(p, d);
+    const bool partitioned = p.family == hist1d::kFamily &&
+                             hist1d::default_for(p, d).storage == Storage::partitioned;
+    EXPECT_EQ(budget, partitioned ? kPartitionedPlanBudget : kPlanBudget) << p.describe();
+    if (budget == kPartitionedPlanBudget) smaller.push_back(problem_spec_of(p));
+  }
+  std::sort(smaller.begin(), smaller.end());
+  EXPECT_EQ(smaller, (std::vector<std::string>{"hist1d f32 even bins=1048576 n=2^24 [0, 100)",
+                                               "hist1d f32 even bins=4194304 n=2^26 [0, 100)",
+                                               "hist1d i32 direct bins=1048576 n=2^26"}));
+  EXPECT_LT(kPartitionedPlanBudget, kPlanBudget);
+  Problem invalid;  // a problem validate() refuses gets the plan's budget, not a throw
+  invalid.num_bins = 0;
+  EXPECT_EQ(plan_search_budget(invalid, d), kPlanBudget);
+}
+
 TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
   FakeBench bench(landscape);
   TuneOptions o = exhaustive_options();

@@ -1,5 +1,6 @@
 // The default plan of `histtune --gpu auto`: every family's plan_problems(), in family order.
 #include "histtune/family.hpp"
+#include "histtune/hist1d.hpp"
 #include "histtune/tuner/tuner.hpp"
 
 namespace histtune::tuner {
@@ -12,6 +13,12 @@ std::vector<Problem> default_plan() {
   for (const KernelFamily* f : families())
     for (Problem& p : f->plan_problems()) plan.push_back(std::move(p));
   return plan;
+}
+
+std::size_t plan_search_budget(const Problem& p, const DeviceInfo& d) {
+  const bool partitioned = p.family == Family::hist1d && hist1d::validate(p).empty() &&
+                           hist1d::default_for(p, d).storage == Storage::partitioned;
+  return partitioned ? kPartitionedPlanBudget : kPlanBudget;
 }
 
 }  // namespace histtune::tuner

@@ -311,5 +311,12 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
 std::vector<Problem> default_plan();
 constexpr std::size_t kPlanBudget = 160;
 constexpr double kPlanScreenAbove = 3.0;
+// The search budget of a plan's problem when --budget does not set one: kPlanBudget, or
+// kPartitionedPlanBudget where the built-in default partitions (hist1d storage 5, bins far beyond
+// shared memory). Such a kernel compiles in about four times a typical one's time, and the
+// searches spending kPlanBudget on it found nothing better than the default by more than the tie
+// band (docs/tuning.md, session 50).
+constexpr std::size_t kPartitionedPlanBudget = 40;
+std::size_t plan_search_budget(const Problem& p, const DeviceInfo& d);
 
 }  // namespace histtune::tuner

@@ -77,6 +77,7 @@ tuner::TuneOptions plan_options(const Problem& p, const DeviceInfo& d,
                                 const std::vector<db::WinnerRow>& chosen) {
   tuner::TuneOptions opt;
   opt.budget = tuner::SearchBudget{tuner::plan_search_budget(p, d), 0, tuner::kPlanScreenAbove};
+  tuner::plan_phase_budgets(opt, p, d);
   opt.starts = tuner::tuning_starts(chosen, d, p);
   tuner::add_built_in(opt, p, d);
   return opt;

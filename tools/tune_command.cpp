@@ -12,8 +12,9 @@
 namespace histtune::cli {
 namespace {
 
+// After "Tunes the default plan (N problems: ", N counted when the help is built.
 const char* const kDetails =
-    "Tunes the default plan (56 problems: u8, u16, u32, i32, f32, i64, f16, bf16, i8 and i16\n"
+    "u8, u16, u32, i32, f32, i64, f16, bf16, i8 and i16\n"
     "samples, 10 to 1048576 and n/16 bins, 2^12 to 2^28 samples, direct, even and range\n"
     "binning; RGBA frames\n"
     "and [1048576, 512] columns of interleaved channels; batched and segmented rows; weighted\n"
@@ -200,7 +201,8 @@ int run_tune(const Common& c, const TuneValues& v) {
 Command tune_command() {
   return {
       "tune", "tune the default plan or --problem ... (default)",
-      kDetails + std::string(kProblemFormat),
+      "Tunes the default plan (" + std::to_string(tuner::default_plan().size()) +
+          " problems: " + kDetails + kProblemFormat,
       bind_values<TuneValues>(
           declare, [](Common& c, const TuneValues& v) { return run_tune(c, v); }),
       /*is_default=*/true};

@@ -264,6 +264,7 @@ tuner::TuneOptions PlanRun::options_for(const Problem& p, ProgressLine& progress
   tuner::TuneOptions opt;
   opt.strategy = f_.strategy;
   opt.budget = tuner::SearchBudget{plan_budget(f_, p, d_), f_.time_limit_s, f_.screen_above};
+  tuner::plan_phase_budgets(opt, p, d_);
   opt.seed = f_.seed;
   opt.distributions = dists_;
   opt.finalists = f_.finalists;

@@ -506,6 +506,24 @@ TEST(DefaultPlan, PartitionedProblemsSearchWithTheSmallerBudget) {
   EXPECT_EQ(plan_search_budget(invalid, d), kPlanBudget);
 }
 
+// The phases after the search shrink by the same share for those problems only.
+TEST(DefaultPlan, PartitionedProblemsClimbWithAShareOfEachPhaseBudget) {
+  const DeviceInfo d = histtune::test::h100_like();
+  const TuneOptions plain;
+  for (const Problem& p : default_plan()) {
+    TuneOptions opt;
+    plan_phase_budgets(opt, p, d);
+    const std::size_t share = default_partitions(p, d) ? kPartitionedShare : 1;
+    EXPECT_EQ(opt.polish_budget, plain.polish_budget / share) << p.describe();
+    EXPECT_EQ(opt.distribution_budget, plain.distribution_budget / share) << p.describe();
+    EXPECT_EQ(opt.second_search_budget, plain.second_search_budget / share) << p.describe();
+    EXPECT_EQ(opt.worst_case_budget, plain.worst_case_budget / share) << p.describe();
+    EXPECT_GT(opt.polish_budget, 0u) << "a share of each phase, never none: " << p.describe();
+    EXPECT_GT(opt.worst_case_budget, 0u) << p.describe();
+  }
+  EXPECT_GT(kPartitionedShare, 1u);
+}
+
 TEST(TuneWith, ReferencesAreRetimedBesideTheCandidatesButNeverChosen) {
   FakeBench bench(landscape);
   TuneOptions o = exhaustive_options();

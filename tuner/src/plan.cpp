@@ -15,10 +15,20 @@ std::vector<Problem> default_plan() {
   return plan;
 }
 
+bool default_partitions(const Problem& p, const DeviceInfo& d) {
+  return p.family == Family::hist1d && hist1d::validate(p).empty() &&
+         hist1d::default_for(p, d).storage == Storage::partitioned;
+}
+
 std::size_t plan_search_budget(const Problem& p, const DeviceInfo& d) {
-  const bool partitioned = p.family == Family::hist1d && hist1d::validate(p).empty() &&
-                           hist1d::default_for(p, d).storage == Storage::partitioned;
-  return partitioned ? kPartitionedPlanBudget : kPlanBudget;
+  return default_partitions(p, d) ? kPartitionedPlanBudget : kPlanBudget;
+}
+
+void plan_phase_budgets(TuneOptions& opt, const Problem& p, const DeviceInfo& d) {
+  if (!default_partitions(p, d)) return;
+  for (std::size_t* b : {&opt.polish_budget, &opt.distribution_budget, &opt.second_search_budget,
+                         &opt.worst_case_budget})
+    *b /= kPartitionedShare;
 }
 
 }  // namespace histtune::tuner

@@ -311,12 +311,17 @@ std::vector<Point> hist1d_starts(const std::vector<db::WinnerRow>& winners, cons
 std::vector<Problem> default_plan();
 constexpr std::size_t kPlanBudget = 160;
 constexpr double kPlanScreenAbove = 3.0;
-// The search budget of a plan's problem when --budget does not set one: kPlanBudget, or
-// kPartitionedPlanBudget where the built-in default partitions (hist1d storage 5, bins far beyond
-// shared memory). Such a kernel compiles in about four times a typical one's time, and the
-// searches spending kPlanBudget on it found nothing better than the default by more than the tie
-// band (docs/tuning.md, session 50).
-constexpr std::size_t kPartitionedPlanBudget = 40;
+// Where the built-in default partitions (hist1d storage 5, bins far beyond shared memory), a plan
+// tunes with 1 / kPartitionedShare of each budget: the search's (when --budget does not set it)
+// and those of the phases after it (plan_phase_budgets). Such a kernel compiles in about four
+// times a typical one's time, and the plans that spent the whole budgets on them found nothing
+// better than the default by more than the tie band (docs/tuning.md, session 50).
+constexpr std::size_t kPartitionedShare = 4;
+constexpr std::size_t kPartitionedPlanBudget = kPlanBudget / kPartitionedShare;
+bool default_partitions(const Problem& p, const DeviceInfo& d);
+// The search budget of a plan's problem when --budget does not set one.
 std::size_t plan_search_budget(const Problem& p, const DeviceInfo& d);
+// opt's polish, climbs and second search for a plan's problem p (TuneOptions' own elsewhere).
+void plan_phase_budgets(TuneOptions& opt, const Problem& p, const DeviceInfo& d);
 
 }  // namespace histtune::tuner

@@ -86,7 +86,8 @@ void start_compile_children(const TuneFlags& f);
 std::size_t plan_budget(const TuneFlags& f, const Problem& p, const DeviceInfo& d);
 // Problems tuned at once on d: --jobs (0: auto_jobs(d)), at most the plan's.
 int plan_jobs(const TuneFlags& f, const DeviceInfo& d, std::size_t problems);
-// "  search: annealing, 160 evaluations per problem; data: ...; decision: ..." (no newline).
+// "  search: annealing, 160 evaluations (40 where ...) per problem; data: ...; decision: ..."
+// (no newline).
 std::string search_line(const TuneFlags& f, const std::vector<tuner::Distribution>& dists);
 
 // --compare-strategies: exhaustive vs annealing on each problem of `plan`.

@@ -1,4 +1,5 @@
-// The default plan of `histtune --gpu auto`: every family's plan_problems(), in family order.
+// The default plan of `histtune --gpu auto`: every family's plan_problems(), in family order,
+// and the budgets a plan's problems tune with.
 #include "histtune/family.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/tuner/tuner.hpp"

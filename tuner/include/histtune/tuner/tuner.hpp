@@ -321,7 +321,8 @@ constexpr std::size_t kPartitionedPlanBudget = kPlanBudget / kPartitionedShare;
 bool default_partitions(const Problem& p, const DeviceInfo& d);
 // The search budget of a plan's problem when --budget does not set one.
 std::size_t plan_search_budget(const Problem& p, const DeviceInfo& d);
-// opt's polish, climbs and second search for a plan's problem p (TuneOptions' own elsewhere).
+// Where the default partitions, opt's polish, climbs (other distributions, worst case) and second
+// search get 1 / kPartitionedShare of their budgets; elsewhere they stay as they are.
 void plan_phase_budgets(TuneOptions& opt, const Problem& p, const DeviceInfo& d);
 
 }  // namespace histtune::tuner

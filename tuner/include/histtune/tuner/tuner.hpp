@@ -313,9 +313,8 @@ constexpr std::size_t kPlanBudget = 160;
 constexpr double kPlanScreenAbove = 3.0;
 // Where the built-in default partitions (hist1d storage 5, bins far beyond shared memory), a plan
 // tunes with 1 / kPartitionedShare of each budget: the search's (when --budget does not set it)
-// and those of the phases after it (plan_phase_budgets). Such a kernel compiles in about four
-// times a typical one's time, and the plans that spent the whole budgets on them found nothing
-// better than the default by more than the tie band (docs/tuning.md, session 50).
+// and those of the phases after it (plan_phase_budgets): their kernels are the slowest to compile
+// and the default has won their tunings (docs/tuning.md, "A cold plan", session 50).
 constexpr std::size_t kPartitionedShare = 4;
 constexpr std::size_t kPartitionedPlanBudget = kPlanBudget / kPartitionedShare;
 bool default_partitions(const Problem& p, const DeviceInfo& d);

@@ -815,36 +815,57 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
                                               unsigned int* start, unsigned short* stage,
                                               unsigned int* table, unsigned short* bins) {
   unsigned int rank[kPerTile];
+  auto part_of = [&](unsigned int i) {
+    return bin[i] == kNoPart ? kNoPart : bin[i] >> HT_PARTITION_BITS;
+  };
+#if HT_AGGREGATE != 2
+  // A tile after one whose largest partition held no more than four times the average (the scan
+  // below sets start[parts + 1]; uniform data) takes each rank with a plain returning atomic:
+  // the uniform-warp test of the other tiles costs a shuffle and a branch a sample.
+  if (start[parts + 1] == 0u) {
 #pragma unroll
-  for (unsigned int i = 0; i < kPerTile; ++i) {
-    const unsigned int part = bin[i] == kNoPart ? kNoPart : bin[i] >> HT_PARTITION_BITS;
-    const unsigned int lane = threadIdx.x % 32u;
-    // A warp whose lanes share one partition (constant data, long runs) takes its ranks with one
-    // atomic: 32 returning atomics on one word serialise. HT_AGGREGATE 2 merges every group of
-    // lanes that share a partition (__match_any_sync), at a match per sample.
-#if HT_AGGREGATE == 2
-    const unsigned int peers = __match_any_sync(0xFFFFFFFFu, part);
-    const unsigned int first = __ffs(peers) - 1u;
-    unsigned int base = 0;
-    if (lane == first && part != kNoPart) base = atomicAdd(&cnt[part], __popc(peers));
-    rank[i] = __shfl_sync(0xFFFFFFFFu, base, first) + __popc(peers & ((1u << lane) - 1u));
-#else
-    // The test is a warp-uniform branch, so a warp of several partitions (uniform data) pays a
-    // vote and its own atomic, not the group arithmetic (about 12 instructions a sample).
-    if (__all_sync(0xFFFFFFFFu, part == __shfl_sync(0xFFFFFFFFu, part, 0))) {
-      unsigned int base = 0;
-      if (lane == 0 && part != kNoPart) base = atomicAdd(&cnt[part], 32u);
-      rank[i] = __shfl_sync(0xFFFFFFFFu, base, 0) + lane;
-    } else {
+    for (unsigned int i = 0; i < kPerTile; ++i) {
+      const unsigned int part = part_of(i);
       rank[i] = part != kNoPart ? atomicAdd(&cnt[part], 1u) : 0u;
     }
+  } else
 #endif
+  {
+#pragma unroll
+    for (unsigned int i = 0; i < kPerTile; ++i) {
+      const unsigned int part = part_of(i);
+      const unsigned int lane = threadIdx.x % 32u;
+      // A warp whose lanes share one partition (constant data, long runs) takes its ranks with
+      // one atomic: 32 returning atomics on one word serialise. HT_AGGREGATE 2 merges every
+      // group of lanes that share a partition (__match_any_sync), at a match per sample.
+#if HT_AGGREGATE == 2
+      const unsigned int peers = __match_any_sync(0xFFFFFFFFu, part);
+      const unsigned int first = __ffs(peers) - 1u;
+      unsigned int base = 0;
+      if (lane == first && part != kNoPart) base = atomicAdd(&cnt[part], __popc(peers));
+      rank[i] = __shfl_sync(0xFFFFFFFFu, base, first) + __popc(peers & ((1u << lane) - 1u));
+#else
+      // The test is a warp-uniform branch, so a warp of several partitions (skewed data) pays a
+      // vote and its own atomic, not the group arithmetic (about 12 instructions a sample).
+      if (__all_sync(0xFFFFFFFFu, part == __shfl_sync(0xFFFFFFFFu, part, 0))) {
+        unsigned int base = 0;
+        if (lane == 0 && part != kNoPart) base = atomicAdd(&cnt[part], 32u);
+        rank[i] = __shfl_sync(0xFFFFFFFFu, base, 0) + lane;
+      } else {
+        rank[i] = part != kNoPart ? atomicAdd(&cnt[part], 1u) : 0u;
+      }
+#endif
+    }
   }
   __syncthreads();
   if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of partitions
     const unsigned int per = (parts + 31u) / 32u, first = threadIdx.x * per;
-    unsigned int sum = 0;
-    for (unsigned int j = first; j < min(parts, first + per); ++j) sum += (cnt[j] + 7u) & ~7u;
+    unsigned int sum = 0, most = 0;
+    for (unsigned int j = first; j < min(parts, first + per); ++j) {
+      sum += (cnt[j] + 7u) & ~7u;
+      most = max(most, cnt[j]);
+    }
+    const bool hot = __any_sync(0xFFFFFFFFu, most * parts > 4u * kTile);
     unsigned int incl = sum;
 #pragma unroll
     for (unsigned int o = 1; o < 32u; o <<= 1) {
@@ -856,7 +877,10 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
       start[j] = run;
       run += (cnt[j] + 7u) & ~7u;
     }
-    if (threadIdx.x == 31u) start[parts] = run;  // the slots the tile's groups take
+    if (threadIdx.x == 31u) {
+      start[parts] = run;  // the slots the tile's groups take
+      start[parts + 1] = hot;  // a partition above four times the average: the next tile tests
+    }
   }
   __syncthreads();
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) {
@@ -949,9 +973,10 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #endif
   unsigned int* cnt = smem;
   unsigned int* start = smem + parts;
-  const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts]; 16-byte aligned
+  const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts + 1]; 16-byte aligned
   unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
   for (unsigned int j = threadIdx.x; j < parts; j += kThreads) cnt[j] = 0u;
+  if (threadIdx.x == 0) start[parts + 1] = 1u;  // the first tile tests its warps (ht_place_tile)
   // The stage starts as all sink; ht_place_tile keeps it so (its padding needs no stores).
   for (unsigned int i = threadIdx.x; i < ht_tile_slots(parts) / 8u; i += kThreads)
     reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();

@@ -1,10 +1,14 @@
 // On the GPU: partitioned storage (hist1d storage 5: the partition pass, then the count pass),
 // bins from the large-bin boundary to 2^22 (just past 2^21: the first partitions of 2^15 bins on
 // sm_90), odd sizes and a misaligned start, every distribution, every binning, prefetch 2 (bulk
-// copies, sm_90) on aligned and misaligned starts, and inputs that take several rounds of the
-// workspace, exact against the host reference. Counts start as 0xFF bytes: the first round must
-// store every bin.
+// copies, sm_90) on aligned and misaligned starts, inputs that take several rounds of the
+// workspace, and blocks whose tiles switch between spread and one-bin data, exact against the
+// host reference. Counts start as 0xFF bytes: the first round must store every bin.
 #include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
 
 #include "gpu.hpp"
 #include "gpu_exact.hpp"
@@ -96,6 +100,44 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
   }
   EXPECT_EQ(ran, want);
   EXPECT_GE(want, 9 * 4 * 5);
+}
+
+// Each tile holds either samples spread over every partition or samples of one bin, drawn per
+// tile, so a block's partition pass switches between plain ranks (after a tile without a hot
+// partition) and the uniform-warp test (after one with) both ways. Two SMs assumed: every block
+// takes a dozen tiles of a small input (small enough for racecheck).
+TEST(Partitioned, TilesSwitchingBetweenSpreadAndOneBinStayExact) {
+  HT_REQUIRE_GPU();
+  DeviceInfo d = query_device(current_device());
+  d.sm_count = 2;
+  KernelCache cache;
+  for (const char* label : labels_for(d, {kPartScalar, kPartWide}, {kPartBulk})) {
+    const auto c = Hist1DConfig::parse(label);
+    ASSERT_TRUE(c);
+    Problem p = shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0);
+    const std::uint64_t tile = hist1d::tile_samples(*c, p);
+    p.n = 12 * tile * 2 * c->blocks_per_sm + 5;  // and a last tile of 5
+    ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << label;
+    const std::uint64_t seed = test::fresh_seed();
+    std::mt19937_64 rng(seed);
+    std::vector<std::int32_t> samples(p.n);
+    for (std::uint64_t first = 0; first < p.n; first += tile) {
+      const bool one_bin = rng() % 2 == 0;
+      const auto bin = static_cast<std::int32_t>(rng() % p.num_bins);
+      for (std::uint64_t i = first; i < std::min(p.n, first + tile); ++i)
+        samples[i] = one_bin ? bin : static_cast<std::int32_t>(rng() % p.num_bins);
+    }
+    std::vector<std::uint8_t> host(p.n * sizeof(std::int32_t));
+    std::memcpy(host.data(), samples.data(), host.size());
+    tuner::DeviceInputs in(p, host, 0);
+    const Kernel k = cache.get(hist1d::request(*c, p, d.arch()), hist1d::kKernel);
+    const Hist1DLaunch launch(cache, k, *c, p, d);
+    HT_CUDA(cudaMemset(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t)));
+    launch(p, in.samples(0), in.counts(), nullptr);
+    HT_CUDA(cudaDeviceSynchronize());
+    EXPECT_EQ(in.read_counts(p.num_bins), reference_histogram(p, host.data()))
+        << label << " seed " << seed;
+  }
 }
 
 // A device with little memory gives a small workspace: the input runs in many rounds, the later

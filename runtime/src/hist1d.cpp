@@ -311,8 +311,9 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
   switch (c.storage) {
     case Storage::global:
       return 0;
-    case Storage::partitioned:  // the partition pass: counts and starts per partition and the
-                                // groups' total (rounded to 16 bytes), the stage, prefetch 2's
+    case Storage::partitioned:  // the partition pass: counts and starts per partition, the
+                                // groups' total and the hot-tile flag (rounded to 16 bytes), the
+                                // stage and prefetch 2's tiles
       return (partitions(p, arch) * 2 + 4) / 4 * 4 * word +
              partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
              bulk_prefetch_bytes(c, p);

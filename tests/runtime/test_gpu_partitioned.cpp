@@ -129,14 +129,8 @@ TEST(Partitioned, TilesSwitchingBetweenSpreadAndOneBinStayExact) {
     }
     std::vector<std::uint8_t> host(p.n * sizeof(std::int32_t));
     std::memcpy(host.data(), samples.data(), host.size());
-    tuner::DeviceInputs in(p, host, 0);
-    const Kernel k = cache.get(hist1d::request(*c, p, d.arch()), hist1d::kKernel);
-    const Hist1DLaunch launch(cache, k, *c, p, d);
-    HT_CUDA(cudaMemset(in.counts(), 0xFF, p.num_bins * sizeof(std::uint32_t)));
-    launch(p, in.samples(0), in.counts(), nullptr);
-    HT_CUDA(cudaDeviceSynchronize());
-    EXPECT_EQ(in.read_counts(p.num_bins), reference_histogram(p, host.data()))
-        << label << " seed " << seed;
+    test::expect_config_exact(cache, *c, p, d, host, 0,
+                              "tiles of spread or one-bin data, seed " + std::to_string(seed));
   }
 }
 

@@ -768,10 +768,9 @@ enum : unsigned int {
   kPartBins = 1u << HT_PARTITION_BITS,
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
-  // Chunk loads in flight a lane in the count pass: 6 (60 registers) takes a uniform window of 32
-  // tiles of 8,192 samples at 128 partitions (~270 chunks) in two rounds instead of three, and a
-  // hot partition's longer windows in fewer; 8 leaves a second round almost empty (docs/kernels.md).
-  kCountLoads = 6,
+  // Chunk loads a round in the count pass: the next round's 4 are in flight while this round's 4
+  // are added (64 registers; 6 spill); docs/kernels.md.
+  kCountLoads = 4,
 };
 
 __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {
@@ -1209,8 +1208,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     };
     // A window's last round often holds a few chunks: the rounds of 32 with none are skipped
     // (a warp-uniform test), not loaded as padding and added to the sink.
-    for (unsigned int k0 = 0; k0 < total; k0 += 32u * kCountLoads) {
-      uint4 w[kCountLoads];
+    auto load_round = [&](unsigned int k0, uint4(&w)[kCountLoads]) {
 #pragma unroll
       for (unsigned int j = 0; j < kCountLoads; ++j) {
         w[j] = make_uint4(sink, sink, sink, sink);
@@ -1220,9 +1218,18 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
           if (k < total) w[j] = *a;
         }
       }
+    };
+    // The next round's loads go out before this round's adds, so they are in flight meanwhile.
+    uint4 w[kCountLoads];
+    load_round(0u, w);
+    for (unsigned int k0 = 0; k0 < total; k0 += 32u * kCountLoads) {
+      uint4 v[kCountLoads];
+#pragma unroll
+      for (unsigned int j = 0; j < kCountLoads; ++j) v[j] = w[j];
+      if (k0 + 32u * kCountLoads < total) load_round(k0 + 32u * kCountLoads, w);
 #pragma unroll
       for (unsigned int j = 0; j < kCountLoads; ++j)
-        if (k0 + 32u * j < total) add_chunk(w[j]);
+        if (k0 + 32u * j < total) add_chunk(v[j]);
     }
   }
   __syncthreads();

@@ -1117,6 +1117,17 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
 // a few lanes a group), and stores (later rounds: adds) its
 // bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
 // last share return.
+// A warp's bitwise OR (one REDUX from sm_80; five shuffles before).
+__device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(0xFFFFFFFFu, v);
+#else
+#pragma unroll
+  for (unsigned int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(0xFFFFFFFFu, v, o);
+  return v;
+#endif
+}
+
 extern "C" __global__ void __launch_bounds__(kCountThreads)
 histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long n,
                       unsigned int num_bins, unsigned int* __restrict__ counts,
@@ -1124,6 +1135,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   extern __shared__ unsigned int hist[];
   __shared__ unsigned int warp_sums[kCountThreads / 32u];
   __shared__ unsigned int mine[3];  // p, g, G
+  __shared__ unsigned int group_at[kCountThreads];  // a warp's window: its groups' chunk bases
   const unsigned int parts = ht_partitions(num_bins);
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
@@ -1160,14 +1172,16 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   // table words 32 at a time, a lane each (one coalesced load). The 32 groups' chunks of 8 bins
   // (16 bytes; the partition pass padded each group to whole chunks with the sink, word
   // kPartBins) are numbered through the warp, and lane l loads chunks l, l + 32, ...: chunk k is
-  // the last group's whose first chunk is <= k (a binary search over the lanes' firsts). Every
-  // lane then adds 8 bins a load, unconditionally (+1s compile to ATOMS.POPC.INC, which merges a
-  // warp's adds to one word: the sink, constant data); only the padding is wasted.
+  // the last non-empty group's whose first chunk is <= k. Every lane then adds 8 bins a load,
+  // unconditionally (+1s compile to ATOMS.POPC.INC, which merges a warp's adds to one word: the
+  // sink, constant data); only the padding is wasted.
   const unsigned long long slots = ht_tile_slots(parts);
   const unsigned long long mine_tiles = g < stride ? (stride - g + shares - 1u) / shares : 0u;
   const unsigned long long per_warp = (mine_tiles + kWarps - 1u) / kWarps;
   const unsigned long long end = min(mine_tiles, (warp + 1u) * per_warp);
   const unsigned int sink = kPartBins | (kPartBins << 16);
+  const uint4* chunks16 = reinterpret_cast<const uint4*>(bins);
+  unsigned int* bases = group_at + warp * 32u;
   auto add_chunk = [&](const uint4& w) {
     const unsigned int word[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
@@ -1194,17 +1208,24 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     }
     const unsigned int total = __shfl_sync(0xFFFFFFFFu, first, 31);
     first -= chunks;
-    // Chunk k of the window, in lane l's group when first_l <= k < first_l + chunks_l, is at
-    // byte base_l + 16 k (an address, not a pointer: it is only dereferenced inside the group).
-    const unsigned long long base =
-        reinterpret_cast<unsigned long long>(bins) +
-        2ull * ((g + (i0 + lane) * shares) * slots + (words & 0xFFFFu)) - 16ull * first;
-    auto chunk_at = [&](unsigned int k) {  // every lane calls it: the shuffles need them all
-      unsigned int u = 0;
-#pragma unroll
-      for (unsigned int step = 16; step > 0; step >>= 1)
-        if (__shfl_sync(0xFFFFFFFFu, first, u + step) <= k) u += step;
-      return reinterpret_cast<const uint4*>(__shfl_sync(0xFFFFFFFFu, base, u) + 16ull * k);
+    // The non-empty groups' bases, in lane order: chunk k of group d is chunks16[bases[d] + k]
+    // (a chunk index less the group's first; the workspace's 256 MB bound keeps it in 32 bits,
+    // and unsigned wrap-around makes the sum right).
+    const bool some = chunks > 0u;
+    const unsigned int nonempty = __ballot_sync(0xFFFFFFFFu, some);
+    __syncwarp();  // the window before has read its bases
+    if (some)
+      bases[__popc(nonempty & ((1u << lane) - 1u))] =
+          (unsigned int)(((g + (i0 + lane) * shares) * slots + (words & 0xFFFFu)) / 8u) - first;
+    __syncwarp();
+    // Row R (chunks R..R + 31, lane l's R + l): the groups begun by R (a ballot), plus those
+    // beginning within the row at or before l (their offsets' bits, one OR over the warp).
+    auto chunk_at = [&](unsigned int row) {  // every lane calls it: the votes need them all
+      const unsigned int before = __ballot_sync(0xFFFFFFFFu, some && first <= row);
+      const unsigned int within =
+          ht_warp_or(some && first > row && first - row < 32u ? 1u << (first - row) : 0u);
+      const unsigned int d = __popc(before) - 1u + __popc(within & ((2u << lane) - 1u));
+      return chunks16 + (bases[d] + row + lane);
     };
     // A window's last round often holds a few chunks: the rounds of 32 with none are skipped
     // (a warp-uniform test), not loaded as padding and added to the sink.
@@ -1214,7 +1235,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
         w[j] = make_uint4(sink, sink, sink, sink);
         const unsigned int k = k0 + 32u * j + lane;
         if (k0 + 32u * j < total) {
-          const uint4* a = chunk_at(k);
+          const uint4* a = chunk_at(k0 + 32u * j);
           if (k < total) w[j] = *a;
         }
       }

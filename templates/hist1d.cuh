@@ -769,7 +769,7 @@ enum : unsigned int {
   kNoPart = 0xFFFFFFFFu,
   kCountThreads = 1024,
   // Chunk loads a round in the count pass: the next round's 4 are in flight while this round's 4
-  // are added (64 registers; 6 spill); docs/kernels.md.
+  // are added (57-60 registers; 6 spill); docs/kernels.md.
   kCountLoads = 4,
 };
 
@@ -1112,11 +1112,6 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   }
 }
 
-// Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
-// sizes), counts p's groups of tiles g, g + G, ... in shared memory (each warp a run of them,
-// a few lanes a group), and stores (later rounds: adds) its
-// bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
-// last share return.
 // A warp's bitwise OR (one REDUX from sm_80; five shuffles before).
 __device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
 #if __CUDA_ARCH__ >= 800
@@ -1128,6 +1123,11 @@ __device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
 #endif
 }
 
+// Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
+// sizes), counts p's groups of tiles g, g + G, ... in shared memory (each warp a run of them,
+// a few lanes a group), and stores (later rounds: adds) its
+// bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
+// last share return.
 extern "C" __global__ void __launch_bounds__(kCountThreads)
 histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long n,
                       unsigned int num_bins, unsigned int* __restrict__ counts,

@@ -74,6 +74,10 @@ TEST(Partitioned, TheWidestPartitionIsWhatACountBlockHoldsOnTheArchitecture) {
   const CompiledKernel count = compile(hist1d::count_request(part(), p, 90));
   EXPECT_NE(std::string(count.cubin.begin(), count.cubin.end()).find(hist1d::kCountKernel),
             std::string::npos);
+  // sm_75 has no warp OR instruction: the count pass takes the shuffles' path (ht_warp_or).
+  const CompiledKernel turing = compile(hist1d::count_request(part(), p, 75));
+  EXPECT_NE(std::string(turing.cubin.begin(), turing.cubin.end()).find(hist1d::kCountKernel),
+            std::string::npos);
 }
 
 TEST(Partitioned, LabelRoundTripsAndDefinesItsPartitionBits) {

@@ -779,6 +779,11 @@ __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long 
 __device__ __forceinline__ unsigned int ht_partitions(unsigned int num_bins) {
   return (num_bins + kPartBins - 1u) >> HT_PARTITION_BITS;
 }
+// The partition pass's scan gives each of a warp's lanes whole uint4s of counts: rows of 128
+// partitions, the padding's counts 0.
+__device__ __forceinline__ unsigned int ht_scan_rows(unsigned int parts) {
+  return (parts + 127u) / 128u;
+}
 // The table's words, rounded up so that the bins after it start on a 16-byte boundary.
 __device__ __forceinline__ unsigned long long ht_table_words(unsigned int parts,
                                                              unsigned long long stride) {
@@ -807,24 +812,23 @@ __device__ __forceinline__ uint4 ht_sink_chunk() {
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
-// stored with 16-byte writes. `cnt` starts and ends zeroed.
+// stored with 16-byte writes. `cnt` starts and ends zeroed. The starts are 16-bit values (they
+// fit: hist1d.cuh's tile bound), two a word: fewer words for each sample's gather to conflict
+// on. groups[0] is the slots the tile's groups take, groups[1] the hot-tile flag.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
                                               unsigned int parts, const unsigned int* bin,
-                                              unsigned int* cnt,
-                                              unsigned int* start, unsigned short* stage,
+                                              unsigned int* cnt, unsigned short* start16,
+                                              unsigned int* groups, unsigned short* stage,
                                               unsigned int* table, unsigned short* bins) {
   unsigned int rank[kPerTile];
-  // The starts as 16-bit values (they fit: hist1d.cuh's tile bound), two a word: fewer words for
-  // each sample's gather to conflict on. start[parts] and start[parts + 1] stay whole words.
-  unsigned short* start16 = reinterpret_cast<unsigned short*>(start);
   auto part_of = [&](unsigned int i) {
     return bin[i] == kNoPart ? kNoPart : bin[i] >> HT_PARTITION_BITS;
   };
 #if HT_AGGREGATE != 2
   // A tile after one whose largest partition held no more than four times the average (the scan
-  // below sets start[parts + 1]; uniform data) takes each rank with a plain returning atomic:
+  // below sets groups[1]; uniform data) takes each rank with a plain returning atomic:
   // the uniform-warp test of the other tiles costs a shuffle and a branch a sample.
-  if (start[parts + 1] == 0u) {
+  if (groups[1] == 0u) {
 #pragma unroll
     for (unsigned int i = 0; i < kPerTile; ++i) {
       const unsigned int part = part_of(i);
@@ -860,12 +864,25 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     }
   }
   __syncthreads();
-  if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of partitions
-    const unsigned int per = (parts + 31u) / 32u, first = threadIdx.x * per;
-    unsigned int sum = 0, most = 0;
-    for (unsigned int j = first; j < min(parts, first + per); ++j) {
-      sum += (cnt[j] + 7u) & ~7u;
-      most = max(most, cnt[j]);
+  if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of whole uint4s
+    // cnt and the starts are padded to whole rows of 128 partitions (ht_scan_rows), whose
+    // padding stays 0: a lane loads its counts four at a time and keeps them for its starts.
+    const unsigned int rows = ht_scan_rows(parts);
+    const uint4* mine = reinterpret_cast<const uint4*>(cnt) + threadIdx.x * rows;
+    uint2* starts = reinterpret_cast<uint2*>(start16) + threadIdx.x * rows;
+    auto pad8 = [](unsigned int c) { return (c + 7u) & ~7u; };
+    auto slots = [&](uint4 c) { return pad8(c.x) + pad8(c.y) + pad8(c.z) + pad8(c.w); };
+    auto put = [&](unsigned int r, uint4 c, unsigned int& run) {  // four starts, two words
+      const unsigned int a = run, b = a + pad8(c.x), d = b + pad8(c.y), e = d + pad8(c.z);
+      run = e + pad8(c.w);
+      starts[r] = make_uint2(a | (b << 16), d | (e << 16));
+    };
+    const uint4 first = mine[0];  // kept in registers from the sum to the starts
+    unsigned int sum = slots(first), most = max(max(first.x, first.y), max(first.z, first.w));
+    for (unsigned int r = 1; r < rows; ++r) {
+      const uint4 c = mine[r];
+      sum += slots(c);
+      most = max(most, max(max(c.x, c.y), max(c.z, c.w)));
     }
     const bool hot = __any_sync(0xFFFFFFFFu, most * parts > 4u * kTile);
     unsigned int incl = sum;
@@ -875,13 +892,11 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
       if (threadIdx.x >= o) incl += y;
     }
     unsigned int run = incl - sum;
-    for (unsigned int j = first; j < min(parts, first + per); ++j) {
-      start16[j] = run;
-      run += (cnt[j] + 7u) & ~7u;
-    }
+    put(0, first, run);
+    for (unsigned int r = 1; r < rows; ++r) put(r, mine[r], run);
     if (threadIdx.x == 31u) {
-      start[parts] = run;  // the slots the tile's groups take
-      start[parts + 1] = hot;  // a partition above four times the average: the next tile tests
+      groups[0] = run;  // the slots the tile's groups take
+      groups[1] = hot;  // a partition above four times the average: the next tile tests
     }
   }
   __syncthreads();
@@ -898,7 +913,7 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   uint4* in = reinterpret_cast<uint4*>(stage);
   // Each chunk copied out is refilled with the sink, so the next tile's group padding (the slots
   // between a group's samples and its next chunk) is already there: no per-partition padding loop.
-  for (unsigned int i = threadIdx.x; i < start[parts] / 8u; i += kThreads) {
+  for (unsigned int i = threadIdx.x; i < groups[0] / 8u; i += kThreads) {
     out[i] = in[i];
     in[i] = ht_sink_chunk();
   }
@@ -974,11 +989,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   extern __shared__ unsigned int smem[];
 #endif
   unsigned int* cnt = smem;
-  unsigned int* start = smem + parts;
-  const unsigned int stage_at = (2u * parts + 4u) & ~3u;  // after start[parts + 1]; 16-byte aligned
+  // cnt and the starts padded to whole scan rows, then groups[2] and 8 bytes to keep the stage
+  // 16-byte aligned (hist1d::counter_bytes).
+  const unsigned int padded = ht_scan_rows(parts) * 128u;
+  unsigned short* start16 = reinterpret_cast<unsigned short*>(smem + padded);
+  unsigned int* groups = smem + padded + padded / 2u;
+  const unsigned int stage_at = padded + padded / 2u + 4u;
   unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
-  for (unsigned int j = threadIdx.x; j < parts; j += kThreads) cnt[j] = 0u;
-  if (threadIdx.x == 0) start[parts + 1] = 1u;  // the first tile tests its warps (ht_place_tile)
+  for (unsigned int j = threadIdx.x; j < padded; j += kThreads) cnt[j] = 0u;
+  if (threadIdx.x == 0) groups[1] = 1u;  // the first tile tests its warps (ht_place_tile)
   // The stage starts as all sink; ht_place_tile keeps it so (its padding needs no stores).
   for (unsigned int i = threadIdx.x; i < ht_tile_slots(parts) / 8u; i += kThreads)
     reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
@@ -1053,7 +1072,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
           bin_sample(samples[tail_start + e - head], i);
       }
     }
-    ht_place_tile(t, stride, parts, bin, cnt, start, stage, table, bins);
+    ht_place_tile(t, stride, parts, bin, cnt, start16, groups, stage, table, bins);
   }
 }
 

@@ -311,12 +311,15 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
   switch (c.storage) {
     case Storage::global:
       return 0;
-    case Storage::partitioned:  // the partition pass: counts and starts per partition, the
-                                // groups' total and the hot-tile flag (rounded to 16 bytes), the
-                                // stage and prefetch 2's tiles
-      return (partitions(p, arch) * 2 + 4) / 4 * 4 * word +
+    case Storage::partitioned: {  // the partition pass: counts and 16-bit starts per partition,
+                                  // padded to whole scan rows of 128, the groups' total, the
+                                  // hot-tile flag and 8 bytes of alignment, the stage and
+                                  // prefetch 2's tiles (hist1d.cuh)
+      const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
+      return (padded + padded / 2 + 4) * word +
              partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
              bulk_prefetch_bytes(c, p);
+    }
     case Storage::cluster:
       return (static_cast<std::size_t>(bins) + c.cluster - 1) / c.cluster * word;
     case Storage::packed:  // copies of 16-bit counters two per word, rows padded like storage 0's

@@ -34,8 +34,11 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   T* get() const { return ptr_; }
+  // Done on return, like fill_bytes: a copy from pageable memory may return before its DMA has
+  // landed, and a non-blocking stream's work does not wait for the legacy stream's.
   void upload(const std::vector<T>& h) {
     HT_CUDA(cudaMemcpy(ptr_, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice));
+    HT_CUDA(cudaDeviceSynchronize());
   }
   std::vector<T> download() const {
     std::vector<T> h(count_);

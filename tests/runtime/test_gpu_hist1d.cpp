@@ -414,6 +414,7 @@ TEST(ZeroingKernel, EveryAddingStorageIsExactOnAStreamAndInGraphReplays) {
         << s.label;
     EXPECT_EQ(launch.zeroes_with_kernel(true), kernel_zeroes) << s.label;
     HT_CUDA(cudaMemset(in.counts(), 0xFF, s.p.num_bins * sizeof(std::uint32_t)));
+    HT_CUDA(cudaDeviceSynchronize());  // the legacy stream's memset, before the stream's calls
     for (int call = 0; call < 2; ++call) {
       launch(s.p, in.samples(0), in.counts(), stream);
       HT_CUDA(cudaStreamSynchronize(stream));

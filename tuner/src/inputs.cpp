@@ -432,6 +432,9 @@ DeviceInputs::DeviceInputs(const Problem& p, const std::vector<std::uint8_t>& ho
   for (int c = 0; c < copies_; ++c)
     if (bytes) HT_CUDA(cudaMemcpy(d_pool_ + c * stride_, host.data(), bytes, cudaMemcpyHostToDevice));
   HT_CUDA(cudaMalloc(&d_counts_, sizeof(std::uint32_t) * std::max<std::uint32_t>(p.num_bins, 1)));
+  // The copies above ran on the legacy stream and, from pageable memory, may return before their
+  // DMA lands; the timing stream is non-blocking and would not wait for them.
+  HT_CUDA(cudaDeviceSynchronize());
 }
 
 DeviceInputs::~DeviceInputs() {

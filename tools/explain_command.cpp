@@ -167,7 +167,8 @@ int run_explain(const Common& c, const ExplainValues& v) {
     nlohmann::json resources = nullptr;
     if (res)
       resources = {{"kernel", choice.family->kernel_name()}, {"registers", res->registers},
-                   {"local_bytes", res->local_bytes}, {"nvrtc", nvrtc_version()}};
+                   {"local_bytes", res->local_bytes}, {"shared_bytes", res->shared_bytes},
+                   {"nvrtc", nvrtc_version()}};
     nlohmann::json dev = {{"name", d.name}, {"uuid", d.uuid},
                           {"arch", "sm_" + std::to_string(d.arch())}, {"source", source}};
     print_json({{"histtune", version()}, {"command", "explain"},
@@ -191,9 +192,9 @@ int run_explain(const Common& c, const ExplainValues& v) {
   std::printf("why       %s\n", lines.front().c_str());
   for (std::size_t i = 1; i < lines.size(); ++i) std::printf("          %s\n", lines[i].c_str());
   if (res)
-    std::printf("kernel    %s: %d registers a thread, %d bytes of local memory a thread (NVRTC %s, "
-                "sm_%d)\n",
-                choice.family->kernel_name(), res->registers, res->local_bytes,
+    std::printf("kernel    %s: %d registers a thread, %d bytes of local memory a thread, %d bytes "
+                "of static shared memory a block (NVRTC %s, sm_%d)\n",
+                choice.family->kernel_name(), res->registers, res->local_bytes, res->shared_bytes,
                 nvrtc_version().c_str(), d.arch());
   if (!v.cubin.empty())
     std::printf("cubin     %s (sm_%d, NVRTC %s)\n", v.cubin.c_str(), d.arch(),
@@ -213,7 +214,8 @@ void declare(CLI::App* app, Common& common, ExplainValues& v) {
       ->excludes(device);
   app->add_flag("--resources", v.resources,
                 "also compile the configuration's kernel with NVRTC for the device's\n"
-                "architecture (no GPU) and print its registers and local memory a thread");
+                "architecture (no GPU) and print its registers and local memory a thread\n"
+                "and its static shared memory a block");
   app->add_option("--cubin", v.cubin,
                   "also write the configuration's kernel, compiled with NVRTC for the device's\n"
                   "architecture (no GPU), to FILE: a CUBIN to read with cuobjdump -sass")
@@ -234,7 +236,8 @@ Command explain_command() {
           "device: --device UUID (one stored in the database), --arch sm_XY (any of that\n"
           "architecture: its limits and its stored devices), else this machine's GPU, else the\n"
           "database's only device. --resources adds what the kernel asks of an SM (registers\n"
-          "and local memory a thread, from the CUBIN NVRTC compiles for that architecture);\n"
+          "and local memory a thread, static shared memory a block, from the CUBIN NVRTC\n"
+          "compiles for that architecture);\n"
           "--cubin FILE writes that CUBIN (its machine code: cuobjdump -sass FILE).",
           bind_values<ExplainValues>(declare, run_explain)};
 }

@@ -171,7 +171,7 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
                              std::to_string(partition_bits_max(d.arch())) + " bins, " +
                              std::to_string(p.num_bins) + " bins need " +
                              std::to_string(partitions(p, d.arch())));
-  if (const std::size_t count = count_pass_smem(partition_bits(p, d.arch()));
+  if (const std::size_t count = count_pass_smem(partition_bits(p, d.arch())) + kCountPassStaticSmem;
       count > d.smem_per_block_optin)
     return Restriction::rule("partitioned storage (5): the count pass's " + std::to_string(count) +
                              " B of shared memory exceed the device's per-block limit " +
@@ -443,7 +443,7 @@ int partition_bits_max(int arch) {
   const std::size_t smem = arch_smem_per_block_optin(arch);
   if (smem == 0) return kPartitionBitsPortable;
   int bits = kPartitionBitsMax;
-  while (bits > kPartitionBitsMin && count_pass_smem(bits) > smem) --bits;
+  while (bits > kPartitionBitsMin && count_pass_smem(bits) + kCountPassStaticSmem > smem) --bits;
   return bits;
 }
 

@@ -108,7 +108,12 @@ std::optional<KernelResources> kernel_resources(const std::vector<char>& cubin,
       at += 4 + size;
     }
   }
-  if (out) out->local_bytes = frame;
+  if (!out) return out;
+  out->local_bytes = frame;
+  const std::string shared = ".nv.shared." + std::string(kernel);
+  for (const Section& sec : *s)
+    if (sec.type == kNoBits && e.str((*s)[*shstrndx].offset + sec.name) == shared)
+      out->shared_bytes = static_cast<int>(sec.size);
   return out;
 }
 

@@ -31,11 +31,15 @@ TEST(KernelResources, EachKernelOfACubinWithinItsLaunchBounds) {
   EXPECT_GT(pass->registers, 32);  // a tile's bins and ranks live in registers
   EXPECT_LE(pass->registers, 64);
   EXPECT_GE(pass->local_bytes, 0);
+  // Its shared memory is all dynamic: its section holds only the 1 KB NVRTC gives every sm_90
+  // kernel, the zero kernel's too (the count kernel's own arrays: Partitioned.TheWidest...).
+  EXPECT_EQ(pass->shared_bytes, 1024);
   const auto zero = kernel_resources(cubin, "histtune_hist1d_zero");  // the counts' zeroing
   ASSERT_TRUE(zero);
   EXPECT_GT(zero->registers, 0);
   EXPECT_LT(zero->registers, pass->registers);
   EXPECT_EQ(zero->local_bytes, 0);
+  EXPECT_EQ(zero->shared_bytes, 1024);
 }
 
 TEST(KernelResources, NothingForAnotherKernelOrBytesThatAreNoCubin) {

@@ -103,8 +103,9 @@ TEST(ExplainCommand, WithoutADatabaseTheDefaultIsExplained) {
 
 // --resources compiles the configuration the call runs (here the partitioned default of 2^20
 // bins: 512 threads, two blocks an SM) for the architecture and reads its CUBIN, still without a
-// GPU; the JSON carries the same numbers.
-TEST(ExplainCommand, ResourcesAreTheCompiledKernelsRegistersAndLocalMemory) {
+// GPU; the JSON carries the same numbers (its static shared memory: the 1 KB of every sm_90
+// kernel, its own being dynamic).
+TEST(ExplainCommand, ResourcesAreTheCompiledKernelsRegistersAndMemory) {
   ScratchDir dir("histtune_explain_resources");
   const std::string args = "explain --problem f32:even:1048576:2^24:0:100 --arch sm_90 --resources --db " +
                            (dir / "none.db");
@@ -112,12 +113,15 @@ TEST(ExplainCommand, ResourcesAreTheCompiledKernelsRegistersAndLocalMemory) {
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("kernel    histtune_hist1d: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" registers a thread, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1024 bytes of static shared memory a block ("), std::string::npos)
+      << r.out;
   const auto j = run_cli_split(args + " --json");
   ASSERT_EQ(j.rc, 0) << j.err;
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["resources"]["kernel"], "histtune_hist1d");
   EXPECT_GT(doc["resources"]["registers"].get<int>(), 32);
   EXPECT_LE(doc["resources"]["registers"].get<int>(), 64);
+  EXPECT_EQ(doc["resources"]["shared_bytes"], 1024);
   const auto without = run_cli_split("explain --problem u8:direct:256:2^20 --arch sm_90 --json --db " +
                                      (dir / "none.db"));
   EXPECT_TRUE(nlohmann::json::parse(without.out)["resources"].is_null()) << without.out;

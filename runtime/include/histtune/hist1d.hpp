@@ -151,6 +151,10 @@ constexpr int kPartitionBitsMax = 15;
 constexpr int kPartitionBitsPortable = 14;
 constexpr std::uint32_t kTargetPartitions = 128;
 constexpr std::uint32_t kMaxPartitions = 1024;
+// The count kernel's static shared memory (hist1d.cuh): its warps' sums, its partition and
+// group (padded to 16 bytes), a window of 32 group bases a warp, and the 1 KB NVRTC gives every
+// kernel from sm_90 on. A test reads it from the compiled kernels.
+constexpr std::size_t kCountPassStaticSmem = (32 + 4 + 1024) * sizeof(std::uint32_t) + 1024;
 constexpr const char* kZeroKernel = "histtune_hist1d_zero";
 constexpr const char* kCountKernel = "histtune_hist1d_count";
 constexpr const char* kSizesKernel = "histtune_hist1d_sizes";
@@ -211,9 +215,10 @@ constexpr std::uint64_t kZeroKernelUpToBytes = std::uint64_t{1} << 20;
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
 // geometry sizes the counters by it; the output stays p.num_bins words.
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
-// Partitioned storage on architecture `arch` (90 for sm_90): the count pass's shared memory for
-// partitions of 2^bits bins (the bins and a sink word), the widest partitions whose count pass
-// fits the architecture's shared memory per block, log2 of the bins per partition
+// Partitioned storage on architecture `arch` (90 for sm_90): the count pass's dynamic shared
+// memory for partitions of 2^bits bins (the bins and a sink word; a block also takes
+// kCountPassStaticSmem), the widest partitions whose count pass fits the architecture's shared
+// memory per block, log2 of the bins per partition
 // (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that width that makes at most
 // kTargetPartitions partitions), and the partitions it makes.
 std::size_t count_pass_smem(int bits);

@@ -1,7 +1,8 @@
-// What a compiled kernel asks of an SM, read from its CUBIN: the registers a thread and the
-// local memory a thread (spills and arrays the compiler could not keep in registers). NVRTC
-// writes them as attributes of the CUBIN's `.nv.info` section, so this needs no GPU and no
-// CUDA tool: `histtune explain --resources` prints them for the configuration a call runs.
+// What a compiled kernel asks of an SM, read from its CUBIN: the registers a thread, the local
+// memory a thread (spills and arrays the compiler could not keep in registers) and the static
+// shared memory a block. NVRTC writes the first two as attributes of the CUBIN's `.nv.info`
+// section and the third as the size of the kernel's `.nv.shared.` section, so this needs no GPU
+// and no CUDA tool: `histtune explain --resources` prints them for the configuration a call runs.
 #pragma once
 
 #include <optional>
@@ -13,6 +14,7 @@ namespace histtune {
 struct KernelResources {
   int registers = 0;    // a thread
   int local_bytes = 0;  // a thread: its stack frame
+  int shared_bytes = 0;  // a block: its __shared__ arrays (dynamic shared memory comes at launch)
 };
 
 // The resources of `kernel` (its __global__ name) in `cubin`; nullopt where the CUBIN is not a

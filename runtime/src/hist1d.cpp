@@ -154,6 +154,9 @@ std::vector<Hist1DConfig> space() { return params::space(params()); }
 
 namespace {
 
+// What one count block takes, its static arrays with its bins: what the device's limit bounds.
+std::size_t count_block_smem(int bits) { return count_pass_smem(bits) + kCountPassStaticSmem; }
+
 // Storage 5's rules: the partition pass keeps no copies, runs or single block, and its
 // partitions and a round's workspace must fit.
 Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
@@ -171,7 +174,7 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
                              std::to_string(partition_bits_max(d.arch())) + " bins, " +
                              std::to_string(p.num_bins) + " bins need " +
                              std::to_string(partitions(p, d.arch())));
-  if (const std::size_t count = count_pass_smem(partition_bits(p, d.arch())) + kCountPassStaticSmem;
+  if (const std::size_t count = count_block_smem(partition_bits(p, d.arch()));
       count > d.smem_per_block_optin)
     return Restriction::rule("partitioned storage (5): the count pass's " + std::to_string(count) +
                              " B of shared memory exceed the device's per-block limit " +
@@ -443,7 +446,7 @@ int partition_bits_max(int arch) {
   const std::size_t smem = arch_smem_per_block_optin(arch);
   if (smem == 0) return kPartitionBitsPortable;
   int bits = kPartitionBitsMax;
-  while (bits > kPartitionBitsMin && count_pass_smem(bits) + kCountPassStaticSmem > smem) --bits;
+  while (bits > kPartitionBitsMin && count_block_smem(bits) > smem) --bits;
   return bits;
 }
 

@@ -171,6 +171,12 @@ int run(const Options& o) {
   HT_CUDA(cudaSetDevice(1));
   HT_CUDA(cudaMalloc(&gpus[1].d_samples, per_gpu));
   HT_CUDA(cudaMemcpy(gpus[1].d_samples, host.data() + per_gpu, per_gpu, cudaMemcpyHostToDevice));
+  // Copies from pageable memory may return before their DMA lands, and the calls below run on
+  // non-blocking streams: wait for both devices' copies.
+  for (const int dev : {1, 0}) {
+    HT_CUDA(cudaSetDevice(dev));
+    HT_CUDA(cudaDeviceSynchronize());
+  }
   ncclComm_t comms[kGpus];
   const int devices[kGpus] = {0, 1};
   if (ncclResult_t r = ncclCommInitAll(comms, kGpus, devices); r != ncclSuccess)

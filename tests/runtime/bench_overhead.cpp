@@ -333,6 +333,7 @@ struct WarmData {
     for (std::uint32_t i = 0; i <= pr.num_bins; ++i)
       levels[i] = static_cast<std::uint8_t>(i * 255 / pr.num_bins);  // ascending: 255 / bins >= 1
     HT_CUDA(cudaMemcpy(d_levels, levels.data(), levels.size(), cudaMemcpyHostToDevice));
+    HT_CUDA(cudaDeviceSynchronize());  // landed before the non-blocking stream's calls read it
     pr.d_levels = d_levels;
     HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   }

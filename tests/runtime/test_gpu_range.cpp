@@ -32,11 +32,14 @@ namespace {
 std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 // Device copy of bytes, freed on scope exit; `pad` extra bytes in front for misaligned starts.
+// Landed on return: a copy from pageable memory may return before its DMA does, and the captured
+// test's non-blocking stream would not wait for it.
 struct DeviceBytes {
   std::uint8_t* d = nullptr;
   DeviceBytes(const std::vector<std::uint8_t>& host, std::size_t pad = 0) {
     HT_CUDA(cudaMalloc(&d, host.size() + pad + 16));
     if (!host.empty()) HT_CUDA(cudaMemcpy(d + pad, host.data(), host.size(), cudaMemcpyHostToDevice));
+    HT_CUDA(cudaDeviceSynchronize());
   }
   ~DeviceBytes() { cudaFree(d); }
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu.hpp"
+#include "gpu_exact.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/histtune.h"
 #include "histtune/histtune.hpp"
@@ -34,12 +35,8 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   T* get() const { return ptr_; }
-  // Done on return, like fill_bytes: a copy from pageable memory may return before its DMA has
-  // landed, and a non-blocking stream's work does not wait for the legacy stream's.
-  void upload(const std::vector<T>& h) {
-    HT_CUDA(cudaMemcpy(ptr_, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice));
-    HT_CUDA(cudaDeviceSynchronize());
-  }
+  // Landed on return (test::upload), like fill_bytes: the graph test's stream is non-blocking.
+  void upload(const std::vector<T>& h) { test::upload(ptr_, h.data(), sizeof(T) * h.size()); }
   std::vector<T> download() const {
     std::vector<T> h(count_);
     HT_CUDA(cudaMemcpy(h.data(), ptr_, sizeof(T) * count_, cudaMemcpyDeviceToHost));

@@ -219,8 +219,7 @@ TEST(GpuCounts64, CapturedInAGraphAfterOneCall) {
   const Problem p = flat_problem(SampleType::u16, Binning::direct, 1024, 100003);
   const auto host = tuner::make_samples(p, test::fresh_seed(), tuner::Distribution::skewed);
   DeviceBytes d(host.size());
-  HT_CUDA(cudaMemcpy(d.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
-  HT_CUDA(cudaDeviceSynchronize());  // landed before the non-blocking stream below reads it
+  test::upload(d.ptr, host.data(), host.size());  // landed before the non-blocking stream reads it
   const auto* samples = static_cast<const std::uint16_t*>(d.ptr);
   const auto expected = widened(reference_histogram(p, host.data()));
   cudaStream_t stream = nullptr;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpu.hpp"
+#include "gpu_exact.hpp"
 #include "histtune/detail/cuda_check.hpp"
 #include "histtune/histtune.h"
 #include "histtune/histtune.hpp"
@@ -32,14 +33,12 @@ namespace {
 std::uint64_t fresh_seed() { return std::random_device{}() * 0x100000001ull + std::random_device{}(); }
 
 // Device copy of bytes, freed on scope exit; `pad` extra bytes in front for misaligned starts.
-// Landed on return: a copy from pageable memory may return before its DMA does, and the captured
-// test's non-blocking stream would not wait for it.
+// Landed on return (test::upload): the captured test's stream is non-blocking.
 struct DeviceBytes {
   std::uint8_t* d = nullptr;
   DeviceBytes(const std::vector<std::uint8_t>& host, std::size_t pad = 0) {
     HT_CUDA(cudaMalloc(&d, host.size() + pad + 16));
-    if (!host.empty()) HT_CUDA(cudaMemcpy(d + pad, host.data(), host.size(), cudaMemcpyHostToDevice));
-    HT_CUDA(cudaDeviceSynchronize());
+    if (!host.empty()) test::upload(d + pad, host.data(), host.size());
   }
   ~DeviceBytes() { cudaFree(d); }
 };

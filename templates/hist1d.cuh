@@ -803,23 +803,77 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
 }
 
 #if !HT_COUNT_PASSES
+// sm_90 and newer: a tile's grouped bins leave the stage by one bulk copy (TMA) that thread 0
+// issues, instead of every thread's 16-byte loads and stores; two stages take turns, so the copy
+// reads one while the next tile fills the other.
+#if __CUDA_ARCH__ >= 900
+#define HT_BULK_OUT 1
+#else
+#define HT_BULK_OUT 0
+#endif
+enum : unsigned int { kStages = HT_BULK_OUT ? 2u : 1u };
+
+// The partition pass's shared memory (after prefetch 2's tiles); hist1d::counter_bytes gives its
+// size. Counts and starts are padded to whole scan rows (ht_scan_rows), and `groups` takes four
+// words, so the stages start 16-byte aligned.
+struct HtPartSmem {
+  unsigned int* cnt;        // each partition's samples in the tile (zero between tiles)
+  unsigned short* start16;  // each partition's start in the stage, two a word
+  unsigned int* groups;     // [0] the slots the tile's groups take, [1] the hot-tile flag,
+                            // [2 + s] the slots stage s's last tile took (HT_BULK_OUT)
+  unsigned short* stage;    // kStages stages of ht_tile_slots(parts) slots
+  unsigned int* after;      // the words after the stages (range binning's levels)
+};
+__device__ __forceinline__ HtPartSmem ht_part_smem(unsigned int* smem, unsigned int parts) {
+  const unsigned int padded = ht_scan_rows(parts) * 128u, stage_at = padded + padded / 2u + 4u;
+  return {smem, reinterpret_cast<unsigned short*>(smem + padded), smem + padded + padded / 2u,
+          reinterpret_cast<unsigned short*>(smem + stage_at),
+          smem + stage_at + kStages * ht_tile_slots(parts) / 2u};
+}
+
 // Eight 16-bit sink slots (bin kPartBins of a partition, which the count pass adds to its sink).
 __device__ __forceinline__ uint4 ht_sink_chunk() {
   const unsigned int two = kPartBins | (kPartBins << 16);
   return make_uint4(two, two, two, two);
 }
 
+// The tile's stage, its groups complete, to the workspace at `out` (thread 0; HT_BULK_OUT).
+__device__ __forceinline__ void ht_bulk_out(unsigned short* out, const unsigned short* stage,
+                                            unsigned int slots) {
+#if HT_BULK_OUT
+  if (slots)
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(out),
+                 "r"(ht_smem_addr(stage)), "r"(slots * 2u)
+                 : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+// Thread 0: wait until the copy of two tiles ago has read its stage (`all`: until every copy
+// has written the workspace, before the kernel ends).
+__device__ __forceinline__ void ht_bulk_out_wait(bool all) {
+#if HT_BULK_OUT
+  if (all)
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  else
+    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+#endif
+}
+
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
-// the partitions' starts (a scan), the table words, the grouped bins staged in shared memory and
-// stored with 16-byte writes. `cnt` starts and ends zeroed. The starts are 16-bit values (they
-// fit: hist1d.cuh's tile bound), two a word: fewer words for each sample's gather to conflict
-// on. groups[0] is the slots the tile's groups take, groups[1] the hot-tile flag.
+// the partitions' starts (a scan), the table words, the grouped bins staged in shared memory
+// stage `buf` and stored whole (a bulk copy, or 16-byte writes below sm_90). `cnt` starts and
+// ends zeroed. The starts are 16-bit values (they fit: hist1d.cuh's tile bound), two a word:
+// fewer words for each sample's gather to conflict on.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
                                               unsigned int parts, const unsigned int* bin,
-                                              unsigned int* cnt, unsigned short* start16,
-                                              unsigned int* groups, unsigned short* stage,
+                                              const HtPartSmem& sm, unsigned int buf,
                                               unsigned int* table, unsigned short* bins) {
+  unsigned int* cnt = sm.cnt;
+  unsigned short* start16 = sm.start16;
+  unsigned int* groups = sm.groups;
+  unsigned short* stage = sm.stage + buf * ht_tile_slots(parts);
+  if (HT_BULK_OUT && threadIdx.x == 0) ht_bulk_out_wait(false);
   unsigned int rank[kPerTile];
   auto part_of = [&](unsigned int i) {
     return bin[i] == kNoPart ? kNoPart : bin[i] >> HT_PARTITION_BITS;
@@ -864,6 +918,13 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     }
   }
   __syncthreads();
+#if HT_BULK_OUT
+  // The copy of this stage's last tile (two tiles ago) has read it (thread 0 waited above): the
+  // warps the scan leaves idle put the sink back in its chunks, as the loop below does at once.
+  if (threadIdx.x >= 32u)
+    for (unsigned int i = threadIdx.x - 32u; i < groups[2u + buf] / 8u; i += kThreads - 32u)
+      reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
+#endif
   if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of whole uint4s
     // cnt and the starts are padded to whole rows of 128 partitions (ht_scan_rows), whose
     // padding stays 0: a lane loads its counts four at a time and keeps them for its starts.
@@ -908,6 +969,15 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   for (unsigned int i = 0; i < kPerTile; ++i)
     if (bin[i] != kNoPart)
       stage[start16[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
+#if HT_BULK_OUT
+  // The stage's writes (generic proxy) made visible to the bulk copy's reads (async proxy).
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ht_bulk_out(bins + t * ht_tile_slots(parts), stage, groups[0]);
+    groups[2u + buf] = groups[0];  // the chunks to refill when this stage comes round again
+  }
+#else
   __syncthreads();
   uint4* out = reinterpret_cast<uint4*>(bins + t * ht_tile_slots(parts));
   uint4* in = reinterpret_cast<uint4*>(stage);
@@ -917,6 +987,7 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     out[i] = in[i];
     in[i] = ht_sink_chunk();
   }
+#endif
   // No barrier here: the next tile's ranks touch only `cnt` (zeroed above, before the last
   // barrier), and its scan and stage writes come after its first barrier, which every thread
   // reaches only once its copy above is done. A thread done early loads its next tile meanwhile.
@@ -988,20 +1059,16 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #else
   extern __shared__ unsigned int smem[];
 #endif
-  unsigned int* cnt = smem;
-  // cnt and the starts padded to whole scan rows, then groups[2] and 8 bytes to keep the stage
-  // 16-byte aligned (hist1d::counter_bytes).
-  const unsigned int padded = ht_scan_rows(parts) * 128u;
-  unsigned short* start16 = reinterpret_cast<unsigned short*>(smem + padded);
-  unsigned int* groups = smem + padded + padded / 2u;
-  const unsigned int stage_at = padded + padded / 2u + 4u;
-  unsigned short* stage = reinterpret_cast<unsigned short*>(smem + stage_at);
-  for (unsigned int j = threadIdx.x; j < padded; j += kThreads) cnt[j] = 0u;
-  if (threadIdx.x == 0) groups[1] = 1u;  // the first tile tests its warps (ht_place_tile)
-  // The stage starts as all sink; ht_place_tile keeps it so (its padding needs no stores).
-  for (unsigned int i = threadIdx.x; i < ht_tile_slots(parts) / 8u; i += kThreads)
-    reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
-  binning.range = ht_range_setup(levels, num_bins, smem + stage_at + ht_tile_slots(parts) / 2u);
+  const HtPartSmem sm = ht_part_smem(smem, parts);
+  for (unsigned int j = threadIdx.x; j < ht_scan_rows(parts) * 128u; j += kThreads) sm.cnt[j] = 0u;
+  if (threadIdx.x == 0) {
+    sm.groups[1] = 1u;                 // the first tile tests its warps (ht_place_tile)
+    sm.groups[2] = sm.groups[3] = 0u;  // no slots to refill with the sink yet
+  }
+  // The stages start as all sink; ht_place_tile keeps them so (its padding needs no stores).
+  for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / 8u; i += kThreads)
+    reinterpret_cast<uint4*>(sm.stage)[i] = ht_sink_chunk();
+  binning.range = ht_range_setup(levels, num_bins, sm.after);
   __syncthreads();
 
   unsigned int bin[kPerTile];  // the sample's bin, or kNoPart (bins are < 2^32 - 1)
@@ -1030,6 +1097,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #endif
   // One loop over whole and last tiles, so that ht_place_tile is inlined once: a second loop for
   // the last tiles made the partition kernel's compile about twice as long.
+  unsigned int buf = 0;  // the stage this tile fills: the tiles take turns (HT_BULK_OUT)
   HT_UNROLL_TILES
   for (unsigned long long t = blockIdx.x; t < stride; t += gridDim.x) {
     if (t < full) {
@@ -1072,8 +1140,10 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
           bin_sample(samples[tail_start + e - head], i);
       }
     }
-    ht_place_tile(t, stride, parts, bin, cnt, start16, groups, stage, table, bins);
+    ht_place_tile(t, stride, parts, bin, sm, buf, table, bins);
+    buf = (buf + 1u) % kStages;
   }
+  if (threadIdx.x == 0) ht_bulk_out_wait(true);
 }
 
 #else  // HT_COUNT_PASSES: the sizes and count passes

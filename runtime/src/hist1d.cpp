@@ -314,13 +314,14 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
   switch (c.storage) {
     case Storage::global:
       return 0;
-    case Storage::partitioned: {  // the partition pass: counts and 16-bit starts per partition,
-                                  // padded to whole scan rows of 128, the groups' total, the
-                                  // hot-tile flag and 8 bytes of alignment, the stage and
-                                  // prefetch 2's tiles (hist1d.cuh)
+    case Storage::partitioned: {  // the partition pass (hist1d.cuh, HtPartSmem): counts and
+                                  // 16-bit starts per partition, padded to whole scan rows of
+                                  // 128, four words of groups, the stages (two from sm_90, whose
+                                  // tiles leave by bulk copy) and prefetch 2's tiles
       const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
+      const std::size_t stages = arch >= 90 ? 2 : 1;
       return (padded + padded / 2 + 4) * word +
-             partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
+             stages * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
              bulk_prefetch_bytes(c, p);
     }
     case Storage::cluster:

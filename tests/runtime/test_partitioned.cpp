@@ -160,20 +160,27 @@ TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
   EXPECT_NE(m.find("temporary-memory limit (1024 B)"), std::string::npos) << m;
 }
 
-// The partition pass's shared memory (hist1d.cuh): counts and 16-bit starts padded to whole scan
-// rows of 128 partitions (a scan lane loads four counts at once), the groups' total and the
-// hot-tile flag (four words with alignment), then the stage: a tile and 8 slots a partition.
-TEST(Partitioned, SharedMemoryIsWholeScanRowsThenTheStage) {
+// The partition pass's shared memory (hist1d.cuh, HtPartSmem): counts and 16-bit starts padded
+// to whole scan rows of 128 partitions (a scan lane loads four counts at once), four words of
+// groups, then the stages, each a tile and 8 slots a partition: two from sm_90 (a tile's bulk
+// copy out reads one while the next tile fills the other), one below.
+TEST(Partitioned, SharedMemoryIsWholeScanRowsThenTheStages) {
   const DeviceInfo d = test::h100_like();
+  DeviceInfo sm80 = d;
+  sm80.cc_major = 8;
+  sm80.cc_minor = 0;
   const std::size_t tile = 512 * 4 * 4;  // tpb512 x vpt4 x four 4-byte samples a 16-byte load
   const Problem p128 = large(SampleType::u32, Binning::direct, 1u << 22, 1u << 26);
   ASSERT_EQ(hist1d::partitions(p128, 90), 128u);
   EXPECT_EQ(hist1d::geometry(part(), p128, d).smem_bytes,
+            (128 + 64 + 4) * 4 + 2 * (tile + 8 * 128) * 2);
+  ASSERT_EQ(hist1d::partitions(p128, 80), 128u);
+  EXPECT_EQ(hist1d::geometry(part(), p128, sm80).smem_bytes,
             (128 + 64 + 4) * 4 + (tile + 8 * 128) * 2);
   const Problem p129 = large(SampleType::u32, Binning::direct, (1u << 22) + 1, 1u << 26);
   ASSERT_EQ(hist1d::partitions(p129, 90), 129u);
   EXPECT_EQ(hist1d::geometry(part(), p129, d).smem_bytes,
-            (256 + 128 + 4) * 4 + (tile + 8 * 129) * 2);
+            (256 + 128 + 4) * 4 + 2 * (tile + 8 * 129) * 2);
 }
 
 // Prefetch 2 (the partition pass's next tile by bulk copy) is storage 5's on sm_90 or newer;

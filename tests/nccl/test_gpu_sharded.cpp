@@ -119,7 +119,11 @@ TEST_F(NcclTwoGpus, AnEmptyShardCountsNothing) {
 
 TEST_F(NcclTwoGpus, RefusalsThatAskTheComms) {
   DeviceBytes samples(0, 4096), counts0(0, 256 * 8), counts1(1, 256 * 8);
+  // The fill on GPU 0's stream, and done: with GPU 1 current (counts1 was made last) it went to
+  // GPU 1's legacy stream, which the check below, synchronising GPU 0, did not wait for.
+  HT_CUDA(cudaSetDevice(0));
   HT_CUDA(cudaMemset(counts0.get(), 0xFF, 256 * 8));
+  HT_CUDA(cudaDeviceSynchronize());
   const Problem p = flat_problem(SampleType::u8, Binning::direct, 256, 0);
   const auto* x = samples.get<std::uint8_t>();
   auto refused = [](const Status& s, const std::string& words) {

@@ -817,7 +817,8 @@ enum : unsigned int { kStages = HT_BULK_OUT ? 2u : 1u };
 // size. Counts and starts are padded to whole scan rows (ht_scan_rows), and `groups` takes four
 // words, so the stages start 16-byte aligned.
 struct HtPartSmem {
-  unsigned int* cnt;        // each partition's samples in the tile (zero between tiles)
+  unsigned int* cnt;        // kStages copies of each partition's samples in the tile, one a
+                            // stage (zero between tiles)
   unsigned short* start16;  // each partition's start in the stage, two a word
   unsigned int* groups;     // [0] the slots the tile's groups take, [1] the hot-tile flag,
                             // [2 + s] the slots stage s's last tile took (HT_BULK_OUT)
@@ -825,8 +826,9 @@ struct HtPartSmem {
   unsigned int* after;      // the words after the stages (range binning's levels)
 };
 __device__ __forceinline__ HtPartSmem ht_part_smem(unsigned int* smem, unsigned int parts) {
-  const unsigned int padded = ht_scan_rows(parts) * 128u, stage_at = padded + padded / 2u + 4u;
-  return {smem, reinterpret_cast<unsigned short*>(smem + padded), smem + padded + padded / 2u,
+  const unsigned int padded = ht_scan_rows(parts) * 128u, counts = kStages * padded;
+  const unsigned int stage_at = counts + padded / 2u + 4u;
+  return {smem, reinterpret_cast<unsigned short*>(smem + counts), smem + counts + padded / 2u,
           reinterpret_cast<unsigned short*>(smem + stage_at),
           smem + stage_at + kStages * ht_tile_slots(parts) / 2u};
 }
@@ -848,28 +850,38 @@ __device__ __forceinline__ void ht_bulk_out(unsigned short* out, const unsigned 
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 #endif
 }
-// Thread 0: wait until the copy of two tiles ago has read its stage (`all`: until every copy
-// has written the workspace, before the kernel ends).
+// Thread 0: wait until every copy issued has read its stage (`all`: has written the workspace,
+// before the kernel ends).
 __device__ __forceinline__ void ht_bulk_out_wait(bool all) {
 #if HT_BULK_OUT
   if (all)
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
   else
-    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #endif
+}
+// Thread 0: the copy of tile t (the block's previous one, or its last), staged in stage `buf`,
+// once every thread has staged it and fenced; its slots are kept for the stage's refill.
+__device__ __forceinline__ void ht_bulk_out_tile(unsigned long long t, unsigned int parts,
+                                                 const HtPartSmem& sm, unsigned int buf,
+                                                 unsigned short* bins) {
+  ht_bulk_out(bins + t * ht_tile_slots(parts), sm.stage + buf * ht_tile_slots(parts),
+              sm.groups[0]);
+  sm.groups[2u + buf] = sm.groups[0];
 }
 
 // One tile's samples (bin[i], kNoPart when in no bin) to the workspace: each sample's
 // rank within its partition (a shared atomic, or with HT_AGGREGATE 2 one per warp and partition),
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory
-// stage `buf` and stored whole (a bulk copy, or 16-byte writes below sm_90). `cnt` starts and
-// ends zeroed. The starts are 16-bit values (they fit: hist1d.cuh's tile bound), two a word:
+// stage `buf` and stored whole: below sm_90 by 16-byte writes after a third barrier; from sm_90
+// by a bulk copy that thread 0 issues after the next tile's first barrier (or the kernel's
+// last), so a tile takes two barriers. Stage `buf`'s copy of `cnt` starts and ends zeroed. The starts are 16-bit values (they fit: hist1d.cuh's tile bound), two a word:
 // fewer words for each sample's gather to conflict on.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
                                               unsigned int parts, const unsigned int* bin,
                                               const HtPartSmem& sm, unsigned int buf,
                                               unsigned int* table, unsigned short* bins) {
-  unsigned int* cnt = sm.cnt;
+  unsigned int* cnt = sm.cnt + buf * ht_scan_rows(parts) * 128u;
   unsigned short* start16 = sm.start16;
   unsigned int* groups = sm.groups;
   unsigned short* stage = sm.stage + buf * ht_tile_slots(parts);
@@ -919,6 +931,11 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   }
   __syncthreads();
 #if HT_BULK_OUT
+  // Every thread has staged the block's previous tile (and fenced): its copy goes out now, before
+  // the scan below overwrites groups[0] (hence the warp's sync).
+  if (threadIdx.x == 0 && t >= blockIdx.x + gridDim.x)
+    ht_bulk_out_tile(t - gridDim.x, parts, sm, buf ^ 1u, bins);
+  if (threadIdx.x < 32u) __syncwarp();
   // The copy of this stage's last tile (two tiles ago) has read it (thread 0 waited above): the
   // warps the scan leaves idle put the sink back in its chunks, as the loop below does at once.
   if (threadIdx.x >= 32u)
@@ -970,13 +987,10 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     if (bin[i] != kNoPart)
       stage[start16[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
 #if HT_BULK_OUT
-  // The stage's writes (generic proxy) made visible to the bulk copy's reads (async proxy).
+  // The stage's writes (generic proxy) made visible to the bulk copy's reads (async proxy); the
+  // next tile's first barrier orders them before the copy, which its thread 0 issues. Its ranks
+  // count into the other copy of `cnt`, so no barrier here waits for this one's zeroing.
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    ht_bulk_out(bins + t * ht_tile_slots(parts), stage, groups[0]);
-    groups[2u + buf] = groups[0];  // the chunks to refill when this stage comes round again
-  }
 #else
   __syncthreads();
   uint4* out = reinterpret_cast<uint4*>(bins + t * ht_tile_slots(parts));
@@ -987,10 +1001,10 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     out[i] = in[i];
     in[i] = ht_sink_chunk();
   }
-#endif
   // No barrier here: the next tile's ranks touch only `cnt` (zeroed above, before the last
   // barrier), and its scan and stage writes come after its first barrier, which every thread
   // reaches only once its copy above is done. A thread done early loads its next tile meanwhile.
+#endif
 }
 
 // HT_PREFETCH 2 (the partition pass, sm_90): thread 0 issues a bulk copy (TMA) of the next
@@ -1060,7 +1074,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   extern __shared__ unsigned int smem[];
 #endif
   const HtPartSmem sm = ht_part_smem(smem, parts);
-  for (unsigned int j = threadIdx.x; j < ht_scan_rows(parts) * 128u; j += kThreads) sm.cnt[j] = 0u;
+  for (unsigned int j = threadIdx.x; j < kStages * ht_scan_rows(parts) * 128u; j += kThreads)
+    sm.cnt[j] = 0u;
   if (threadIdx.x == 0) {
     sm.groups[1] = 1u;                 // the first tile tests its warps (ht_place_tile)
     sm.groups[2] = sm.groups[3] = 0u;  // no slots to refill with the sink yet
@@ -1143,7 +1158,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     ht_place_tile(t, stride, parts, bin, sm, buf, table, bins);
     buf = (buf + 1u) % kStages;
   }
-  if (threadIdx.x == 0) ht_bulk_out_wait(true);
+#if HT_BULK_OUT
+  __syncthreads();  // the last tile staged: its copy, then every copy written
+  if (threadIdx.x == 0) {
+    if (blockIdx.x < stride)
+      ht_bulk_out_tile(blockIdx.x + (stride - 1u - blockIdx.x) / gridDim.x * gridDim.x, parts, sm,
+                       buf ^ 1u, bins);
+    ht_bulk_out_wait(true);
+  }
+#endif
 }
 
 #else  // HT_COUNT_PASSES: the sizes and count passes

@@ -319,8 +319,8 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
                                   // 128, four words of groups, the stages (two from sm_90, whose
                                   // tiles leave by bulk copy) and prefetch 2's tiles
       const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
-      const std::size_t stages = arch >= 90 ? 2 : 1;
-      return (padded + padded / 2 + 4) * word +
+      const std::size_t stages = arch >= 90 ? 2 : 1;  // and as many copies of the counts
+      return (stages * padded + padded / 2 + 4) * word +
              stages * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
              bulk_prefetch_bytes(c, p);
     }

@@ -162,8 +162,9 @@ TEST(Partitioned, RestrictionsNameWhatTheyRefuse) {
 
 // The partition pass's shared memory (hist1d.cuh, HtPartSmem): counts and 16-bit starts padded
 // to whole scan rows of 128 partitions (a scan lane loads four counts at once), four words of
-// groups, then the stages, each a tile and 8 slots a partition: two from sm_90 (a tile's bulk
-// copy out reads one while the next tile fills the other), one below.
+// groups, then the stages, each a tile and 8 slots a partition: from sm_90 two stages and two
+// copies of the counts (a tile's bulk copy out reads one stage while the next tile fills the
+// other, and that tile ranks into the other counts), one of each below.
 TEST(Partitioned, SharedMemoryIsWholeScanRowsThenTheStages) {
   const DeviceInfo d = test::h100_like();
   DeviceInfo sm80 = d;
@@ -173,14 +174,14 @@ TEST(Partitioned, SharedMemoryIsWholeScanRowsThenTheStages) {
   const Problem p128 = large(SampleType::u32, Binning::direct, 1u << 22, 1u << 26);
   ASSERT_EQ(hist1d::partitions(p128, 90), 128u);
   EXPECT_EQ(hist1d::geometry(part(), p128, d).smem_bytes,
-            (128 + 64 + 4) * 4 + 2 * (tile + 8 * 128) * 2);
+            (2 * 128 + 64 + 4) * 4 + 2 * (tile + 8 * 128) * 2);
   ASSERT_EQ(hist1d::partitions(p128, 80), 128u);
   EXPECT_EQ(hist1d::geometry(part(), p128, sm80).smem_bytes,
             (128 + 64 + 4) * 4 + (tile + 8 * 128) * 2);
   const Problem p129 = large(SampleType::u32, Binning::direct, (1u << 22) + 1, 1u << 26);
   ASSERT_EQ(hist1d::partitions(p129, 90), 129u);
   EXPECT_EQ(hist1d::geometry(part(), p129, d).smem_bytes,
-            (256 + 128 + 4) * 4 + 2 * (tile + 8 * 129) * 2);
+            (2 * 256 + 128 + 4) * 4 + 2 * (tile + 8 * 129) * 2);
 }
 
 // Prefetch 2 (the partition pass's next tile by bulk copy) is storage 5's on sm_90 or newer;

@@ -875,8 +875,9 @@ __device__ __forceinline__ void ht_bulk_out_tile(unsigned long long t, unsigned 
 // the partitions' starts (a scan), the table words, the grouped bins staged in shared memory
 // stage `buf` and stored whole: below sm_90 by 16-byte writes after a third barrier; from sm_90
 // by a bulk copy that thread 0 issues after the next tile's first barrier (or the kernel's
-// last), so a tile takes two barriers. Stage `buf`'s copy of `cnt` starts and ends zeroed. The starts are 16-bit values (they fit: hist1d.cuh's tile bound), two a word:
-// fewer words for each sample's gather to conflict on.
+// last), so a tile takes two barriers. Stage `buf`'s copy of `cnt` starts and ends zeroed. The
+// starts are 16-bit values (they fit: hist1d.cuh's tile bound), two a word: fewer words for each
+// sample's gather to conflict on.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
                                               unsigned int parts, const unsigned int* bin,
                                               const HtPartSmem& sm, unsigned int buf,
@@ -1159,9 +1160,9 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     buf = (buf + 1u) % kStages;
   }
 #if HT_BULK_OUT
-  __syncthreads();  // the last tile staged: its copy, then every copy written
+  __syncthreads();  // the block's last tile staged: its copy, then every copy written
   if (threadIdx.x == 0) {
-    if (blockIdx.x < stride)
+    if (blockIdx.x < stride)  // the last t of the loop above
       ht_bulk_out_tile(blockIdx.x + (stride - 1u - blockIdx.x) / gridDim.x * gridDim.x, parts, sm,
                        buf ^ 1u, bins);
     ht_bulk_out_wait(true);

@@ -752,8 +752,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #error "HT_TILE and HT_PARTITION_BITS must be defined with HT_COUNT_PASSES (hist1d::count_request)"
 #endif
 #else
-#if !defined(HT_PARTITION_BITS) || !defined(HT_MIN_BLOCKS)
-#error "HT_PARTITION_BITS and HT_MIN_BLOCKS must be defined with storage 5 (hist1d::defines)"
+#if !defined(HT_PARTITION_BITS) || !defined(HT_MIN_BLOCKS) || !defined(HT_BULK_OUT)
+#error "storage 5 needs HT_PARTITION_BITS, HT_MIN_BLOCKS and HT_BULK_OUT (hist1d::defines)"
+#endif
+#if HT_BULK_OUT && __CUDA_ARCH__ < 900
+#error "the partition pass's bulk copy out (HT_BULK_OUT) needs sm_90: hist1d::partition_bulk_out"
 #endif
 #if HT_AGGREGATE == 1 || HT_PRIVATE_COPIES != 1 || HT_LAYOUT != 0 || HT_SINK || HT_TWO_PHASE
 #error "storage 5 takes no copies, runs, sink or two-phase flush"
@@ -803,14 +806,9 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
 }
 
 #if !HT_COUNT_PASSES
-// sm_90 and newer: a tile's grouped bins leave the stage by one bulk copy (TMA) that thread 0
-// issues, instead of every thread's 16-byte loads and stores; two stages take turns, so the copy
-// reads one while the next tile fills the other.
-#if __CUDA_ARCH__ >= 900
-#define HT_BULK_OUT 1
-#else
-#define HT_BULK_OUT 0
-#endif
+// HT_BULK_OUT (sm_90 and newer, hist1d::partition_bulk_out): a tile's grouped bins leave the
+// stage by one bulk copy (TMA) that thread 0 issues, instead of every thread's 16-byte loads and
+// stores; two stages take turns, so the copy reads one while the next tile fills the other.
 enum : unsigned int { kStages = HT_BULK_OUT ? 2u : 1u };
 
 // The partition pass's shared memory (after prefetch 2's tiles); hist1d::counter_bytes gives its

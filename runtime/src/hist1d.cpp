@@ -319,7 +319,7 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
                                   // 128, four words of groups, the stages (two from sm_90, whose
                                   // tiles leave by bulk copy) and prefetch 2's tiles
       const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
-      const std::size_t stages = arch >= 90 ? 2 : 1;  // and as many copies of the counts
+      const std::size_t stages = partition_bulk_out(arch) ? 2 : 1;  // and as many counts
       return (stages * padded + padded / 2 + 4) * word +
              stages * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
              bulk_prefetch_bytes(c, p);
@@ -451,6 +451,8 @@ int partition_bits_max(int arch) {
   return bits;
 }
 
+bool partition_bulk_out(int arch) { return arch >= 90; }
+
 int partition_bits(const Problem& p, int arch) {
   const int most = partition_bits_max(arch);
   int bits = kPartitionBitsMin;
@@ -514,6 +516,7 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int ar
     const int resident =
         launch_bounds_blocks(threads, std::max(1, std::min(c.blocks_per_sm, 2048 / threads)));
     out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
+    out.push_back(std::string("-DHT_BULK_OUT=") + (partition_bulk_out(arch) ? "1" : "0"));
   }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));

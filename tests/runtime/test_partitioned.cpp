@@ -178,6 +178,12 @@ TEST(Partitioned, SharedMemoryIsWholeScanRowsThenTheStages) {
   ASSERT_EQ(hist1d::partitions(p128, 80), 128u);
   EXPECT_EQ(hist1d::geometry(part(), p128, sm80).smem_bytes,
             (128 + 64 + 4) * 4 + (tile + 8 * 128) * 2);
+  // The same rule compiles the kernel: two stages and counts with HT_BULK_OUT=1.
+  const auto has = [](const std::vector<std::string>& d, const char* w) {
+    return std::find(d.begin(), d.end(), w) != d.end();
+  };
+  EXPECT_TRUE(has(hist1d::defines(part(), p128, 90), "-DHT_BULK_OUT=1"));
+  EXPECT_TRUE(has(hist1d::defines(part(), p128, 80), "-DHT_BULK_OUT=0"));
   const Problem p129 = large(SampleType::u32, Binning::direct, (1u << 22) + 1, 1u << 26);
   ASSERT_EQ(hist1d::partitions(p129, 90), 129u);
   EXPECT_EQ(hist1d::geometry(part(), p129, d).smem_bytes,

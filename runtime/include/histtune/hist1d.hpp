@@ -223,6 +223,9 @@ std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
 // kTargetPartitions partitions), and the partitions it makes.
 std::size_t count_pass_smem(int bits);
 int partition_bits_max(int arch);
+// Whether the partition pass on `arch` sends its tiles out by bulk copy from two stages (sm_90
+// and newer: HT_BULK_OUT), which doubles its stages and counts in shared memory.
+bool partition_bulk_out(int arch);
 int partition_bits(const Problem& p, int arch);
 std::uint32_t partitions(const Problem& p, int arch);
 // Samples per tile of the partition pass: block_threads x samples per thread per tile.

@@ -593,6 +593,15 @@ __device__ __forceinline__ VecT ht_tile_vec(const VecT* body, unsigned long long
   return p[k * kThreads];
 }
 
+// This thread's samples of a tile, vector by vector in memory order: range binning through an
+// index bins them together (HtBinning::bins_of interleaves their searches).
+__device__ __forceinline__ void ht_tile_samples(const VecT* v, SampleT* s) {
+#pragma unroll
+  for (unsigned int k = 0; k < kVecs; ++k)
+    ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
+                       [&](SampleT x, unsigned int j) { s[k * kPerVec + j] = x; });
+}
+
 #if HT_STORAGE != 5
 extern "C" __global__ void __launch_bounds__(HT_BLOCK_THREADS)
 histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsigned int num_bins,
@@ -710,9 +719,20 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     }
     unsigned int bin[kPerTile];
     bool ok[kPerTile];
+#if HT_RANGE_INDEXED
+    SampleT s[kPerTile];
+    ht_tile_samples(v, s);
+    binning.template bins_of<kPerTile>(s, bin, ok);
+#pragma unroll
+    for (unsigned int i = 0; i < kPerTile; ++i) {  // bin_of's slice
+      bin[i] -= lo;
+      ok[i] = ok[i] && (!HT_SLICED || bin[i] < bins);
+    }
+#else
 #pragma unroll
     for (unsigned int k = 0; k < kVecs; ++k)
       bins_of_vec(v[k], bin + k * kPerVec, ok + k * kPerVec);
+#endif
     ctr.template count<kPerTile>(bin, ok);
     ctr.end_of_tile(tiles);
   }
@@ -1139,10 +1159,20 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 #pragma unroll
         for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
       }
+#if HT_RANGE_INDEXED
+      SampleT s[kPerTile];
+      bool ok[kPerTile];
+      ht_tile_samples(v, s);
+      binning.template bins_of<kPerTile>(s, bin, ok);
+#pragma unroll
+      for (unsigned int i = 0; i < kPerTile; ++i)
+        if (!ok[i]) bin[i] = kNoPart;
+#else
 #pragma unroll
       for (unsigned int k = 0; k < kVecs; ++k)
         ht_for_each_sample([&](unsigned int w) { return ht_word(v[k], w); },
                            [&](SampleT s, unsigned int j) { bin_sample(s, k * kPerVec + j); });
+#endif
     } else {
 #pragma unroll
       for (unsigned int i = 0; i < kPerTile; ++i) {

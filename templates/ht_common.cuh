@@ -15,7 +15,9 @@
 //                        histtune::even_narrow says when it is exact)
 //   HT_RANGE_MODE        binning 2 only: 0 search the levels in global memory; 1 stage them in
 //                        shared memory and search there; 2 (u8, i8) a 256-entry byte -> bin table
-//                        in shared memory (histtune::range_mode says when each is used)
+//                        in shared memory; 3 an index of every 2^shift-th level in shared memory,
+//                        then a window of levels in global memory (histtune::range_mode says when
+//                        each is used; mode 3 also takes HT_RANGE_INDEX_BYTES, the index's limit)
 //   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
 //   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
 #pragma once
@@ -55,12 +57,24 @@ __device__ __forceinline__ HtValueT ht_value(SampleT s) {
 #define HT_PRAGMA(x) _Pragma(#x)
 #define HT_UNROLL_LOOP(n) HT_PRAGMA(unroll n)
 
+// Range binning through an index in shared memory (levels too many to stage there).
+#if HT_BINNING == 2 && HT_RANGE_MODE == 3
+#define HT_RANGE_INDEXED 1
+#ifndef HT_RANGE_INDEX_BYTES
+#error "range mode 3 needs HT_RANGE_INDEX_BYTES (histtune::sample_defines)"
+#endif
+#else
+#define HT_RANGE_INDEXED 0
+#endif
+
 // What range binning reads per sample, set up once per block by ht_range_setup. Unused (and
 // compiled away) by the other binnings.
 struct HtRange {
-  const SampleT* levels;       // num_bins + 1 levels: shared (mode 1) or global (modes 0, 2)
+  const SampleT* levels;       // num_bins + 1 levels: shared (mode 1) or global (modes 0, 2, 3)
   const unsigned char* table;  // mode 2: bin of each byte value (u8, i8), 0xFF for none
   HtValueT first, last;        // levels[0], levels[num_bins]
+  const SampleT* index;        // mode 3: levels[j << shift] for j < windows, in shared memory
+  unsigned int shift, windows;
 };
 
 #if HT_BINNING == 2
@@ -88,6 +102,29 @@ __device__ __forceinline__ bool ht_range_search(const HtRange& r, HtValueT s, un
   bin = lo;
   return true;
 }
+
+// Mode 3: the last window whose first level is <= s (the index, in shared memory), then within it
+// (2^shift levels, in global memory) the last level <= s: the bin ht_range_search finds. A read
+// past the last window is clamped to levels[num_bins] (> s), so every read index is at most
+// num_bins and the bin below num_bins whatever the levels hold.
+__device__ __forceinline__ unsigned int ht_range_window(const HtRange& r, HtValueT s) {
+  unsigned int j = 0;
+  for (unsigned int len = r.windows; len > 1;) {
+    const unsigned int half = len / 2;
+    if (s >= ht_value(r.index[j + half])) j += half;
+    len -= half;
+  }
+  return j << r.shift;
+}
+__device__ __forceinline__ bool ht_range_search_indexed(const HtRange& r, HtValueT s,
+                                                        unsigned int num_bins, unsigned int& bin) {
+  if (!(s >= r.first && s < r.last)) return false;
+  unsigned int lo = ht_range_window(r, s);
+  for (unsigned int half = (1u << r.shift) / 2u; half; half /= 2u)
+    if (s >= ht_level<false>(r.levels, min(lo + half, num_bins))) lo += half;
+  bin = lo;
+  return true;
+}
 #endif
 
 // Prepares range binning for this block: `smem` is the block's dynamic shared memory after its
@@ -107,6 +144,18 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   SampleT* staged = static_cast<SampleT*>(smem);
   for (unsigned int i = threadIdx.x; i <= num_bins; i += blockDim.x) staged[i] = __ldg(levels + i);
   r.levels = staged;
+#elif HT_RANGE_MODE == 3
+  // Every 2^shift-th level, the fewest windows whose first levels fit HT_RANGE_INDEX_BYTES
+  // (histtune::range_index_shift, range_smem_bytes).
+  if constexpr (sizeof(SampleT) == 8)
+    smem = reinterpret_cast<void*>((reinterpret_cast<unsigned long long>(smem) + 7u) & ~7ull);
+  r.shift = 0;
+  while (((num_bins - 1u) >> r.shift) + 1u > HT_RANGE_INDEX_BYTES / sizeof(SampleT)) ++r.shift;
+  r.windows = ((num_bins - 1u) >> r.shift) + 1u;
+  SampleT* index = static_cast<SampleT*>(smem);
+  for (unsigned int j = threadIdx.x; j < r.windows; j += blockDim.x)
+    index[j] = __ldg(levels + (j << r.shift));
+  r.index = index;
 #elif HT_RANGE_MODE == 2
   unsigned char* table = static_cast<unsigned char*>(smem);
   for (unsigned int v = threadIdx.x; v < 256u; v += blockDim.x) {
@@ -179,6 +228,22 @@ __device__ __forceinline__ bool ht_even_double(double v, unsigned int num_bins, 
   return true;
 }
 
+#if HT_BINNING == 2
+// Whether range binning may count s at all: a half's or an f64's infinities and NaNs never count,
+// even between infinite levels.
+__device__ __forceinline__ bool ht_range_finite(SampleT s) {
+#if HT_SAMPLE_HALF
+  const unsigned int exponent = HT_SAMPLE_HALF == 1 ? 0x7C00u : 0x7F80u;  // all ones: inf, NaN
+  if ((s & exponent) == exponent) return false;
+#endif
+  if constexpr (sizeof(SampleT) == 8 && HT_SAMPLE_IS_FLOAT) {
+    const unsigned long long exponent = 0x7FF0000000000000ull;
+    if (((unsigned long long)__double_as_longlong((double)s) & exponent) == exponent) return false;
+  }
+  return true;
+}
+#endif
+
 // Maps one sample to its bin; returns false for samples that fall in no bin. The host
 // reference (runtime/src/reference.cpp) computes exactly the same arithmetic.
 __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long long lower_i,
@@ -191,17 +256,12 @@ __device__ __forceinline__ bool ht_bin_of(SampleT s, unsigned int num_bins, long
   bin = range.table[(unsigned char)s];  // i8: the table is indexed by the byte, not the value
   return bin < num_bins;
 #else
-#if HT_SAMPLE_HALF
-  // An all-ones exponent is an infinity or NaN: never counted, even between infinite levels.
-  const unsigned int exponent = HT_SAMPLE_HALF == 1 ? 0x7C00u : 0x7F80u;
-  if ((s & exponent) == exponent) return false;
-#endif
-  if constexpr (sizeof(SampleT) == 8 && HT_SAMPLE_IS_FLOAT) {
-    // f64: infinities are never counted either, even between infinite levels.
-    const unsigned long long exponent = 0x7FF0000000000000ull;
-    if (((unsigned long long)__double_as_longlong((double)s) & exponent) == exponent) return false;
-  }
+  if (!ht_range_finite(s)) return false;
+#if HT_RANGE_MODE == 3
+  return ht_range_search_indexed(range, ht_value(s), num_bins, bin);
+#else
   return ht_range_search<HT_RANGE_MODE == 1>(range, ht_value(s), num_bins, bin);
+#endif
 #endif
 #elif HT_BINNING == 0
   // Negative samples (i8, i16, i32, i64) become huge unsigned values, ignored like values >= bins.
@@ -265,6 +325,40 @@ struct HtBinning {
   __device__ bool bin_of(SampleT s, unsigned int& bin) const {
     return ht_bin_of(s, num_bins, lower_i, range_i, recip_i, lower_f, upper_f, scale_f, range, bin);
   }
+#if HT_RANGE_INDEXED
+  // The bins of M samples (bin[i] when ok[i]) by bin_of's arithmetic, their searches interleaved
+  // kRangeGroup at a time: one search waits for each of its loads in turn, a group's searches
+  // have a step's loads in flight together.
+  template <unsigned int M>
+  __device__ __forceinline__ void bins_of(const SampleT* s, unsigned int* bin, bool* ok) const {
+    constexpr unsigned int kRangeGroup = 8;
+#pragma unroll
+    for (unsigned int g = 0; g < M; g += kRangeGroup) {
+      HtValueT v[kRangeGroup];
+#pragma unroll
+      for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) {
+        v[i] = ht_value(s[g + i]);
+        ok[g + i] = ht_range_finite(s[g + i]) && v[i] >= range.first && v[i] < range.last;
+        bin[g + i] = 0;
+      }
+      for (unsigned int len = range.windows; len > 1;) {  // ht_range_window's steps
+        const unsigned int half = len / 2;
+#pragma unroll
+        for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i)
+          if (v[i] >= ht_value(range.index[bin[g + i] + half])) bin[g + i] += half;
+        len -= half;
+      }
+#pragma unroll
+      for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) bin[g + i] <<= range.shift;
+      for (unsigned int half = (1u << range.shift) / 2u; half; half /= 2u) {
+#pragma unroll
+        for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i)
+          if (v[i] >= ht_level<false>(range.levels, min(bin[g + i] + half, num_bins)))
+            bin[g + i] += half;
+      }
+    }
+  }
+#endif
 };
 
 // Sample k (0 .. 4/sizeof(SampleT) - 1) of a 32-bit word, little-endian like memory. Signed

@@ -341,18 +341,29 @@ int range_mode(const Problem& p) {
   if (p.family == Family::joint) return 0;  // one search per dimension, in global memory
   if (sample_bytes(p.sample_type) == 1) return 2;  // u8 and i8
   const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
-  return bytes <= kRangeStageMaxBytes ? 1 : 0;
+  return bytes <= kRangeStageMaxBytes ? 1 : 3;
+}
+
+int range_index_shift(const Problem& p) {
+  const std::uint64_t most = kRangeIndexMaxBytes / sample_bytes(p.sample_type);
+  int shift = 0;
+  while (((std::uint64_t{p.num_bins} + (1ull << shift) - 1) >> shift) > most) ++shift;
+  return shift;
 }
 
 std::size_t range_smem_bytes(const Problem& p) {
   if (p.binning != Binning::range) return 0;
   switch (range_mode(p)) {
     case 2: return 256;  // one byte per byte value
-    case 1: {
+    case 1:
+    case 3: {
       const std::size_t sb = sample_bytes(p.sample_type);
-      const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sb;
+      const int shift = range_index_shift(p);
+      const std::size_t levels = range_mode(p) == 1
+                                     ? static_cast<std::size_t>(p.num_bins) + 1
+                                     : ((std::size_t{p.num_bins} + (1ull << shift) - 1) >> shift);
       // 8-byte levels start on an 8-byte boundary after the counters' words (ht_range_setup).
-      return (bytes + 3) / 4 * 4 + (sb == 8 ? 4 : 0);
+      return (levels * sb + 3) / 4 * 4 + (sb == 8 ? 4 : 0);
     }
     default: return 0;
   }
@@ -415,6 +426,8 @@ std::vector<std::string> sample_defines(const Problem& p) {
       "-DHT_EVERY_VALUE_A_BIN=" + std::to_string(every_value_a_bin(p) ? 1 : 0)};
   // Only range problems get the define: the other binnings' compile requests stay as they were.
   if (p.binning == Binning::range) out.push_back("-DHT_RANGE_MODE=" + std::to_string(range_mode(p)));
+  if (p.binning == Binning::range && range_mode(p) == 3)
+    out.push_back("-DHT_RANGE_INDEX_BYTES=" + std::to_string(kRangeIndexMaxBytes));
   if (const int mode = even_narrow(p)) out.push_back("-DHT_EVEN_NARROW=" + std::to_string(mode));
   // Only half samples get the define: the other types' compile requests stay as they were.
   if (is_half(p.sample_type))

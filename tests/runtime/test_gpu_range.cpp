@@ -192,10 +192,11 @@ TEST(GpuRange, HostLevelsAreRefusedAndPinnedMappedOnesAreRead) {
 
 TEST(GpuRange, UnsortedLevelsGiveSomeCountsAndNeverAFault) {
   HT_REQUIRE_GPU();
-  // Reversed and random levels, staged, global and as the u8 table: the kernel's search stays
-  // inside [0, num_bins) whatever it reads (compute-sanitizer would name a stray access).
+  // Reversed and random levels, staged, indexed (a last window of fewer levels, and bins beyond
+  // shared memory) and as the u8 table: the kernel's search stays inside [0, num_bins) whatever
+  // it reads (compute-sanitizer would name a stray access).
   for (const Shape& sh : {Shape{SampleType::f32, 500, 0, 100}, Shape{SampleType::f32, 9000, 0, 100},
-                          Shape{SampleType::u8, 100, 0, 255}}) {
+                          Shape{SampleType::f32, 1000001, 0, 100}, Shape{SampleType::u8, 100, 0, 255}}) {
     Problem p = range_problem(sh.type, sh.bins, 200001, sh.lower, sh.upper);
     auto levels = tuner::make_levels(p);
     const std::size_t sb = sample_bytes(p.sample_type);

@@ -219,10 +219,22 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 2, 10)), 8u);  // 3 x 2 bytes
   EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4095, 10)), 1);
   EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4095, 10)), kRangeStageMaxBytes);
-  EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4096, 10)), 0);
-  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4096, 10)), 0u);
   EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8191, 10)), 1);
-  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 0);
+  // Beyond: an index of every 2^shift-th level, the fewest windows within kRangeIndexMaxBytes.
+  const Problem f4096 = range_problem(SampleType::f32, 4096, 10);
+  EXPECT_EQ(range_mode(f4096), 3);
+  EXPECT_EQ(range_index_shift(f4096), 1);  // 2048 windows of 2 levels, 8192 bytes
+  EXPECT_EQ(range_smem_bytes(f4096), kRangeIndexMaxBytes);
+  EXPECT_EQ(sample_defines(f4096).back(), "-DHT_RANGE_INDEX_BYTES=" + std::to_string(kRangeIndexMaxBytes));
+  const Problem f2p20 = range_problem(SampleType::f32, 1u << 20, 10);
+  EXPECT_EQ(range_index_shift(f2p20), 9);
+  EXPECT_EQ(range_smem_bytes(f2p20), 2048u * 4);
+  // A last window of fewer levels: ceil(1000001 / 512) = 1954 windows.
+  const Problem odd = range_problem(SampleType::f32, 1000001, 10);
+  EXPECT_EQ(range_index_shift(odd), 9);
+  EXPECT_EQ(range_smem_bytes(odd), 1954u * 4);
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 3);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 8192, 10)), 4096u * 2);
 }
 
 namespace {

@@ -606,6 +606,12 @@ std::string validate(const Problem& p) {
              " bins (" + std::to_string(values) + " distinct " + t + " levels), got " +
              std::to_string(p.num_bins);
     }
+    // Mode 3's window search moves a bin by up to 2^shift - 1 in 32-bit arithmetic.
+    const std::uint64_t window = std::uint64_t{1} << range_index_shift(p);
+    if (range_mode(p) == 3 && p.num_bins + window > 0xFFFFFFFFull)
+      return std::string("range binning of ") + to_string(p.sample_type) + " samples has at most " +
+             std::to_string(0xFFFFFFFFull - window) + " bins (its search's 32-bit windows), got " +
+             std::to_string(p.num_bins);
   }
   if (p.binning == Binning::even) return validate_even_bounds(p);
   return {};

@@ -225,7 +225,8 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   EXPECT_EQ(range_mode(f4096), 3);
   EXPECT_EQ(range_index_shift(f4096), 1);  // 2048 windows of 2 levels, 8192 bytes
   EXPECT_EQ(range_smem_bytes(f4096), kRangeIndexMaxBytes);
-  EXPECT_EQ(sample_defines(f4096).back(), "-DHT_RANGE_INDEX_BYTES=" + std::to_string(kRangeIndexMaxBytes));
+  EXPECT_EQ(sample_defines(f4096).back(),
+            "-DHT_RANGE_INDEX_BYTES=" + std::to_string(kRangeIndexMaxBytes));
   const Problem f2p20 = range_problem(SampleType::f32, 1u << 20, 10);
   EXPECT_EQ(range_index_shift(f2p20), 9);
   EXPECT_EQ(range_smem_bytes(f2p20), 2048u * 4);
@@ -233,6 +234,11 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   const Problem odd = range_problem(SampleType::f32, 1000001, 10);
   EXPECT_EQ(range_index_shift(odd), 9);
   EXPECT_EQ(range_smem_bytes(odd), 1954u * 4);
+  // The window search's 32-bit arithmetic bounds the bins (2^21-level windows here).
+  EXPECT_EQ(validate(range_problem(SampleType::u32, 4292870143u, 10)), "");
+  EXPECT_EQ(validate(range_problem(SampleType::u32, 4292870144u, 10)),
+            "range binning of u32 samples has at most 4292870143 bins (its search's 32-bit "
+            "windows), got 4292870144");
   EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 3);
   EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 8192, 10)), 4096u * 2);
 }

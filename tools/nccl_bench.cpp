@@ -167,16 +167,10 @@ int run(const Options& o) {
   std::vector<Gpu> gpus = {make_gpu(0, o.bins), make_gpu(1, o.bins)};
   HT_CUDA(cudaSetDevice(0));
   HT_CUDA(cudaMalloc(&gpus[0].d_samples, total));
-  HT_CUDA(cudaMemcpy(gpus[0].d_samples, host.data(), total, cudaMemcpyHostToDevice));
+  histtune::detail::upload_and_wait(gpus[0].d_samples, host.data(), total);
   HT_CUDA(cudaSetDevice(1));
   HT_CUDA(cudaMalloc(&gpus[1].d_samples, per_gpu));
-  HT_CUDA(cudaMemcpy(gpus[1].d_samples, host.data() + per_gpu, per_gpu, cudaMemcpyHostToDevice));
-  // Copies from pageable memory may return before their DMA lands, and the calls below run on
-  // non-blocking streams: wait for both devices' copies.
-  for (const int dev : {1, 0}) {
-    HT_CUDA(cudaSetDevice(dev));
-    HT_CUDA(cudaDeviceSynchronize());
-  }
+  histtune::detail::upload_and_wait(gpus[1].d_samples, host.data() + per_gpu, per_gpu);
   ncclComm_t comms[kGpus];
   const int devices[kGpus] = {0, 1};
   if (ncclResult_t r = ncclCommInitAll(comms, kGpus, devices); r != ncclSuccess)

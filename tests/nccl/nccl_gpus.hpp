@@ -58,10 +58,10 @@ class DeviceBytes {
   void* p_ = nullptr;
 };
 
-// A copy of `host` on `device`.
+// A copy of `host` on `device`, landed (the calls under test run on non-blocking streams).
 inline std::unique_ptr<DeviceBytes> upload(int device, const std::vector<std::uint8_t>& host) {
-  auto d = std::make_unique<DeviceBytes>(device, host.size());
-  HT_CUDA(cudaMemcpy(d->get(), host.data(), host.size(), cudaMemcpyHostToDevice));
+  auto d = std::make_unique<DeviceBytes>(device, host.size());  // makes `device` current
+  detail::upload_and_wait(d->get(), host.data(), host.size());
   return d;
 }
 

@@ -332,8 +332,7 @@ struct WarmData {
     std::vector<std::uint8_t> levels(pr.num_bins + 1);
     for (std::uint32_t i = 0; i <= pr.num_bins; ++i)
       levels[i] = static_cast<std::uint8_t>(i * 255 / pr.num_bins);  // ascending: 255 / bins >= 1
-    HT_CUDA(cudaMemcpy(d_levels, levels.data(), levels.size(), cudaMemcpyHostToDevice));
-    HT_CUDA(cudaDeviceSynchronize());  // landed before the non-blocking stream's calls read it
+    histtune::detail::upload_and_wait(d_levels, levels.data(), levels.size());
     pr.d_levels = d_levels;
     HT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   }

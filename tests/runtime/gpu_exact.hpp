@@ -94,11 +94,9 @@ int run_shapes(const std::vector<Problem>& shapes, const char* const (&labels)[N
   return ran;
 }
 
-// Copies `bytes` to the device and returns once they have landed: a copy from pageable memory
-// may return before its DMA does, and a non-blocking stream does not wait for the legacy stream.
+// Copies `bytes` to the device and returns once they have landed.
 inline void upload(void* device, const void* host, std::size_t bytes) {
-  HT_CUDA(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
-  HT_CUDA(cudaDeviceSynchronize());
+  detail::upload_and_wait(device, host, bytes);
 }
 
 // Device memory freed on scope exit.

@@ -341,7 +341,8 @@ int range_mode(const Problem& p) {
   if (p.family == Family::joint) return 0;  // one search per dimension, in global memory
   if (sample_bytes(p.sample_type) == 1) return 2;  // u8 and i8
   const std::size_t bytes = (static_cast<std::size_t>(p.num_bins) + 1) * sample_bytes(p.sample_type);
-  return bytes <= kRangeStageMaxBytes ? 1 : 3;
+  if (bytes <= kRangeStageMaxBytes) return 1;
+  return p.num_bins >= kRangeIndexFromBins ? 3 : 0;
 }
 
 int range_index_shift(const Problem& p) {

@@ -220,12 +220,16 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4095, 10)), 1);
   EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4095, 10)), kRangeStageMaxBytes);
   EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8191, 10)), 1);
-  // Beyond: an index of every 2^shift-th level, the fewest windows within kRangeIndexMaxBytes.
-  const Problem f4096 = range_problem(SampleType::f32, 4096, 10);
-  EXPECT_EQ(range_mode(f4096), 3);
-  EXPECT_EQ(range_index_shift(f4096), 1);  // 2048 windows of 2 levels, 8192 bytes
-  EXPECT_EQ(range_smem_bytes(f4096), kRangeIndexMaxBytes);
-  EXPECT_EQ(sample_defines(f4096).back(),
+  // Beyond: in global memory below kRangeIndexFromBins bins, then an index of every 2^shift-th
+  // level, the fewest windows within kRangeIndexMaxBytes.
+  EXPECT_EQ(range_mode(range_problem(SampleType::f32, 4096, 10)), 0);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::f32, 4096, 10)), 0u);
+  EXPECT_EQ(range_mode(range_problem(SampleType::f32, kRangeIndexFromBins - 1, 10)), 0);
+  const Problem first = range_problem(SampleType::f32, kRangeIndexFromBins, 10);
+  EXPECT_EQ(range_mode(first), 3);
+  EXPECT_EQ(range_index_shift(first), 3);  // 2048 windows of 8 levels, 8192 bytes
+  EXPECT_EQ(range_smem_bytes(first), kRangeIndexMaxBytes);
+  EXPECT_EQ(sample_defines(first).back(),
             "-DHT_RANGE_INDEX_BYTES=" + std::to_string(kRangeIndexMaxBytes));
   const Problem f2p20 = range_problem(SampleType::f32, 1u << 20, 10);
   EXPECT_EQ(range_index_shift(f2p20), 9);
@@ -239,8 +243,9 @@ TEST(RangeProblem, DefinesAndSharedMemoryFollowTheLevelsSize) {
   EXPECT_EQ(validate(range_problem(SampleType::u32, 4292870144u, 10)),
             "range binning of u32 samples has at most 4292870143 bins (its search's 32-bit "
             "windows), got 4292870144");
-  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 3);
-  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 8192, 10)), 4096u * 2);
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 8192, 10)), 0);
+  EXPECT_EQ(range_mode(range_problem(SampleType::u16, 30000, 10)), 3);
+  EXPECT_EQ(range_smem_bytes(range_problem(SampleType::u16, 30000, 10)), 3750u * 2);  // 8 a window
 }
 
 namespace {

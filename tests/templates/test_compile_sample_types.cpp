@@ -80,7 +80,7 @@ TEST(SampleTypeCompile, EveryNewTypeAndBinningCompilesForSm90) {
       {"f16_even_256", shape(SampleType::f16, Binning::even, 256, -1, 1), false},
       {"f16_range_staged_2048", shape(SampleType::f16, Binning::range, 2048), false, 1},
       {"bf16_even_300", shape(SampleType::bf16, Binning::even, 300, 0, 300), false},
-      {"bf16_range_indexed_10000", shape(SampleType::bf16, Binning::range, 10000), false, 3},
+      {"bf16_range_global_10000", shape(SampleType::bf16, Binning::range, 10000), false, 0},
   };
   const std::vector<const char*> labels(std::begin(kLabels), std::end(kLabels));
   int compiled = 0;
@@ -101,7 +101,7 @@ TEST(SampleTypeCompile, SixtyFourBitTypesCompileForSm90AndSm80) {
       {"i64_even_whole_range_1000", wide_i64, false},
       {"i64_range_staged_1000", shape(SampleType::i64, Binning::range, 1000), false, 1},
       {"u64_even_whole_range_7", shape(SampleType::u64, Binning::even, 7, 0, 0x1p64), false},
-      {"u64_range_indexed_10000", shape(SampleType::u64, Binning::range, 10000), false, 3},
+      {"u64_range_global_10000", shape(SampleType::u64, Binning::range, 10000), false, 0},
       {"f64_even_256", shape(SampleType::f64, Binning::even, 256, -1, 1), false},
       {"f64_range_staged_2047", shape(SampleType::f64, Binning::range, 2047), false, 1},
   };

@@ -230,19 +230,23 @@ Problem as_one_stream(const Problem& p);
 
 // How a range-binning kernel reads the levels (HT_RANGE_MODE), derived from the problem alone so
 // that the kernel source of a problem does not depend on the device:
-//   0: binary search in global memory (the joint family's, one search per dimension);
+//   0: binary search in global memory: the joint family's (one search per dimension), and levels
+//      beyond kRangeStageMaxBytes of fewer than kRangeIndexFromBins bins, whose counters alone
+//      can fill a block's shared memory (T4: 64 KiB for 16,383 bins and the sink): an index there
+//      would leave a shape no valid default;
 //   1: the block stages the levels in shared memory, then searches there;
 //   2: u8 and i8 samples: the block builds a 256-entry byte -> bin table in shared memory (one
 //      load per sample instead of a search; i8 indexes it by the sample's byte);
-//   3: levels beyond kRangeStageMaxBytes: the block stages every 2^range_index_shift-th level
-//      (at most kRangeIndexMaxBytes of them) in shared memory; a search there picks the window
-//      of 2^shift levels that a search in global memory then covers (for 2^20 f32 levels, 11
-//      steps in shared memory and 9 in global memory where a plain search took 20 there).
+//   3: from kRangeIndexFromBins bins: the block stages every 2^range_index_shift-th level (at
+//      most kRangeIndexMaxBytes of them) in shared memory; a search there picks the window of
+//      2^shift levels that a search in global memory then covers (for 2^20 f32 levels, 11 steps
+//      in shared memory and 9 in global memory where a plain search took 20 there).
 // Not a tunable: 2 beats a search for every u8 problem, and staging is cheap below the limit.
 // The index is smaller than the staging limit: with 16 KB the partition pass of 2^20 bins lost
 // its bulk prefetch at two blocks an SM (shared memory).
 constexpr std::size_t kRangeStageMaxBytes = 16384;
 constexpr std::size_t kRangeIndexMaxBytes = 8192;
+constexpr std::uint32_t kRangeIndexFromBins = 16384;
 int range_mode(const Problem& p);
 // Mode 3's window: the least shift with ceil(num_bins / 2^shift) levels within
 // kRangeIndexMaxBytes (the kernel works it out alike from HT_RANGE_INDEX_BYTES).

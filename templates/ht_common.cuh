@@ -328,7 +328,8 @@ struct HtBinning {
 #if HT_RANGE_INDEXED
   // The bins of M samples (bin[i] when ok[i]) by bin_of's arithmetic, their searches interleaved
   // kRangeGroup at a time: one search waits for each of its loads in turn, a group's searches
-  // have a step's loads in flight together.
+  // have a step's loads in flight together. A sample outside the levels is searched too: its
+  // bin is then unspecified (it may pass num_bins), but every read stays within the levels.
   template <unsigned int M>
   __device__ __forceinline__ void bins_of(const SampleT* s, unsigned int* bin, bool* ok) const {
     constexpr unsigned int kRangeGroup = 8;

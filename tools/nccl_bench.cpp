@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/detail/upload.hpp"
 #include "histtune/nccl.hpp"
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include "gpu.hpp"
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/detail/upload.hpp"
 #include "histtune/nccl.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/tuner/inputs.hpp"

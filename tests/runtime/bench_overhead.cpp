@@ -28,6 +28,7 @@
 
 #include "histtune/db/database.hpp"
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/detail/upload.hpp"
 #include "histtune/histtune.h"
 #include "histtune/histtune.hpp"
 #include "histtune/jit.hpp"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "histtune/detail/cuda_check.hpp"
+#include "histtune/detail/upload.hpp"
 #include "histtune/hist1d.hpp"
 #include "histtune/reference.hpp"
 #include "histtune/status.hpp"

@@ -26,15 +26,3 @@ namespace histtune::detail {
     cudaError_t ht_e_ = (call);                                          \
     if (ht_e_ != cudaSuccess) ::histtune::detail::throw_cuda(ht_e_, #call); \
   } while (0)
-
-namespace histtune::detail {
-
-// Copies `bytes` from the host to `device_ptr` (memory of the current device) and returns once
-// they have landed: a copy from pageable memory may return before its DMA does, and work on a
-// non-blocking stream (the library's, a test's) does not wait for the legacy stream.
-inline void upload_and_wait(void* device_ptr, const void* host, std::size_t bytes) {
-  HT_CUDA(cudaMemcpy(device_ptr, host, bytes, cudaMemcpyHostToDevice));
-  HT_CUDA(cudaDeviceSynchronize());
-}
-
-}  // namespace histtune::detail

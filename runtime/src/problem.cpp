@@ -345,29 +345,30 @@ int range_mode(const Problem& p) {
   return p.num_bins >= kRangeIndexFromBins ? 3 : 0;
 }
 
+namespace {
+// Mode 3's index entries: one a window of 2^shift levels (the last window may hold fewer).
+std::uint64_t index_windows(const Problem& p, int shift) {
+  return (std::uint64_t{p.num_bins} + (1ull << shift) - 1) >> shift;
+}
+}  // namespace
+
 int range_index_shift(const Problem& p) {
   const std::uint64_t most = kRangeIndexMaxBytes / sample_bytes(p.sample_type);
   int shift = 0;
-  while (((std::uint64_t{p.num_bins} + (1ull << shift) - 1) >> shift) > most) ++shift;
+  while (index_windows(p, shift) > most) ++shift;
   return shift;
 }
 
 std::size_t range_smem_bytes(const Problem& p) {
   if (p.binning != Binning::range) return 0;
-  switch (range_mode(p)) {
-    case 2: return 256;  // one byte per byte value
-    case 1:
-    case 3: {
-      const std::size_t sb = sample_bytes(p.sample_type);
-      const int shift = range_index_shift(p);
-      const std::size_t levels = range_mode(p) == 1
-                                     ? static_cast<std::size_t>(p.num_bins) + 1
-                                     : ((std::size_t{p.num_bins} + (1ull << shift) - 1) >> shift);
-      // 8-byte levels start on an 8-byte boundary after the counters' words (ht_range_setup).
-      return (levels * sb + 3) / 4 * 4 + (sb == 8 ? 4 : 0);
-    }
-    default: return 0;
-  }
+  const int mode = range_mode(p);
+  if (mode == 2) return 256;  // one byte per byte value
+  if (mode == 0) return 0;
+  const std::size_t sb = sample_bytes(p.sample_type);
+  const std::size_t levels = mode == 1 ? std::size_t{p.num_bins} + 1
+                                       : index_windows(p, range_index_shift(p));
+  // 8-byte levels start on an 8-byte boundary after the counters' words (ht_range_setup).
+  return (levels * sb + 3) / 4 * 4 + (sb == 8 ? 4 : 0);
 }
 
 namespace {

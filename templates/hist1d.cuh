@@ -68,8 +68,13 @@
 // one program serves every configuration of a tile size and partition width, and the partition
 // pass's program leaves them out (they were a third of its compile).
 
-#if !HT_COUNT_PASSES
+#ifndef HT_PART_VALUES
+#define HT_PART_VALUES 0
+#endif
+#if !HT_COUNT_PASSES || HT_PART_VALUES
 #include "ht_common.cuh"
+#endif
+#if !HT_COUNT_PASSES
 
 // HT_SINK (hist1d::has_sink: storage 0 unless every value is a bin): samples that fall in no bin
 // count in a sink bin (word num_bins of every copy, never flushed) rather than behind a branch:
@@ -796,6 +801,50 @@ enum : unsigned int {
   kCountLoads = 4,
 };
 
+// The workspace's slots: a sample's bin within its partition (16 bits), or with HT_PART_VALUES
+// (range binning of 4-byte samples, hist1d::values_partitioned) the sample itself: the partition
+// pass then finds only its partition (a search of the partitions' first levels, in shared
+// memory) and the count pass its bin (a search of its partition's levels, staged in shared
+// memory), so no search reads levels from global memory.
+#if HT_PART_VALUES
+typedef SampleT HtSlot;
+#else
+typedef unsigned short HtSlot;
+#endif
+enum : unsigned int { kChunkSlots = 16u / sizeof(HtSlot) };  // slots a 16-byte chunk
+// The 32-bit words of `slots` slots (a whole number).
+__device__ __forceinline__ unsigned long long ht_slot_words(unsigned long long slots) {
+  return sizeof(HtSlot) < 4u ? slots / (4u / sizeof(HtSlot)) : slots * (sizeof(HtSlot) / 4u);
+}
+
+// A slot no bin counts, which pads each group to whole chunks: bin kPartBins of its partition
+// (the count pass's sink word), or a value outside every partition's levels: NaN, or the type's
+// largest value, which is never below the last level (a half's 0xFFFF is NaN).
+#if HT_PART_VALUES
+__device__ __forceinline__ float ht_sink_of(float) { return __int_as_float(0x7FFFFFFF); }
+__device__ __forceinline__ double ht_sink_of(double) {
+  return __longlong_as_double(0x7FFFFFFFFFFFFFFFll);
+}
+template <typename T>
+__device__ __forceinline__ T ht_sink_of(T) {  // the largest unsigned or signed value
+  return (T)-1 > (T)0 ? (T)~0ull : (T)(~0ull >> (65u - 8u * sizeof(T)));
+}
+#endif
+__device__ __forceinline__ uint4 ht_sink_chunk() {
+#if HT_PART_VALUES
+  union {
+    HtSlot slot[kChunkSlots];
+    uint4 chunk;
+  } c;
+#pragma unroll
+  for (unsigned int i = 0; i < kChunkSlots; ++i) c.slot[i] = ht_sink_of(SampleT());
+  return c.chunk;
+#else
+  const unsigned int two = kPartBins | (kPartBins << 16);
+  return make_uint4(two, two, two, two);
+#endif
+}
+
 __device__ __forceinline__ unsigned long long ht_part_stride(unsigned long long n) {
   return n / kTile + 2u;
 }
@@ -812,17 +861,17 @@ __device__ __forceinline__ unsigned long long ht_table_words(unsigned int parts,
                                                              unsigned long long stride) {
   return (parts * stride + 3u) & ~3ull;
 }
-// A tile's 16-bit slots in the workspace: its samples, each partition's group padded to whole
-// chunks of 8 (16 bytes) with the sink, so the count pass loads whole chunks of one group.
+// A tile's slots in the workspace: its samples, each partition's group padded to whole chunks
+// (16 bytes) with the sink, so the count pass loads whole chunks of one group.
 __device__ __forceinline__ unsigned long long ht_tile_slots(unsigned int parts) {
-  return kTile + 8ull * parts;
+  return kTile + (unsigned long long)kChunkSlots * parts;
 }
 // The partitions' sizes (the sizes pass's output): after the tiles' bins.
 __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
                                                        unsigned int parts,
                                                        unsigned long long stride) {
   return const_cast<unsigned int*>(work) + ht_table_words(parts, stride) +
-         stride * ht_tile_slots(parts) / 2u;
+         ht_slot_words(stride * ht_tile_slots(parts));
 }
 
 #if !HT_COUNT_PASSES
@@ -840,30 +889,23 @@ struct HtPartSmem {
   unsigned short* start16;  // each partition's start in the stage, two a word
   unsigned int* groups;     // [0] the slots the tile's groups take, [1] the hot-tile flag,
                             // [2 + s] the slots stage s's last tile took (HT_BULK_OUT)
-  unsigned short* stage;    // kStages stages of ht_tile_slots(parts) slots
+  HtSlot* stage;            // kStages stages of ht_tile_slots(parts) slots
   unsigned int* after;      // the words after the stages (range binning's levels)
 };
 __device__ __forceinline__ HtPartSmem ht_part_smem(unsigned int* smem, unsigned int parts) {
   const unsigned int padded = ht_scan_rows(parts) * 128u, counts = kStages * padded;
   const unsigned int stage_at = counts + padded / 2u + 4u;
   return {smem, reinterpret_cast<unsigned short*>(smem + counts), smem + counts + padded / 2u,
-          reinterpret_cast<unsigned short*>(smem + stage_at),
-          smem + stage_at + kStages * ht_tile_slots(parts) / 2u};
-}
-
-// Eight 16-bit sink slots (bin kPartBins of a partition, which the count pass adds to its sink).
-__device__ __forceinline__ uint4 ht_sink_chunk() {
-  const unsigned int two = kPartBins | (kPartBins << 16);
-  return make_uint4(two, two, two, two);
+          reinterpret_cast<HtSlot*>(smem + stage_at),
+          smem + stage_at + ht_slot_words(kStages * ht_tile_slots(parts))};
 }
 
 // The tile's stage, its groups complete, to the workspace at `out` (thread 0; HT_BULK_OUT).
-__device__ __forceinline__ void ht_bulk_out(unsigned short* out, const unsigned short* stage,
-                                            unsigned int slots) {
+__device__ __forceinline__ void ht_bulk_out(HtSlot* out, const HtSlot* stage, unsigned int slots) {
 #if HT_BULK_OUT
   if (slots)
     asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(out),
-                 "r"(ht_smem_addr(stage)), "r"(slots * 2u)
+                 "r"(ht_smem_addr(stage)), "r"(slots * (unsigned int)sizeof(HtSlot))
                  : "memory");
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 #endif
@@ -882,7 +924,7 @@ __device__ __forceinline__ void ht_bulk_out_wait(bool all) {
 // once every thread has staged it and fenced; its slots are kept for the stage's refill.
 __device__ __forceinline__ void ht_bulk_out_tile(unsigned long long t, unsigned int parts,
                                                  const HtPartSmem& sm, unsigned int buf,
-                                                 unsigned short* bins) {
+                                                 HtSlot* bins) {
   ht_bulk_out(bins + t * ht_tile_slots(parts), sm.stage + buf * ht_tile_slots(parts),
               sm.groups[0]);
   sm.groups[2u + buf] = sm.groups[0];
@@ -898,12 +940,13 @@ __device__ __forceinline__ void ht_bulk_out_tile(unsigned long long t, unsigned 
 // sample's gather to conflict on.
 __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned long long stride,
                                               unsigned int parts, const unsigned int* bin,
-                                              const HtPartSmem& sm, unsigned int buf,
-                                              unsigned int* table, unsigned short* bins) {
+                                              const SampleT* val, const HtPartSmem& sm,
+                                              unsigned int buf, unsigned int* table,
+                                              HtSlot* bins) {
   unsigned int* cnt = sm.cnt + buf * ht_scan_rows(parts) * 128u;
   unsigned short* start16 = sm.start16;
   unsigned int* groups = sm.groups;
-  unsigned short* stage = sm.stage + buf * ht_tile_slots(parts);
+  HtSlot* stage = sm.stage + buf * ht_tile_slots(parts);
   if (HT_BULK_OUT && threadIdx.x == 0) ht_bulk_out_wait(false);
   unsigned int rank[kPerTile];
   auto part_of = [&](unsigned int i) {
@@ -948,6 +991,14 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
 #endif
     }
   }
+#if HT_PART_VALUES
+  // Each sample's partition and rank in one word (the rank is below 2^15), so that across the
+  // barriers below the samples take the registers the ranks took.
+  unsigned int at[kPerTile];
+#pragma unroll
+  for (unsigned int i = 0; i < kPerTile; ++i)
+    at[i] = bin[i] == kNoPart ? kNoPart : (bin[i] >> HT_PARTITION_BITS) << 16 | rank[i];
+#endif
   __syncthreads();
 #if HT_BULK_OUT
   // Every thread has staged the block's previous tile (and fenced): its copy goes out now, before
@@ -958,7 +1009,7 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   // The copy of this stage's last tile (two tiles ago) has read it (thread 0 waited above): the
   // warps the scan leaves idle put the sink back in its chunks, as the loop below does at once.
   if (threadIdx.x >= 32u)
-    for (unsigned int i = threadIdx.x - 32u; i < groups[2u + buf] / 8u; i += kThreads - 32u)
+    for (unsigned int i = threadIdx.x - 32u; i < groups[2u + buf] / kChunkSlots; i += kThreads - 32u)
       reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
 #endif
   if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of whole uint4s
@@ -967,11 +1018,11 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     const unsigned int rows = ht_scan_rows(parts);
     const uint4* mine = reinterpret_cast<const uint4*>(cnt) + threadIdx.x * rows;
     uint2* starts = reinterpret_cast<uint2*>(start16) + threadIdx.x * rows;
-    auto pad8 = [](unsigned int c) { return (c + 7u) & ~7u; };
-    auto slots = [&](uint4 c) { return pad8(c.x) + pad8(c.y) + pad8(c.z) + pad8(c.w); };
+    auto pad = [](unsigned int c) { return (c + kChunkSlots - 1u) & ~(kChunkSlots - 1u); };
+    auto slots = [&](uint4 c) { return pad(c.x) + pad(c.y) + pad(c.z) + pad(c.w); };
     auto put = [&](unsigned int r, uint4 c, unsigned int& run) {  // four starts, two words
-      const unsigned int a = run, b = a + pad8(c.x), d = b + pad8(c.y), e = d + pad8(c.z);
-      run = e + pad8(c.w);
+      const unsigned int a = run, b = a + pad(c.x), d = b + pad(c.y), e = d + pad(c.z);
+      run = e + pad(c.w);
       starts[r] = make_uint2(a | (b << 16), d | (e << 16));
     };
     const uint4 first = mine[0];  // kept in registers from the sum to the starts
@@ -1001,10 +1052,16 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
     table[j * stride + t] = start16[j] | (cnt[j] << 16);
     cnt[j] = 0u;
   }
+#if HT_PART_VALUES
+#pragma unroll
+  for (unsigned int i = 0; i < kPerTile; ++i)
+    if (at[i] != kNoPart) stage[start16[at[i] >> 16] + (at[i] & 0xFFFFu)] = val[i];
+#else
 #pragma unroll
   for (unsigned int i = 0; i < kPerTile; ++i)
     if (bin[i] != kNoPart)
       stage[start16[bin[i] >> HT_PARTITION_BITS] + rank[i]] = bin[i] & (kPartBins - 1u);
+#endif
 #if HT_BULK_OUT
   // The stage's writes (generic proxy) made visible to the bulk copy's reads (async proxy); the
   // next tile's first barrier orders them before the copy, which its thread 0 issues. Its ranks
@@ -1016,7 +1073,7 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   uint4* in = reinterpret_cast<uint4*>(stage);
   // Each chunk copied out is refilled with the sink, so the next tile's group padding (the slots
   // between a group's samples and its next chunk) is already there: no per-partition padding loop.
-  for (unsigned int i = threadIdx.x; i < groups[0] / 8u; i += kThreads) {
+  for (unsigned int i = threadIdx.x; i < groups[0] / kChunkSlots; i += kThreads) {
     out[i] = in[i];
     in[i] = ht_sink_chunk();
   }
@@ -1082,7 +1139,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   const unsigned int parts = ht_partitions(num_bins);
   const unsigned long long stride = ht_part_stride(n);
   unsigned int* table = work;
-  unsigned short* bins = reinterpret_cast<unsigned short*>(work + ht_table_words(parts, stride));
+  HtSlot* bins = reinterpret_cast<HtSlot*>(work + ht_table_words(parts, stride));
 #if HT_PREFETCH == 2
   extern __shared__ __align__(16) unsigned int smem_all[];
   unsigned int* smem = smem_all + kBulkWords;
@@ -1100,15 +1157,25 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     sm.groups[2] = sm.groups[3] = 0u;  // no slots to refill with the sink yet
   }
   // The stages start as all sink; ht_place_tile keeps them so (its padding needs no stores).
-  for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / 8u; i += kThreads)
+  for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / kChunkSlots; i += kThreads)
     reinterpret_cast<uint4*>(sm.stage)[i] = ht_sink_chunk();
   binning.range = ht_range_setup(levels, num_bins, sm.after);
   __syncthreads();
 
   unsigned int bin[kPerTile];  // the sample's bin, or kNoPart (bins are < 2^32 - 1)
-  auto bin_sample = [&](SampleT s, unsigned int i) {
+#if HT_PART_VALUES
+  SampleT s[kPerTile];  // the samples themselves, the slots (bin[]: their partition's first bin)
+#endif
+  auto bin_sample = [&](SampleT x, unsigned int i) {
     unsigned int b;
-    bin[i] = binning.bin_of(s, b) ? b : kNoPart;
+#if HT_PART_VALUES
+    bool ok;
+    s[i] = x;
+    binning.template bins_of<1, false>(&x, &b, &ok);
+#else
+    const bool ok = binning.bin_of(x, b);
+#endif
+    bin[i] = ok ? b : kNoPart;
   };
   const HtInput in = ht_input(samples, n);
   const unsigned long long head = in.head, body_vecs = in.body_vecs, full = in.full_tiles;
@@ -1160,10 +1227,12 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
         for (unsigned int k = 0; k < kVecs; ++k) next[k] = ht_tile_vec(body, t + gridDim.x, k);
       }
 #if HT_RANGE_INDEXED
+#if !HT_PART_VALUES
       SampleT s[kPerTile];
+#endif
       bool ok[kPerTile];
       ht_tile_samples(v, s);
-      binning.template bins_of<kPerTile>(s, bin, ok);
+      binning.template bins_of<kPerTile, !HT_PART_VALUES>(s, bin, ok);
 #pragma unroll
       for (unsigned int i = 0; i < kPerTile; ++i)
         if (!ok[i]) bin[i] = kNoPart;
@@ -1184,7 +1253,11 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
           bin_sample(samples[tail_start + e - head], i);
       }
     }
-    ht_place_tile(t, stride, parts, bin, sm, buf, table, bins);
+#if HT_PART_VALUES
+    ht_place_tile(t, stride, parts, bin, s, sm, buf, table, bins);
+#else
+    ht_place_tile(t, stride, parts, bin, nullptr, sm, buf, table, bins);
+#endif
     buf = (buf + 1u) % kStages;
   }
 #if HT_BULK_OUT
@@ -1272,7 +1345,7 @@ __device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
 extern "C" __global__ void __launch_bounds__(kCountThreads)
 histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long n,
                       unsigned int num_bins, unsigned int* __restrict__ counts,
-                      unsigned int accumulate, unsigned int target) {
+                      unsigned int accumulate, unsigned int target, const void* levels) {
   extern __shared__ unsigned int hist[];
   __shared__ unsigned int warp_sums[kCountThreads / 32u];
   __shared__ unsigned int mine[3];  // p, g, G
@@ -1306,8 +1379,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   __syncthreads();
   const unsigned int p = mine[0], g = mine[1], shares = mine[2];
   if (p == kNoPart) return;
-  const unsigned short* bins =
-      reinterpret_cast<const unsigned short*>(work + ht_table_words(parts, stride));
+  const HtSlot* bins = reinterpret_cast<const HtSlot*>(work + ht_table_words(parts, stride));
   const unsigned int* row = work + p * stride;
   // The block's tiles are g, g + G, ...; warp w takes a contiguous run of them and reads their
   // table words 32 at a time, a lane each (one coalesced load). The 32 groups' chunks of 8 bins
@@ -1320,9 +1392,44 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const unsigned long long mine_tiles = g < stride ? (stride - g + shares - 1u) / shares : 0u;
   const unsigned long long per_warp = (mine_tiles + kWarps - 1u) / kWarps;
   const unsigned long long end = min(mine_tiles, (warp + 1u) * per_warp);
-  const unsigned int sink = kPartBins | (kPartBins << 16);
   const uint4* chunks16 = reinterpret_cast<const uint4*>(bins);
   unsigned int* bases = group_at + warp * 32u;
+#if HT_PART_VALUES
+  // The partition's levels after its counts (8-byte aligned): each sample's bin is a search of
+  // them, the chunk's searches interleaved step by step; the sink and samples outside the
+  // partition's levels (unsorted levels) add to the sink word.
+  const unsigned int lo_bin = p << HT_PARTITION_BITS, len = min(kPartBins, num_bins - lo_bin);
+  SampleT* lvl = reinterpret_cast<SampleT*>(hist + kPartBins + 2u);
+  for (unsigned int i = threadIdx.x; i <= len; i += kCountThreads)
+    lvl[i] = static_cast<const SampleT*>(levels)[lo_bin + i];
+  __syncthreads();
+  const HtValueT bottom = ht_value(lvl[0]), top = ht_value(lvl[len]);
+  auto add_chunk = [&](const uint4& w) {
+    union {
+      uint4 chunk;
+      SampleT slot[kChunkSlots];
+    } c;
+    c.chunk = w;
+    HtValueT v[kChunkSlots];
+    unsigned int bin[kChunkSlots];
+#pragma unroll
+    for (unsigned int j = 0; j < kChunkSlots; ++j) {
+      v[j] = ht_value(c.slot[j]);
+      bin[j] = 0u;
+    }
+    for (unsigned int left = len; left > 1u;) {
+      const unsigned int half = left / 2u;
+#pragma unroll
+      for (unsigned int j = 0; j < kChunkSlots; ++j)
+        if (v[j] >= ht_value(lvl[bin[j] + half])) bin[j] += half;
+      left -= half;
+    }
+#pragma unroll
+    for (unsigned int j = 0; j < kChunkSlots; ++j)
+      atomicAdd(&hist[v[j] >= bottom && v[j] < top ? bin[j] : kPartBins], 1u);
+  };
+#else
+  (void)levels;
   auto add_chunk = [&](const uint4& w) {
     const unsigned int word[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
@@ -1331,6 +1438,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       atomicAdd(&hist[word[j] >> 16], 1u);
     }
   };
+#endif
   // Latency bounds this pass (one block an SM): a lane keeps kCountLoads chunks in flight, and
   // the next 32 tiles' table words load before this round's adds.
   auto words_at = [&](unsigned long long i) {  // a missing tile: length 0
@@ -1340,7 +1448,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   for (unsigned long long i0 = warp * per_warp; i0 < end; i0 += 32u) {
     const unsigned int words = next;
     next = words_at(i0 + 32u + lane);
-    const unsigned int chunks = ((words >> 16) + 7u) / 8u;
+    const unsigned int chunks = ((words >> 16) + kChunkSlots - 1u) / kChunkSlots;
     unsigned int first = chunks;
 #pragma unroll
     for (unsigned int o = 1; o < 32u; o <<= 1) {
@@ -1357,7 +1465,8 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     __syncwarp();  // the window before has read its bases
     if (some)
       bases[__popc(nonempty & ((1u << lane) - 1u))] =
-          (unsigned int)(((g + (i0 + lane) * shares) * slots + (words & 0xFFFFu)) / 8u) - first;
+          (unsigned int)(((g + (i0 + lane) * shares) * slots + (words & 0xFFFFu)) / kChunkSlots) -
+          first;
     __syncwarp();
     // Row R (chunks R..R + 31, lane l's R + l): the groups begun by R (a ballot), plus those
     // beginning within the row at or before l (their offsets' bits, one OR over the warp).
@@ -1373,7 +1482,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     auto load_round = [&](unsigned int k0, uint4(&w)[kCountLoads]) {
 #pragma unroll
       for (unsigned int j = 0; j < kCountLoads; ++j) {
-        w[j] = make_uint4(sink, sink, sink, sink);
+        w[j] = ht_sink_chunk();
         const unsigned int k = k0 + 32u * j + lane;
         if (k0 + 32u * j < total) {
           const uint4* a = chunk_at(k0 + 32u * j);

@@ -149,8 +149,12 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   // (histtune::range_index_shift, range_smem_bytes).
   if constexpr (sizeof(SampleT) == 8)
     smem = reinterpret_cast<void*>((reinterpret_cast<unsigned long long>(smem) + 7u) & ~7ull);
+#ifdef HT_RANGE_SHIFT
+  r.shift = HT_RANGE_SHIFT;  // hist1d.cuh's partition pass of samples: the partitions' first levels
+#else
   r.shift = 0;
   while (((num_bins - 1u) >> r.shift) + 1u > HT_RANGE_INDEX_BYTES / sizeof(SampleT)) ++r.shift;
+#endif
   r.windows = ((num_bins - 1u) >> r.shift) + 1u;
   SampleT* index = static_cast<SampleT*>(smem);
   for (unsigned int j = threadIdx.x; j < r.windows; j += blockDim.x)
@@ -330,7 +334,8 @@ struct HtBinning {
   // kRangeGroup at a time: one search waits for each of its loads in turn, a group's searches
   // have a step's loads in flight together. A sample outside the levels is searched too: its
   // bin is then unspecified (it may pass num_bins), but every read stays within the levels.
-  template <unsigned int M>
+  // Without Levels the search stops at the window: bin[i] is its first bin.
+  template <unsigned int M, bool Levels = true>
   __device__ __forceinline__ void bins_of(const SampleT* s, unsigned int* bin, bool* ok) const {
     constexpr unsigned int kRangeGroup = 8;
 #pragma unroll
@@ -351,6 +356,7 @@ struct HtBinning {
       }
 #pragma unroll
       for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) bin[g + i] <<= range.shift;
+      if (!Levels) continue;
       for (unsigned int half = (1u << range.shift) / 2u; half; half /= 2u) {
 #pragma unroll
         for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i)

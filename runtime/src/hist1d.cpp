@@ -58,7 +58,7 @@ std::vector<Candidate> default_candidates(const Problem& p) {
     // atomics on the output (docs/kernels.md has the figures).
     // The first holds 16 samples of 4 bytes a thread and tile; narrower samples skip it: 32 u16
     // samples ran 4-9% slower than the next's 16 on u16 65536 bins 2^24 (H200, session 46).
-    return {
+    std::vector<Candidate> out = {
         {"tpb1024.vpt4.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1", 1, 0, 4},
         {"tpb1024.vpt2.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
         {"tpb1024.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps1.st4.b1.sb0.cl1.pf1"},
@@ -73,6 +73,12 @@ std::vector<Candidate> default_candidates(const Problem& p) {
          kPartitionedFromSamples},  // 8-byte samples: the same bytes a thread (not timed)
         {"tpb128.vpt8.vec16.pc1.lay0.agg1.u2.pad0.bps2.st2.b2.sb0.cl1.pf1"},
         {"tpb256.vpt1.vec16.pc1.lay0.agg1.u0.pad0.bps8.st2.b1.sb0.cl1"}};
+    // Range binning of 4-byte samples partitions before it slices: every slice's blocks search
+    // every sample (f32 131072 bins 2^24: 2.08 ms sliced, 0.69 partitioned on the worst case).
+    if (values_partitioned(p))
+      out.insert(out.begin() + 3, {"tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf0",
+                                   1, kPartitionedFromSamples});
+    return out;
   }
   if (p.n >= (std::uint64_t{1} << 22))
     return {{"tpb1024.vpt2.vec16.pc1.lay1.agg0.u2.pad0.bps2.st0.b1.sb0.cl1"},
@@ -155,7 +161,9 @@ std::vector<Hist1DConfig> space() { return params::space(params()); }
 namespace {
 
 // What one count block takes, its static arrays with its bins: what the device's limit bounds.
-std::size_t count_block_smem(int bits) { return count_pass_smem(bits) + kCountPassStaticSmem; }
+std::size_t count_block_smem(int bits, std::size_t level_bytes) {
+  return count_pass_smem(bits, level_bytes) + kCountPassStaticSmem;
+}
 
 // Storage 5's rules: the partition pass keeps no copies, runs or single block, and its
 // partitions and a round's workspace must fit.
@@ -171,10 +179,12 @@ Restriction check_partitioned(const Hist1DConfig& c, const Problem& p, const Dev
   if (partitions(p, d.arch()) > kMaxPartitions)
     return Restriction::rule("partitioned storage (5) makes at most " +
                              std::to_string(kMaxPartitions) + " partitions of 2^" +
-                             std::to_string(partition_bits_max(d.arch())) + " bins, " +
+                             std::to_string(partition_bits_max(d.arch(), staged_level_bytes(p))) +
+                             " bins, " +
                              std::to_string(p.num_bins) + " bins need " +
                              std::to_string(partitions(p, d.arch())));
-  if (const std::size_t count = count_block_smem(partition_bits(p, d.arch()));
+  if (const std::size_t count =
+          count_block_smem(partition_bits(p, d.arch()), staged_level_bytes(p));
       count > d.smem_per_block_optin)
     return Restriction::rule("partitioned storage (5): the count pass's " + std::to_string(count) +
                              " B of shared memory exceed the device's per-block limit " +
@@ -321,7 +331,7 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
       const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
       const std::size_t stages = partition_bulk_out(arch) ? 2 : 1;  // and as many counts
       return (stages * padded + padded / 2 + 4) * word +
-             stages * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t) +
+             stages * partition_tile_slots(c, p, arch) * partition_slot_bytes(p) +
              bulk_prefetch_bytes(c, p);
     }
     case Storage::cluster:
@@ -439,22 +449,37 @@ static std::uint32_t partitions_of(std::uint32_t bins, int bits) {
   return static_cast<std::uint32_t>((std::uint64_t{bins} + (1u << bits) - 1) >> bits);
 }
 
-std::size_t count_pass_smem(int bits) {
-  return ((std::size_t{1} << bits) + 1) * sizeof(std::uint32_t);
+bool values_partitioned(const Problem& p) {
+  return p.binning == Binning::range && sample_bytes(p.sample_type) == 4;
 }
 
-int partition_bits_max(int arch) {
+std::size_t staged_level_bytes(const Problem& p) {
+  return values_partitioned(p) ? sample_bytes(p.sample_type) : 0;
+}
+
+std::size_t partition_slot_bytes(const Problem& p) {
+  return values_partitioned(p) ? sample_bytes(p.sample_type) : sizeof(std::uint16_t);
+}
+
+std::size_t count_pass_smem(int bits, std::size_t level_bytes) {
+  const std::size_t bins = std::size_t{1} << bits;
+  if (level_bytes == 0) return (bins + 1) * sizeof(std::uint32_t);
+  // The levels start on an 8-byte boundary after the bins and the sink (hist1d.cuh).
+  return (bins + 2) * sizeof(std::uint32_t) + (bins + 1) * level_bytes;
+}
+
+int partition_bits_max(int arch, std::size_t level_bytes) {
   const std::size_t smem = arch_smem_per_block_optin(arch);
   if (smem == 0) return kPartitionBitsPortable;
   int bits = kPartitionBitsMax;
-  while (bits > kPartitionBitsMin && count_block_smem(bits) > smem) --bits;
+  while (bits > kPartitionBitsMin && count_block_smem(bits, level_bytes) > smem) --bits;
   return bits;
 }
 
 bool partition_bulk_out(int arch) { return arch >= 90; }
 
 int partition_bits(const Problem& p, int arch) {
-  const int most = partition_bits_max(arch);
+  const int most = partition_bits_max(arch, staged_level_bytes(p));
   int bits = kPartitionBitsMin;
   while (bits < most && partitions_of(p.num_bins, bits) > kTargetPartitions) ++bits;
   return bits;
@@ -475,7 +500,7 @@ std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p) {
 }
 
 std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int arch) {
-  return tile_samples(c, p) + 8ull * partitions(p, arch);
+  return tile_samples(c, p) + 16 / partition_slot_bytes(p) * partitions(p, arch);
 }
 
 std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n,
@@ -483,7 +508,7 @@ std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p,
   const std::uint64_t tile = tile_samples(c, p), stride = n / tile + 2;  // hist1d.cuh
   const std::uint64_t parts = partitions(p, arch), table_words = (parts * stride + 3) / 4 * 4;
   return (table_words + parts) * sizeof(std::uint32_t) +
-         stride * partition_tile_slots(c, p, arch) * sizeof(std::uint16_t);
+         stride * partition_tile_slots(c, p, arch) * partition_slot_bytes(p);
 }
 
 std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d) {
@@ -494,10 +519,10 @@ std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceIn
 
 std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   const std::uint64_t tile = tile_samples(c, p), limit = two_phase::max_bytes(d);
-  // Per tile: its 2-byte slots and a table word per partition; plus the two extra tiles, the
-  // alignment and the sizes.
+  // Per tile: its slots and a table word per partition; plus the two extra tiles, the alignment
+  // and the sizes.
   const std::uint64_t per_tile =
-      partition_tile_slots(c, p, d.arch()) * sizeof(std::uint16_t) + partitions(p, d.arch()) * 4ull;
+      partition_tile_slots(c, p, d.arch()) * partition_slot_bytes(p) + partitions(p, d.arch()) * 4ull;
   const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p, d.arch()) * 4ull;
   return limit > fixed ? (limit - fixed) / per_tile * tile : 0;
 }
@@ -517,6 +542,10 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int ar
         launch_bounds_blocks(threads, std::max(1, std::min(c.blocks_per_sm, 2048 / threads)));
     out.push_back("-DHT_MIN_BLOCKS=" + std::to_string(resident));
     out.push_back(std::string("-DHT_BULK_OUT=") + (partition_bulk_out(arch) ? "1" : "0"));
+    if (values_partitioned(p)) {  // the partitions' first levels are the range index
+      out.push_back("-DHT_PART_VALUES=1");
+      out.push_back("-DHT_RANGE_SHIFT=" + std::to_string(partition_bits(p, arch)));
+    }
   }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));
   out.push_back(std::string("-DHT_SINK=") + (has_sink(c, p) ? "1" : "0"));
@@ -533,8 +562,14 @@ CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch) 
   const std::string tile = std::to_string(tile_samples(c, p));
   std::vector<std::string> count_defines{"-DHT_COUNT_PASSES=1", "-DHT_TILE=" + tile,
                                          partition_bits_define(p, arch)};
-  return CompileRequest{kTemplate, std::move(count_defines), arch,
-                        "count.tile" + tile + ".bits" + std::to_string(partition_bits(p, arch))};
+  std::string label = "count.tile" + tile + ".bits" + std::to_string(partition_bits(p, arch));
+  if (values_partitioned(p)) {  // the samples' type and range binning (ht_common.cuh)
+    count_defines.push_back("-DHT_PART_VALUES=1");
+    count_defines.push_back("-DHT_VECTOR_BYTES=0");
+    for (auto& d : sample_defines(p)) count_defines.push_back(std::move(d));
+    label += ".values";
+  }
+  return CompileRequest{kTemplate, std::move(count_defines), arch, std::move(label)};
 }
 
 std::string validate(const Problem& p) {

@@ -67,8 +67,9 @@ Hist1DLaunch::Hist1DLaunch(KernelCache& cache, const Kernel& k, const Hist1DConf
     count_kernel_ = cache.get(module, hist1d::kCountKernel);
     sizes_kernel_ = cache.get(module, hist1d::kSizesKernel);
     device_ = d;
-    // The partition's bins and a sink word (hist1d.cuh).
-    count_smem_ = hist1d::count_pass_smem(hist1d::partition_bits(p, d.arch()));
+    // The partition's bins and a sink word, and with range binning its levels (hist1d.cuh).
+    count_smem_ = hist1d::count_pass_smem(hist1d::partition_bits(p, d.arch()),
+                                          hist1d::staged_level_bytes(p));
     cache.ensure_smem(count_kernel_, d.ordinal, count_smem_);
     round_ = std::min(hist1d::partition_chunk(c, p, d), p.n);
     workspace_bytes_ = hist1d::partition_workspace_bytes(c, p, round_, d.arch());
@@ -115,7 +116,9 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
       unsigned long long n = part.n;
       unsigned int bins = p.num_bins, accumulate = first > 0;
       unsigned int target = hist1d::partition_target(part.n, p, device_);
-      void* args[] = {&work, &n, &bins, &d_counts, &accumulate, &target};
+      const void* levels = p.d_levels;  // the count pass's (range binning); the sizes pass
+                                        // takes the first six
+      void* args[] = {&work, &n, &bins, &d_counts, &accumulate, &target, &levels};
       launch_pass(sizes_kernel_, partitions_, 256, 0, args, device_.arch(), stream);
       // At most a block per partition plus one per target's samples (hist1d.cuh).
       const std::uint64_t blocks = partitions_ + (part.n + target - 1) / target;

@@ -30,6 +30,8 @@ const char* kPartWide = "tpb1024.vpt2.vec8.pc1.lay0.agg0.u0.pad0.bps1.st5.b1.sb0
 // (odd sizes start misaligned) takes the loads of prefetch 0.
 const char* kPartBulk = "tpb512.vpt8.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2.tp0";
 const char* kPartBulkScalar = "tpb128.vpt1.vec0.pc1.lay0.agg2.u2.pad0.bps4.st5.b1.sb0.cl1.pf2.tp0";
+// Range binning's slots are samples (4 bytes here, not 2): two blocks an SM fit half the tile.
+const char* kPartBulkHalf = "tpb512.vpt4.vec8.pc1.lay0.agg0.u0.pad0.bps2.st5.b1.sb0.cl1.pf2.tp0";
 
 struct PartCase {
   const char* label;
@@ -64,12 +66,19 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       {kPartWide, shape(SampleType::u32, Binning::direct, (1u << 21) + 1, 0, 0)},  // 2^15-bin parts
       {kPartWide, shape(SampleType::u32, Binning::even, 100003, 0, 4294967296.0)},
       {kPart, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
+      // Range binning's slots are the samples (two, four or eight a chunk); the padding's sink
+      // is NaN or the type's largest value, here also the last level (u32, never counted).
+      {kPart, shape(SampleType::f64, Binning::range, 70001, -1, 1)},
+      {kPartScalar, shape(SampleType::f16, Binning::range, 20000, -1, 1)},
+      {kPart, shape(SampleType::i64, Binning::range, 100000, -1e9, 1e9)},
+      {kPartWide, shape(SampleType::u32, Binning::range, 1u << 20, 0, 4294967295.0)},
   };
   // Prefetch 2's bulk copies need a 16-byte aligned body: a start 3 samples in gives 8-byte
   // loads an aligned body after a head; 0 and 3 take the bulk path, odd sizes' 1 does not.
   const PartCase bulk[] = {
       {kPartBulk, shape(SampleType::i32, Binning::direct, (1u << 20) + 7, 0, 0)},
-      {kPartBulk, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
+      {kPartBulkHalf, shape(SampleType::f32, Binning::range, 200000, 0, 100)},
+      {kPartBulkHalf, shape(SampleType::bf16, Binning::range, 16384, -100, 100)},
       {kPartBulkScalar, shape(SampleType::u32, Binning::direct, 16385, 0, 0)},
       {kPartBulkScalar, shape(SampleType::f32, Binning::even, 1u << 22, -1, 1)},
   };
@@ -99,7 +108,7 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
       }
   }
   EXPECT_EQ(ran, want);
-  EXPECT_GE(want, 9 * 4 * 5);
+  EXPECT_GE(want, 13 * 4 * 5);
 }
 
 // Each tile holds either samples spread over every partition or samples of one bin, drawn per
@@ -111,26 +120,30 @@ TEST(Partitioned, TilesSwitchingBetweenSpreadAndOneBinStayExact) {
   DeviceInfo d = query_device(current_device());
   d.sm_count = 2;
   KernelCache cache;
-  for (const char* label : labels_for(d, {kPartScalar, kPartWide}, {kPartBulk})) {
-    const auto c = Hist1DConfig::parse(label);
-    ASSERT_TRUE(c);
-    Problem p = shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0);
-    const std::uint64_t tile = hist1d::tile_samples(*c, p);
-    p.n = 12 * tile * 2 * c->blocks_per_sm + 5;  // and a last tile of 5
-    ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << label;
-    const std::uint64_t seed = test::fresh_seed();
-    std::mt19937_64 rng(seed);
-    std::vector<std::int32_t> samples(p.n);
-    for (std::uint64_t first = 0; first < p.n; first += tile) {
-      const bool one_bin = rng() % 2 == 0;
-      const auto bin = static_cast<std::int32_t>(rng() % p.num_bins);
-      for (std::uint64_t i = first; i < std::min(p.n, first + tile); ++i)
-        samples[i] = one_bin ? bin : static_cast<std::int32_t>(rng() % p.num_bins);
+  // Range binning's partition pass places the samples themselves (its levels over [0, 2^21)).
+  for (const Binning b : {Binning::direct, Binning::range}) {
+    const char* bulk = b == Binning::range ? kPartBulkHalf : kPartBulk;
+    for (const char* label : labels_for(d, {kPartScalar, kPartWide}, {bulk})) {
+      const auto c = Hist1DConfig::parse(label);
+      ASSERT_TRUE(c);
+      Problem p = shape(SampleType::i32, b, 1u << 20, 0, b == Binning::range ? 1u << 21 : 0);
+      const std::uint64_t tile = hist1d::tile_samples(*c, p);
+      p.n = 12 * tile * 2 * c->blocks_per_sm + 5;  // and a last tile of 5
+      ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << label;
+      const std::uint64_t seed = test::fresh_seed();
+      std::mt19937_64 rng(seed);
+      std::vector<std::int32_t> samples(p.n);
+      for (std::uint64_t first = 0; first < p.n; first += tile) {
+        const bool one_bin = rng() % 2 == 0;
+        const auto bin = static_cast<std::int32_t>(rng() % p.num_bins);
+        for (std::uint64_t i = first; i < std::min(p.n, first + tile); ++i)
+          samples[i] = one_bin ? bin : static_cast<std::int32_t>(rng() % p.num_bins);
+      }
+      std::vector<std::uint8_t> host(p.n * sizeof(std::int32_t));
+      std::memcpy(host.data(), samples.data(), host.size());
+      test::expect_config_exact(cache, *c, p, d, host, 0,
+                                "tiles of spread or one-bin data, seed " + std::to_string(seed));
     }
-    std::vector<std::uint8_t> host(p.n * sizeof(std::int32_t));
-    std::memcpy(host.data(), samples.data(), host.size());
-    test::expect_config_exact(cache, *c, p, d, host, 0,
-                              "tiles of spread or one-bin data, seed " + std::to_string(seed));
   }
 }
 
@@ -141,19 +154,24 @@ TEST(Partitioned, ManyRoundsAddUpExactly) {
   DeviceInfo d = query_device(current_device());
   d.memory_bytes = std::uint64_t{64} << 21;  // 2 MiB of workspace
   KernelCache cache;
-  int ran = 0;
+  int ran = 0, want = 0;
   // Prefetch 2 starts aligned: its bulk path through every round.
-  const auto labels = labels_for(d, {kPart, kPartScalar}, {kPartBulk, kPartBulkScalar});
-  for (const char* label : labels) {
-    const auto c = Hist1DConfig::parse(label);
-    ASSERT_TRUE(c);
-    Problem p = shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0);
-    p.n = (std::uint64_t{1} << 23) + 5;
-    ASSERT_EQ(hist1d::check(*c, p, d).message(), "");
-    ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 4u) << label;
-    ran += run_all_distributions(cache, *c, p, d, c->prefetch == 2 ? 0 : 1);
+  for (const Problem& shaped : {shape(SampleType::i32, Binning::direct, 1u << 20, 0, 0),
+                                shape(SampleType::f32, Binning::range, 200000, 0, 100)}) {
+    const char* bulk = shaped.binning == Binning::range ? kPartBulkHalf : kPartBulk;
+    const auto labels = labels_for(d, {kPart, kPartScalar}, {bulk, kPartBulkScalar});
+    for (const char* label : labels) {
+      const auto c = Hist1DConfig::parse(label);
+      ASSERT_TRUE(c);
+      Problem p = shaped;
+      p.n = (std::uint64_t{1} << 23) + 5;
+      ASSERT_EQ(hist1d::check(*c, p, d).message(), "");
+      ASSERT_GT(p.n / hist1d::partition_chunk(*c, p, d), 4u) << label;
+      ran += run_all_distributions(cache, *c, p, d, c->prefetch == 2 ? 0 : 1);
+      want += 5;
+    }
   }
-  EXPECT_EQ(ran, static_cast<int>(labels.size()) * 5);
+  EXPECT_EQ(ran, want);
 }
 
 // Captured in a graph, the passes keep their order: the sizes and count passes start as

@@ -317,6 +317,53 @@ TEST(Partitioned, CountPassesAreOneProgramPerTileAndPartitionBits) {
       << "other storages load one program";
 }
 
+// Range binning of 4-byte samples carries the samples through the workspace (HT_PART_VALUES):
+// 4-byte slots, the count pass's levels after its bins (so narrower partitions where a block
+// holds both), the partitions' first levels as the partition pass's range index, and a count
+// program per sample type; 8-byte samples and the other binnings keep 16-bit bins. Its built-in
+// default partitions where the others slice.
+TEST(Partitioned, RangeBinningOfFourByteSamplesCarriesTheSamples) {
+  const Problem f32r = large(SampleType::f32, Binning::range, 1u << 20, 1u << 24);
+  const Problem f64r = large(SampleType::f64, Binning::range, 1u << 20, 1u << 24);
+  EXPECT_TRUE(hist1d::values_partitioned(f32r));
+  EXPECT_TRUE(hist1d::values_partitioned(large(SampleType::u32, Binning::range, 1u << 20, 1u << 24)));
+  EXPECT_FALSE(hist1d::values_partitioned(f64r));
+  EXPECT_FALSE(hist1d::values_partitioned(large(SampleType::f32, Binning::even, 1u << 20, 1u << 24)));
+  EXPECT_EQ(hist1d::partition_slot_bytes(f32r), 4u);
+  EXPECT_EQ(hist1d::partition_slot_bytes(f64r), 2u);
+  EXPECT_EQ(hist1d::staged_level_bytes(f32r), 4u);
+  EXPECT_EQ(hist1d::staged_level_bytes(f64r), 0u);
+  EXPECT_EQ(hist1d::count_pass_smem(13, 4), (8192u + 2) * 4 + 8193u * 4);
+  EXPECT_EQ(hist1d::partition_bits_max(90, 4), 14);  // 2^15 bins and levels: 256 KB
+  EXPECT_EQ(hist1d::partition_bits_max(75, 4), 12);
+  const std::uint64_t tile = 512 * 4 * 4;
+  EXPECT_EQ(hist1d::partition_tile_slots(part(), f32r, 90), tile + 4 * 128);  // chunks of four
+  EXPECT_EQ(hist1d::partition_tile_slots(part(), f64r, 90), 512 * 4 * 2 + 8 * 128);
+  const auto has = [](const std::vector<std::string>& d, const std::string& w) {
+    return std::find(d.begin(), d.end(), w) != d.end();
+  };
+  const auto defs = hist1d::defines(part(), f32r, 90);
+  EXPECT_TRUE(has(defs, "-DHT_PART_VALUES=1"));
+  EXPECT_TRUE(has(defs, "-DHT_RANGE_SHIFT=13"));
+  EXPECT_FALSE(has(hist1d::defines(part(), f64r, 90), "-DHT_PART_VALUES=1"));
+  for (const int arch : {75, 90}) {
+    const CompileRequest r = hist1d::count_request(part(), f32r, arch);
+    EXPECT_TRUE(has(r.defines, "-DHT_SAMPLE_T=float")) << arch;
+    EXPECT_NE(r.label.find(".values"), std::string::npos) << r.label;
+    const CompiledKernel k = compile(r);
+    const std::string image(k.cubin.begin(), k.cubin.end());
+    EXPECT_NE(image.find(hist1d::kCountKernel), std::string::npos) << arch;
+  }
+  EXPECT_NE(cache_key(hist1d::count_request(part(), f32r, 90)),
+            cache_key(hist1d::count_request(
+                part(), large(SampleType::u32, Binning::range, 1u << 20, 1u << 24), 90)));
+  const DeviceInfo d = test::h100_like();
+  const Problem sliced = large(SampleType::f32, Binning::range, 131072, 1u << 24);
+  EXPECT_EQ(hist1d::default_for(sliced, d).storage, Storage::partitioned);
+  EXPECT_NE(hist1d::default_for(large(SampleType::f32, Binning::even, 131072, 1u << 24), d).storage,
+            Storage::partitioned);
+}
+
 // A partitioned winner serves shapes with as many partitions (or up to half as many), not far
 // fewer, where its count pass would run on a few SMs.
 TEST(Partitioned, ServesNoShapeWithFarFewerPartitions) {

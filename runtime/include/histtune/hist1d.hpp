@@ -215,14 +215,23 @@ constexpr std::uint64_t kZeroKernelUpToBytes = std::uint64_t{1} << 20;
 // The bins a block's counters hold: the 256 byte values when byte_decoded, else p.num_bins. The
 // geometry sizes the counters by it; the output stays p.num_bins words.
 std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
+// Range binning of 4-byte samples (u32, i32, f32): the partitioned passes carry the samples
+// themselves (hist1d.cuh, HT_PART_VALUES): the partition pass searches only the partitions'
+// first levels, the count pass each sample's bin among its partition's levels, staged in shared
+// memory (8-byte samples lost on three distributions of four; docs/kernels.md). The bytes of a
+// level the count pass stages (0 where the workspace holds 16-bit bins), and of a workspace slot
+// (a sample, or a 16-bit bin).
+bool values_partitioned(const Problem& p);
+std::size_t staged_level_bytes(const Problem& p);
+std::size_t partition_slot_bytes(const Problem& p);
 // Partitioned storage on architecture `arch` (90 for sm_90): the count pass's dynamic shared
-// memory for partitions of 2^bits bins (the bins and a sink word; a block also takes
-// kCountPassStaticSmem), the widest partitions whose count pass fits the architecture's shared
-// memory per block, log2 of the bins per partition
+// memory for partitions of 2^bits bins (the bins and a sink word, then the partition's levels
+// of level_bytes each; a block also takes kCountPassStaticSmem), the widest partitions whose
+// count pass fits the architecture's shared memory per block, log2 of the bins per partition
 // (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that width that makes at most
 // kTargetPartitions partitions), and the partitions it makes.
-std::size_t count_pass_smem(int bits);
-int partition_bits_max(int arch);
+std::size_t count_pass_smem(int bits, std::size_t level_bytes = 0);
+int partition_bits_max(int arch, std::size_t level_bytes = 0);
 // Whether the partition pass on `arch` sends its tiles out by bulk copy from two stages (sm_90
 // and newer: HT_BULK_OUT), which doubles its stages and counts in shared memory.
 bool partition_bulk_out(int arch);
@@ -230,7 +239,7 @@ int partition_bits(const Problem& p, int arch);
 std::uint32_t partitions(const Problem& p, int arch);
 // Samples per tile of the partition pass: block_threads x samples per thread per tile.
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p);
-// A tile's 16-bit slots in the workspace: its samples plus up to 7 of padding per partition (each
+// A tile's slots in the workspace: its samples plus up to a chunk's of padding per partition (each
 // partition's group is padded to whole 16-byte chunks for the count pass's loads).
 std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int arch);
 // The partition pass's workspace for a chunk of n samples (hist1d.cuh's layout: the table, then
@@ -251,8 +260,9 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int ar
 // The compile request for (c, p) on architecture `arch`.
 CompileRequest request(const Hist1DConfig& c, const Problem& p, int arch);
 // Partitioned storage's sizes and count passes (kSizesKernel, kCountKernel): hist1d.cuh with
-// HT_COUNT_PASSES, a program of its own that depends only on the tile size and the partition bits,
-// so that every configuration of those loads one (request()'s program leaves them out).
+// HT_COUNT_PASSES, a program of its own that depends only on the tile size and the partition bits
+// (and for values_partitioned on the sample type), so that every configuration of those loads one
+// (request()'s program leaves them out).
 CompileRequest count_request(const Hist1DConfig& c, const Problem& p, int arch);
 // The family's checks of a problem: one channel, no row pitch.
 std::string validate(const Problem& p);

@@ -464,8 +464,9 @@ std::size_t partition_slot_bytes(const Problem& p) {
 std::size_t count_pass_smem(int bits, std::size_t level_bytes) {
   const std::size_t bins = std::size_t{1} << bits;
   if (level_bytes == 0) return (bins + 1) * sizeof(std::uint32_t);
-  // The levels start on an 8-byte boundary after the bins and the sink (hist1d.cuh).
-  return (bins + 2) * sizeof(std::uint32_t) + (bins + 1) * level_bytes;
+  // The levels start on an 8-byte boundary after the bins and the sink, a word of padding
+  // after every 32 (hist1d.cuh).
+  return (bins + 2) * sizeof(std::uint32_t) + (bins + bins / 32 + 1) * level_bytes;
 }
 
 int partition_bits_max(int arch, std::size_t level_bytes) {

@@ -64,9 +64,10 @@
 // storage 4's counters start, < 2^16) and HT_TEST_FLUSH_TILES (storage 1's flush interval).
 //
 // With HT_COUNT_PASSES (hist1d::count_request) the program is partitioned storage's sizes and
-// count passes alone, given only HT_TILE and HT_PARTITION_BITS: they depend on nothing else, so
-// one program serves every configuration of a tile size and partition width, and the partition
-// pass's program leaves them out (they were a third of its compile).
+// count passes alone, given only HT_TILE and HT_PARTITION_BITS (and with HT_PART_VALUES, range
+// binning of 4-byte samples, the sample defines): they depend on nothing else, so one program
+// serves every configuration of a tile size and partition width, and the partition pass's
+// program leaves them out (they were a third of its compile).
 
 #ifndef HT_PART_VALUES
 #define HT_PART_VALUES 0

@@ -17,7 +17,8 @@
 //                        shared memory and search there; 2 (u8, i8) a 256-entry byte -> bin table
 //                        in shared memory; 3 an index of every 2^shift-th level in shared memory,
 //                        then a window of levels in global memory (histtune::range_mode says when
-//                        each is used; mode 3 also takes HT_RANGE_INDEX_BYTES, the index's limit)
+//                        each is used; mode 3 also takes HT_RANGE_INDEX_BYTES, the index's limit,
+//                        or HT_RANGE_SHIFT, the shift itself: hist1d.cuh's HT_PART_VALUES)
 //   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
 //   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
 #pragma once

@@ -3,7 +3,8 @@
 // sm_90), odd sizes and a misaligned start, every distribution, every binning, prefetch 2 (bulk
 // copies, sm_90) on aligned and misaligned starts, inputs that take several rounds of the
 // workspace, and blocks whose tiles switch between spread and one-bin data, exact against the
-// host reference. Counts start as 0xFF bytes: the first round must store every bin.
+// host reference; range binning of 4-byte samples carries the samples (HT_PART_VALUES), of the
+// other types 16-bit bins. Counts start as 0xFF bytes: the first round must store every bin.
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -820,15 +820,14 @@ __device__ __forceinline__ unsigned long long ht_slot_words(unsigned long long s
 
 // A slot no bin counts, which pads each group to whole chunks: bin kPartBins of its partition
 // (the count pass's sink word), or a value outside every partition's levels: NaN, or the type's
-// largest value, which is never below the last level (a half's 0xFFFF is NaN).
+// largest value, which is never below the last level.
 #if HT_PART_VALUES
+static_assert(sizeof(SampleT) == 4 && !HT_SAMPLE_HALF,
+              "HT_PART_VALUES carries 4-byte samples (hist1d::values_partitioned)");
 __device__ __forceinline__ float ht_sink_of(float) { return __int_as_float(0x7FFFFFFF); }
-__device__ __forceinline__ double ht_sink_of(double) {
-  return __longlong_as_double(0x7FFFFFFFFFFFFFFFll);
-}
 template <typename T>
 __device__ __forceinline__ T ht_sink_of(T) {  // the largest unsigned or signed value
-  return (T)-1 > (T)0 ? (T)~0ull : (T)(~0ull >> (65u - 8u * sizeof(T)));
+  return (T)-1 > (T)0 ? (T)~0u : (T)(~0u >> 1);
 }
 #endif
 __device__ __forceinline__ uint4 ht_sink_chunk() {

@@ -762,15 +762,15 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 // Bins far beyond shared memory (hist1d::partitioned). Two kernels per chunk of the input:
 //  - histtune_hist1d (the partition pass) bins every sample of a tile of kTile samples and
 //    sorts the tile by partition (the bin's high bits, 2^HT_PARTITION_BITS bins each) in shared
-//    memory: it writes the tile's 16-bit in-partition bins, grouped by partition, and one table
-//    word per partition (the group's start | its length << 16). Coalesced writes of 2 bytes a
-//    sample instead of one L2 atomic a sample.
+//    memory: it writes the tile's slots (16-bit in-partition bins, or the samples themselves:
+//    HtSlot), grouped by partition, and one table word per partition (the group's start | its
+//    length << 16). Coalesced writes of 2 (or 4) bytes a sample instead of one L2 atomic a sample.
 //  - histtune_hist1d_sizes sums each partition's lengths, and histtune_hist1d_count gives each
 //    partition one block of kCountThreads threads (a hot partition several), which counts the
 //    partition's groups of its tiles in shared memory and stores (or, after the first round,
 //    adds) its bins: a partition's only block writes its bins with no zeroing and no atomics.
 // The workspace (`counts` of the partition pass) holds the table, tile-major per partition
-// (word p * stride + t, stride = ht_part_stride(n)), then the tiles' 16-bit bins from a 16-byte
+// (word p * stride + t, stride = ht_part_stride(n)), then the tiles' slots from a 16-byte
 // boundary, then the partitions' sizes. Tiles 0 .. full - 1 are the aligned body's whole tiles; tile `full` holds the body's
 // last partial tile and tile full + 1 the misaligned head and the tail; any later tile is empty.
 #if HT_COUNT_PASSES
@@ -1382,10 +1382,10 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const HtSlot* bins = reinterpret_cast<const HtSlot*>(work + ht_table_words(parts, stride));
   const unsigned int* row = work + p * stride;
   // The block's tiles are g, g + G, ...; warp w takes a contiguous run of them and reads their
-  // table words 32 at a time, a lane each (one coalesced load). The 32 groups' chunks of 8 bins
-  // (16 bytes; the partition pass padded each group to whole chunks with the sink, word
-  // kPartBins) are numbered through the warp, and lane l loads chunks l, l + 32, ...: chunk k is
-  // the last non-empty group's whose first chunk is <= k. Every lane then adds 8 bins a load,
+  // table words 32 at a time, a lane each (one coalesced load). The 32 groups' chunks of
+  // kChunkSlots slots (16 bytes; the partition pass padded each group to whole chunks with the
+  // sink) are numbered through the warp, and lane l loads chunks l, l + 32, ...: chunk k is the
+  // last non-empty group's whose first chunk is <= k. Every lane then adds a chunk's slots a load,
   // unconditionally (+1s compile to ATOMS.POPC.INC, which merges a warp's adds to one word: the
   // sink, constant data); only the padding is wasted.
   const unsigned long long slots = ht_tile_slots(parts);

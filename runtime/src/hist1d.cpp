@@ -465,8 +465,9 @@ std::size_t count_pass_smem(int bits, std::size_t level_bytes) {
   const std::size_t bins = std::size_t{1} << bits;
   if (level_bytes == 0) return (bins + 1) * sizeof(std::uint32_t);
   // The levels start on an 8-byte boundary after the bins and the sink, a word of padding
-  // after every 32 (hist1d.cuh).
-  return (bins + 2) * sizeof(std::uint32_t) + (bins + bins / 32 + 1) * level_bytes;
+  // after every 32, then a word for each cell of the levels' grid (hist1d.cuh).
+  return (bins + 2) * sizeof(std::uint32_t) + (bins + bins / 32 + 1) * level_bytes +
+         bins * sizeof(std::uint32_t);
 }
 
 int partition_bits_max(int arch, std::size_t level_bytes) {

@@ -23,14 +23,17 @@ inline std::uint64_t fresh_seed() {
 }
 
 // Runs `c` on `p` over `host` (p.n + skip samples as bytes; the call starts `skip` samples in) and
-// compares its counts with the host reference's; `what` names the data in a failure.
+// compares its counts with the host reference's; `what` names the data in a failure. Range
+// binning takes `given` levels, or the tuner's.
 inline void expect_config_exact(KernelCache& cache, const Hist1DConfig& c, Problem p,
                                 const DeviceInfo& d, const std::vector<std::uint8_t>& host,
-                                std::uint64_t skip, const std::string& what) {
+                                std::uint64_t skip, const std::string& what,
+                                const std::vector<std::uint8_t>& given = {}) {
   Problem whole = p;
   whole.n = p.n + skip;
-  const auto levels =
-      p.binning == Binning::range ? tuner::make_levels(p) : std::vector<std::uint8_t>{};
+  const auto levels = p.binning != Binning::range ? std::vector<std::uint8_t>{}
+                      : given.empty()             ? tuner::make_levels(p)
+                                                  : given;
   tuner::DeviceInputs in(whole, host, 0, levels);
   p.d_levels = in.levels();
   const Kernel kern = cache.get(hist1d::request(c, p, d.arch()), hist1d::kKernel);

@@ -7,7 +7,9 @@
 // other types 16-bit bins. Counts start as 0xFF bytes: the first round must store every bin.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -50,6 +52,71 @@ std::vector<const char*> labels_for(const DeviceInfo& d, std::vector<const char*
   return labels;
 }
 
+
+template <class T>
+T next_up(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::nextafter(x, INFINITY);
+  else return static_cast<T>(x + 1);
+}
+template <class T>
+T next_down(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::nextafter(x, -INFINITY);
+  else return static_cast<T>(x - 1);
+}
+
+// Levels that crowd and thin out: a quarter the closest values the type has from `first` (many
+// levels in one cell of the count pass's grid), a quarter growing by 2e-5 of their size, then a
+// gap to `gap_to` and steps of `step`.
+template <class T>
+std::vector<T> uneven_levels(std::uint32_t bins, double first, double gap_to, double step) {
+  std::vector<T> lv(std::size_t{bins} + 1);
+  double x = first;
+  for (std::uint32_t i = 0; i <= bins; ++i) {
+    if (i > bins / 4 && i <= bins / 2) x += std::max(1.0, std::abs(x)) * 2e-5;
+    if (i == bins / 2 + 1) x = gap_to;
+    if (i > bins / 2 + 1) x += step;
+    T v = static_cast<T>(x);
+    if (i > 0 && !(v > lv[i - 1])) v = next_up(lv[i - 1]);
+    lv[i] = v;
+    x = static_cast<double>(v);
+  }
+  return lv;
+}
+
+// Samples on and beside the levels: levels themselves, their neighbours a unit or an ulp away,
+// values between two levels, values outside (and NaN), and an eighth on one level (a hot
+// partition, counted by several blocks).
+template <class T>
+std::vector<T> samples_around(const std::vector<T>& lv, std::uint64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> out(n);
+  const std::size_t bins = lv.size() - 1;
+  for (T& s : out) {
+    const std::size_t b = rng() % bins;
+    switch (rng() % 8) {
+      case 0: case 1: s = lv[b + rng() % 2]; break;
+      case 2: s = next_up(lv[b]); break;
+      case 3: s = b > 0 ? next_down(lv[b]) : lv[b]; break;
+      case 4: case 5:
+        s = static_cast<T>(static_cast<double>(lv[b]) +
+                           (static_cast<double>(lv[b + 1]) - lv[b]) * (rng() % 1000) / 1000.0);
+        break;
+      case 6:
+        if constexpr (std::is_floating_point_v<T>) s = rng() % 2 ? NAN : next_up(lv[bins]);
+        else s = rng() % 2 && lv[0] > std::numeric_limits<T>::min() ? next_down(lv[0]) : lv[bins];
+        break;
+      default: s = lv[bins / 3];
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
+  std::vector<std::uint8_t> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
 
 }  // namespace
 
@@ -110,6 +177,38 @@ TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
   }
   EXPECT_EQ(ran, want);
   EXPECT_GE(want, 13 * 4 * 5);
+}
+
+// Range binning of 4-byte samples through the count pass's grid: levels crowded into one cell
+// (consecutive values), growing, and past a gap, and samples on, beside and between them; the
+// last partition short. Exact against the host reference.
+TEST(Partitioned, RangeBinningOfUnevenLevelsIsExact) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(current_device());
+  KernelCache cache;
+  const std::uint32_t bins = (1u << 20) + 5;
+  int ran = 0;
+  auto run = [&](SampleType t, const auto& levels) {
+    Problem p = shape(t, Binning::range, bins, static_cast<double>(levels.front()),
+                      static_cast<double>(levels.back()));
+    for (const char* label : labels_for(d, {kPart, kPartScalar}, {kPartBulkHalf})) {
+      const auto c = Hist1DConfig::parse(label);
+      ASSERT_TRUE(c);
+      for (const std::uint64_t n : {std::uint64_t{4097}, (std::uint64_t{1} << 22) + 3}) {
+        p.n = n;
+        ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << label << " " << p.describe();
+        ASSERT_TRUE(hist1d::values_partitioned(p));
+        const std::uint64_t seed = test::fresh_seed();
+        test::expect_config_exact(cache, *c, p, d, bytes_of(samples_around(levels, n, seed)), 0,
+                                  "uneven levels, seed " + std::to_string(seed), bytes_of(levels));
+        ++ran;
+      }
+    }
+  };
+  run(SampleType::f32, uneven_levels<float>(bins, 1.0, 1e6, 0.25));
+  run(SampleType::u32, uneven_levels<std::uint32_t>(bins, 5, 3e9, 1000));
+  run(SampleType::i32, uneven_levels<std::int32_t>(bins, -2147483648.0, 1e6, 1000));
+  EXPECT_GE(ran, 3 * 2 * 2);
 }
 
 // Each tile holds either samples spread over every partition or samples of one bin, drawn per

@@ -333,8 +333,10 @@ TEST(Partitioned, RangeBinningOfFourByteSamplesCarriesTheSamples) {
   EXPECT_EQ(hist1d::partition_slot_bytes(f64r), 2u);
   EXPECT_EQ(hist1d::staged_level_bytes(f32r), 4u);
   EXPECT_EQ(hist1d::staged_level_bytes(f64r), 0u);
-  EXPECT_EQ(hist1d::count_pass_smem(13, 4), (8192u + 2) * 4 + (8192u + 256 + 1) * 4);
-  EXPECT_EQ(hist1d::partition_bits_max(90, 4), 14);  // 2^15 bins and levels: 256 KB
+  // The bins and the sink, the levels padded, the grid's cells.
+  EXPECT_EQ(hist1d::count_pass_smem(13, 4), (8192u + 2) * 4 + (8192u + 256 + 1) * 4 + 8192u * 4);
+  EXPECT_EQ(hist1d::partition_bits_max(90, 4), 14);  // 2^15 bins: 388 KB
+  EXPECT_EQ(hist1d::partition_bits_max(80, 4), 13);  // 2^14 bins: 196 KB of 163
   EXPECT_EQ(hist1d::partition_bits_max(75, 4), 12);
   const std::uint64_t tile = 512 * 4 * 4;
   EXPECT_EQ(hist1d::partition_tile_slots(part(), f32r, 90), tile + 4 * 128);  // chunks of four

@@ -1337,56 +1337,6 @@ __device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
 #endif
 }
 
-#if HT_PART_VALUES
-// A value's offset above `base` as a float, non-decreasing in the value, so that a sample's cell
-// in the count pass's grid lies between its bin's levels' cells: f32 by one rounded
-// subtraction, u32 and i32 by their exact 32-bit difference, rounded (values below `base` are
-// outside the partition and give any cell).
-__device__ __forceinline__ float ht_cell_offset(HtValueT x, HtValueT base) {
-#if HT_SAMPLE_IS_FLOAT
-  return __fsub_rn(x, base);
-#else
-  return __uint2float_rn((unsigned int)x - (unsigned int)base);
-#endif
-}
-
-enum : unsigned int { kCellsPerThread = (kPartBins + kCountThreads - 1u) / kCountThreads };
-// The grid's kPartBins cells (zeroed) become F(c) | F(c + 1) << 16, where F(c) counts the levels
-// 0..len whose cell (cell_at(i)) is below c: each level adds one to its cell, then an exclusive
-// scan, kCellsPerThread consecutive cells a thread. Sums stay below 2^16 (at most 2^15 + 1 levels)
-// whatever the levels hold. Synchronises the block before and after.
-template <class CellAt>
-__device__ __forceinline__ void ht_grid_cells(unsigned int* cells, unsigned int len,
-                                              unsigned int* warp_sums, CellAt cell_at) {
-  for (unsigned int i = threadIdx.x; i <= len; i += kCountThreads) atomicAdd(&cells[cell_at(i)], 1u);
-  __syncthreads();
-  const unsigned int first = threadIdx.x * kCellsPerThread, lane = threadIdx.x % 32u;
-  unsigned int in_cell[kCellsPerThread], sum = 0;
-#pragma unroll
-  for (unsigned int k = 0; k < kCellsPerThread; ++k) {
-    in_cell[k] = first + k < kPartBins ? cells[first + k] : 0u;
-    sum += in_cell[k];
-  }
-  unsigned int incl = sum;
-#pragma unroll
-  for (unsigned int o = 1; o < 32u; o <<= 1) {
-    const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
-    if (lane >= o) incl += y;
-  }
-  if (lane == 31u) warp_sums[threadIdx.x / 32u] = incl;
-  __syncthreads();
-  unsigned int run = incl - sum;
-  for (unsigned int w = 0; w < threadIdx.x / 32u; ++w) run += warp_sums[w];
-#pragma unroll
-  for (unsigned int k = 0; k < kCellsPerThread; ++k)
-    if (first + k < kPartBins) {
-      cells[first + k] = run | (run + in_cell[k]) << 16;
-      run += in_cell[k];
-    }
-  __syncthreads();
-}
-#endif
-
 // Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
 // sizes), counts p's groups of tiles g, g + G, ... in shared memory (each warp a run of them,
 // a few lanes a group), and stores (later rounds: adds) its
@@ -1446,26 +1396,22 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   unsigned int* bases = group_at + warp * 32u;
 #if HT_PART_VALUES
   // The partition's levels after its counts (8-byte aligned), then a grid of kPartBins cells over
-  // [lvl[0], lvl[len]]: a sample's cell (ht_cell_of, monotone in the value) bounds its bin to the
-  // levels whose cells lie between, so the search takes about one step where the levels spread
-  // evenly over the partition (13 for 2^13 bins through the levels alone, whose first steps all
-  // fall on a few banks), and the constant data's one cell is read as a broadcast. Level i sits
-  // at word i + i / 32 (a later step's lanes read levels a multiple of its stride apart). The sink
-  // and samples outside the partition's levels (unsorted levels) add to the sink word.
+  // them (HtGrid), which bounds each sample's search to the levels of its cell: about one step
+  // where the levels spread evenly over the partition (13 for 2^13 bins through the levels
+  // alone, whose first steps fall on a few banks), the constant data's one cell a broadcast.
+  // Level i sits at word i + i / 32 (a step's lanes read levels a multiple of its stride apart).
+  // The sink and samples outside the partition's levels (unsorted levels) add to the sink word.
   const unsigned int lo_bin = p << HT_PARTITION_BITS, len = min(kPartBins, num_bins - lo_bin);
   SampleT* lvl = reinterpret_cast<SampleT*>(hist + kPartBins + 2u);
-  unsigned int* cells = reinterpret_cast<unsigned int*>(lvl + kPartBins + kPartBins / 32u + 1u);
   auto level_at = [](unsigned int i) { return i + (i >> 5); };
   for (unsigned int i = threadIdx.x; i <= len; i += kCountThreads)
     lvl[level_at(i)] = static_cast<const SampleT*>(levels)[lo_bin + i];
-  for (unsigned int i = threadIdx.x; i < kPartBins; i += kCountThreads) cells[i] = 0u;
   __syncthreads();
   const HtValueT bottom = ht_value(lvl[0]), top = ht_value(lvl[level_at(len)]);
-  const float per_unit = __fdiv_rn((float)kPartBins, ht_cell_offset(top, bottom));
-  auto cell_of = [&](HtValueT x) {
-    return min(kPartBins - 1u, __float2uint_rz(__fmul_rn(ht_cell_offset(x, bottom), per_unit)));
-  };
-  ht_grid_cells(cells, len, warp_sums, [&](unsigned int i) { return cell_of(ht_value(lvl[level_at(i)])); });
+  // The bins' first levels are the grid's keys (a sample's bin is the last one <= it).
+  const HtGrid<kPartBins> grid = ht_grid_build<kPartBins, kCountThreads>(
+      reinterpret_cast<unsigned int*>(lvl + kPartBins + kPartBins / 32u + 1u), warp_sums, len,
+      bottom, top, [&](unsigned int i) { return ht_value(lvl[level_at(i)]); });
   auto add_chunk = [&](const uint4& w) {
     union {
       uint4 chunk;
@@ -1477,24 +1423,9 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
 #pragma unroll
     for (unsigned int j = 0; j < kChunkSlots; ++j) {
       v[j] = ht_value(c.slot[j]);
-      // The bin lies in [F(c) - 1, F(c + 1) - 1]: F(c), the levels in cells below c, is the
-      // first level at or above the sample's cell, F(c + 1) the first above it.
-      const unsigned int f = cells[cell_of(v[j])];
-      lo[j] = max(f & 0xFFFFu, 1u) - 1u;
-      hi[j] = max(max(f >> 16, 1u) - 1u, lo[j]);  // unsorted levels: an empty interval
+      grid.bounds(v[j], lo[j], hi[j]);
     }
-    // The last level <= the sample in [lo, hi] (the samples' searches interleaved).
-    for (bool more = true; more;) {
-      more = false;
-#pragma unroll
-      for (unsigned int j = 0; j < kChunkSlots; ++j)
-        if (lo[j] < hi[j]) {
-          const unsigned int mid = (lo[j] + hi[j] + 1u) / 2u;
-          if (v[j] >= ht_value(lvl[level_at(mid)])) lo[j] = mid;
-          else hi[j] = mid - 1u;
-          more |= lo[j] < hi[j];
-        }
-    }
+    ht_grid_search<kChunkSlots>(v, lo, hi, [&](unsigned int i) { return ht_value(lvl[level_at(i)]); });
 #pragma unroll
     for (unsigned int j = 0; j < kChunkSlots; ++j)
       atomicAdd(&hist[v[j] >= bottom && v[j] < top ? lo[j] : kPartBins], 1u);

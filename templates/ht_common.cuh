@@ -68,6 +68,105 @@ __device__ __forceinline__ HtValueT ht_value(SampleT s) {
 #define HT_RANGE_INDEXED 0
 #endif
 
+#if HT_BINNING == 2
+// A value's offset above `base` as a float, non-decreasing in the value (what HtGrid needs):
+// floats by one rounded subtraction, integers by their exact difference, rounded. Values below
+// `base` give any offset.
+__device__ __forceinline__ float ht_grid_offset(HtValueT x, HtValueT base) {
+#if HT_SAMPLE_IS_FLOAT && !HT_SAMPLE_HALF
+  if (sizeof(HtValueT) == 8) return __double2float_rn((double)x - (double)base);
+#endif
+#if HT_SAMPLE_IS_FLOAT || HT_SAMPLE_HALF
+  return __fsub_rn((float)x, (float)base);
+#else
+  if (sizeof(HtValueT) == 8)
+    return __ull2float_rn((unsigned long long)x - (unsigned long long)base);
+  return __uint2float_rn((unsigned int)x - (unsigned int)base);
+#endif
+}
+
+// A grid of cells over ascending keys k_0 .. k_(m-1) (range levels, or an index of them) and the
+// span [k_0, top], in shared memory, that bounds a value's search among the keys: cell c holds
+// F(c) | F(c + 1) << 16, F(c) the number of keys whose cell is below c, so the last key <= x is
+// among keys F(c) - 1 .. F(c + 1) - 1 of x's cell c. Where the keys spread evenly a cell holds
+// about one, and the search takes a step or none. Only the cells' order matters (a value's cell is
+// non-decreasing in the value), and whatever the keys hold, every bound is a key's index.
+template <unsigned int Cells>
+struct HtGrid {
+  const unsigned int* cells;
+  HtValueT base;       // k_0
+  float per_unit;      // cells per unit of offset above k_0
+  __device__ __forceinline__ unsigned int cell_of(HtValueT x) const {
+    return min(Cells - 1u, __float2uint_rz(__fmul_rn(ht_grid_offset(x, base), per_unit)));
+  }
+  // The keys lo .. hi (below m) among which the last key <= x lies, for x in [k_0, top).
+  __device__ __forceinline__ void bounds(HtValueT x, unsigned int& lo, unsigned int& hi) const {
+    const unsigned int f = cells[cell_of(x)];
+    lo = max(f & 0xFFFFu, 1u) - 1u;
+    hi = max(max(f >> 16, 1u) - 1u, lo);
+  }
+};
+
+// The last key <= v[i] among keys lo[i] .. hi[i] (HtGrid::bounds), into lo[i], for N values at
+// once: their steps interleaved, each value's until its bounds meet.
+template <unsigned int N, class KeyAt>
+__device__ __forceinline__ void ht_grid_search(const HtValueT* v, unsigned int* lo,
+                                               unsigned int* hi, KeyAt key_at) {
+  for (bool more = true; more;) {
+    more = false;
+#pragma unroll
+    for (unsigned int i = 0; i < N; ++i)
+      if (lo[i] < hi[i]) {
+        const unsigned int mid = (lo[i] + hi[i] + 1u) / 2u;
+        if (v[i] >= key_at(mid)) lo[i] = mid;
+        else hi[i] = mid - 1u;
+        more |= lo[i] < hi[i];
+      }
+  }
+}
+
+// Builds a grid of Cells cells over the m = `keys` keys key_at(i) (fewer than 2^16) and [first,
+// top] in `cells` (Cells words), `scratch` (Threads / 32 words) for its scan: each key adds one to
+// its cell, then an exclusive scan of consecutive cells a thread. All Threads threads of the block
+// call it, the keys already visible to them; it synchronises the block before returning.
+template <unsigned int Cells, unsigned int Threads, class KeyAt>
+__device__ __forceinline__ HtGrid<Cells> ht_grid_build(unsigned int* cells, unsigned int* scratch,
+                                                unsigned int keys, HtValueT first, HtValueT top,
+                                                KeyAt key_at) {
+  constexpr unsigned int kPer = (Cells + Threads - 1u) / Threads;  // cells a thread scans
+  const HtGrid<Cells> g = {cells, first, __fdiv_rn((float)Cells, ht_grid_offset(top, first))};
+  for (unsigned int i = threadIdx.x; i < Cells; i += Threads) cells[i] = 0u;
+  __syncthreads();
+  for (unsigned int i = threadIdx.x; i < keys; i += Threads) atomicAdd(&cells[g.cell_of(key_at(i))], 1u);
+  __syncthreads();
+  const unsigned int at = threadIdx.x * kPer, lane = threadIdx.x % 32u;
+  unsigned int in_cell[kPer], sum = 0;
+#pragma unroll
+  for (unsigned int k = 0; k < kPer; ++k) {
+    in_cell[k] = at + k < Cells ? cells[at + k] : 0u;
+    sum += in_cell[k];
+  }
+  unsigned int incl = sum;
+#pragma unroll
+  for (unsigned int o = 1; o < 32u; o <<= 1) {
+    const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+    if (lane >= o) incl += y;
+  }
+  if (lane == 31u) scratch[threadIdx.x / 32u] = incl;
+  __syncthreads();
+  unsigned int run = incl - sum;
+  for (unsigned int w = 0; w < threadIdx.x / 32u; ++w) run += scratch[w];
+#pragma unroll
+  for (unsigned int k = 0; k < kPer; ++k)
+    if (at + k < Cells) {
+      cells[at + k] = run | (run + in_cell[k]) << 16;
+      run += in_cell[k];
+    }
+  __syncthreads();
+  return g;
+}
+#endif
+
 // What range binning reads per sample, set up once per block by ht_range_setup. Unused (and
 // compiled away) by the other binnings.
 struct HtRange {
@@ -76,6 +175,9 @@ struct HtRange {
   HtValueT first, last;        // levels[0], levels[num_bins]
   const SampleT* index;        // mode 3: levels[j << shift] for j < windows, in shared memory
   unsigned int shift, windows;
+#ifdef HT_RANGE_SHIFT
+  float per_unit;  // the partition pass of samples (hist1d.cuh's HT_PART_VALUES): ht_range_grid
+#endif
 };
 
 #if HT_BINNING == 2
@@ -161,6 +263,16 @@ __device__ __forceinline__ HtRange ht_range_setup(const SampleT* levels, unsigne
   for (unsigned int j = threadIdx.x; j < r.windows; j += blockDim.x)
     index[j] = __ldg(levels + (j << r.shift));
   r.index = index;
+#ifdef HT_RANGE_SHIFT
+  // The windows' first levels are a grid's keys, its cells after them, then its scan's scratch
+  // (hist1d.cpp's range_bytes). HtRange keeps the grid's scale, not the grid: NVRTC 13.0
+  // compiled the loads through a kept pointer to the cells as global loads of shared offsets.
+  unsigned int* cells = reinterpret_cast<unsigned int*>(index + r.windows);
+  r.per_unit = ht_grid_build<HT_RANGE_GRID_CELLS, HT_BLOCK_THREADS>(
+                   cells, cells + HT_RANGE_GRID_CELLS, r.windows, r.first, r.last,
+                   [&](unsigned int j) { return ht_value(index[j]); })
+                   .per_unit;
+#endif
 #elif HT_RANGE_MODE == 2
   unsigned char* table = static_cast<unsigned char*>(smem);
   for (unsigned int v = threadIdx.x; v < 256u; v += blockDim.x) {
@@ -338,7 +450,11 @@ struct HtBinning {
   // Without Levels the search stops at the window: bin[i] is its first bin.
   template <unsigned int M, bool Levels = true>
   __device__ __forceinline__ void bins_of(const SampleT* s, unsigned int* bin, bool* ok) const {
+#ifdef HT_RANGE_SHIFT
+    constexpr unsigned int kRangeGroup = 4;  // a step or none each: less to interleave
+#else
     constexpr unsigned int kRangeGroup = 8;
+#endif
 #pragma unroll
     for (unsigned int g = 0; g < M; g += kRangeGroup) {
       HtValueT v[kRangeGroup];
@@ -348,6 +464,21 @@ struct HtBinning {
         ok[g + i] = ht_range_finite(s[g + i]) && v[i] >= range.first && v[i] < range.last;
         bin[g + i] = 0;
       }
+#ifdef HT_RANGE_SHIFT
+      // The window among those of the sample's grid cell (none past the M samples).
+      const HtGrid<HT_RANGE_GRID_CELLS> grid = {
+          reinterpret_cast<const unsigned int*>(range.index + range.windows), range.first,
+          range.per_unit};
+      unsigned int lo[kRangeGroup], hi[kRangeGroup];
+#pragma unroll
+      for (unsigned int i = 0; i < kRangeGroup; ++i) {
+        lo[i] = hi[i] = 0u;
+        if (g + i < M) grid.bounds(v[i], lo[i], hi[i]);
+      }
+      ht_grid_search<kRangeGroup>(v, lo, hi, [&](unsigned int j) { return ht_value(range.index[j]); });
+#pragma unroll
+      for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) bin[g + i] = lo[i];
+#else
       for (unsigned int len = range.windows; len > 1;) {  // ht_range_window's steps
         const unsigned int half = len / 2;
 #pragma unroll
@@ -355,6 +486,7 @@ struct HtBinning {
           if (v[i] >= ht_value(range.index[bin[g + i] + half])) bin[g + i] += half;
         len -= half;
       }
+#endif
 #pragma unroll
       for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) bin[g + i] <<= range.shift;
       if (!Levels) continue;

@@ -359,13 +359,21 @@ std::size_t smem_budget(const Hist1DConfig& c, const DeviceInfo& d) {
   return budget;
 }
 
+// Range binning's shared memory after the counters: with partitioned storage of 4-byte samples
+// the partitions' first levels, their grid's cells and its scan's scratch (ht_common.cuh's
+// ht_range_setup with HT_RANGE_SHIFT), else range_smem_bytes.
+std::size_t range_bytes(const Hist1DConfig& c, const Problem& p, int arch) {
+  if (c.storage != Storage::partitioned || !values_partitioned(p)) return range_smem_bytes(p);
+  return (partitions(p, arch) + kRangeGridCells + 32) * sizeof(std::uint32_t);
+}
+
 }  // namespace
 
 LaunchGeometry geometry(const Hist1DConfig& c, const Problem& p, const DeviceInfo& d) {
   LaunchGeometry g;
   g.block = static_cast<unsigned>(c.block_threads);
   // Range binning keeps its levels (or the u8 table) after the counters; 0 for other binnings.
-  const std::size_t range = range_smem_bytes(p);
+  const std::size_t range = range_bytes(c, p, d.arch());
   g.smem_bytes = counter_bytes(c, p, d.arch(), counted_bins(c, p), g.row_stride) + range;
   // Bins beyond a block: the fewest slices whose copies fit (else kMaxSlices, which
   // check_residency() then refuses).
@@ -547,6 +555,7 @@ std::vector<std::string> defines(const Hist1DConfig& c, const Problem& p, int ar
     if (values_partitioned(p)) {  // the partitions' first levels are the range index
       out.push_back("-DHT_PART_VALUES=1");
       out.push_back("-DHT_RANGE_SHIFT=" + std::to_string(partition_bits(p, arch)));
+      out.push_back("-DHT_RANGE_GRID_CELLS=" + std::to_string(kRangeGridCells));
     }
   }
   for (auto& d : sample_defines(p)) out.push_back(std::move(d));

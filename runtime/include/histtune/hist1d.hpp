@@ -151,6 +151,9 @@ constexpr int kPartitionBitsMax = 15;
 constexpr int kPartitionBitsPortable = 14;
 constexpr std::uint32_t kTargetPartitions = 128;
 constexpr std::uint32_t kMaxPartitions = 1024;
+// The cells of the grid over the partitions' first levels through which the partition pass of
+// range binning of 4-byte samples finds a sample's partition (ht_common.cuh's HtGrid).
+constexpr std::uint32_t kRangeGridCells = 1024;
 // The count kernel's static shared memory (hist1d.cuh): its warps' sums, its partition and
 // group (padded to 16 bytes), a window of 32 group bases a warp, and the 1 KB NVRTC gives every
 // kernel from sm_90 on. A test reads it from the compiled kernels.

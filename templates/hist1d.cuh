@@ -1425,7 +1425,8 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
       v[j] = ht_value(c.slot[j]);
       grid.bounds(v[j], lo[j], hi[j]);
     }
-    ht_grid_search<kChunkSlots>(v, lo, hi, [&](unsigned int i) { return ht_value(lvl[level_at(i)]); });
+    ht_grid_search<kChunkSlots>(v, lo, hi,
+                                [&](unsigned int i) { return ht_value(lvl[level_at(i)]); });
 #pragma unroll
     for (unsigned int j = 0; j < kChunkSlots; ++j)
       atomicAdd(&hist[v[j] >= bottom && v[j] < top ? lo[j] : kPartBins], 1u);

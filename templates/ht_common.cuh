@@ -18,7 +18,8 @@
 //                        in shared memory; 3 an index of every 2^shift-th level in shared memory,
 //                        then a window of levels in global memory (histtune::range_mode says when
 //                        each is used; mode 3 also takes HT_RANGE_INDEX_BYTES, the index's limit,
-//                        or HT_RANGE_SHIFT, the shift itself: hist1d.cuh's HT_PART_VALUES)
+//                        or HT_RANGE_SHIFT, the shift itself: hist1d.cuh's HT_PART_VALUES,
+//                        whose index a grid of HT_RANGE_GRID_CELLS cells bounds: HtGrid)
 //   HT_VECTOR_BYTES      bytes per load: 0 (one sample), 4, 8 or 16
 //   HT_UNROLL            unroll depth of the kernels' tile loops (0: the compiler's choice)
 #pragma once
@@ -131,13 +132,14 @@ __device__ __forceinline__ void ht_grid_search(const HtValueT* v, unsigned int* 
 // call it, the keys already visible to them; it synchronises the block before returning.
 template <unsigned int Cells, unsigned int Threads, class KeyAt>
 __device__ __forceinline__ HtGrid<Cells> ht_grid_build(unsigned int* cells, unsigned int* scratch,
-                                                unsigned int keys, HtValueT first, HtValueT top,
-                                                KeyAt key_at) {
+                                                       unsigned int keys, HtValueT first,
+                                                       HtValueT top, KeyAt key_at) {
   constexpr unsigned int kPer = (Cells + Threads - 1u) / Threads;  // cells a thread scans
   const HtGrid<Cells> g = {cells, first, __fdiv_rn((float)Cells, ht_grid_offset(top, first))};
   for (unsigned int i = threadIdx.x; i < Cells; i += Threads) cells[i] = 0u;
   __syncthreads();
-  for (unsigned int i = threadIdx.x; i < keys; i += Threads) atomicAdd(&cells[g.cell_of(key_at(i))], 1u);
+  for (unsigned int i = threadIdx.x; i < keys; i += Threads)
+    atomicAdd(&cells[g.cell_of(key_at(i))], 1u);
   __syncthreads();
   const unsigned int at = threadIdx.x * kPer, lane = threadIdx.x % 32u;
   unsigned int in_cell[kPer], sum = 0;
@@ -176,7 +178,7 @@ struct HtRange {
   const SampleT* index;        // mode 3: levels[j << shift] for j < windows, in shared memory
   unsigned int shift, windows;
 #ifdef HT_RANGE_SHIFT
-  float per_unit;  // the partition pass of samples (hist1d.cuh's HT_PART_VALUES): ht_range_grid
+  float per_unit;  // with HT_RANGE_SHIFT: the scale of the grid over the index (ht_range_setup)
 #endif
 };
 
@@ -475,7 +477,8 @@ struct HtBinning {
         lo[i] = hi[i] = 0u;
         if (g + i < M) grid.bounds(v[i], lo[i], hi[i]);
       }
-      ht_grid_search<kRangeGroup>(v, lo, hi, [&](unsigned int j) { return ht_value(range.index[j]); });
+      ht_grid_search<kRangeGroup>(v, lo, hi,
+                                  [&](unsigned int j) { return ht_value(range.index[j]); });
 #pragma unroll
       for (unsigned int i = 0; i < kRangeGroup && g + i < M; ++i) bin[g + i] = lo[i];
 #else

@@ -111,13 +111,6 @@ std::vector<T> samples_around(const std::vector<T>& lv, std::uint64_t n, std::ui
   return out;
 }
 
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<std::uint8_t> out(v.size() * sizeof(T));
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
 }  // namespace
 
 TEST(Partitioned, ExactFromTheLargeBinBoundaryToFourMillionBins) {
@@ -199,8 +192,10 @@ TEST(Partitioned, RangeBinningOfUnevenLevelsIsExact) {
         ASSERT_EQ(hist1d::check(*c, p, d).message(), "") << label << " " << p.describe();
         ASSERT_TRUE(hist1d::values_partitioned(p));
         const std::uint64_t seed = test::fresh_seed();
-        test::expect_config_exact(cache, *c, p, d, bytes_of(samples_around(levels, n, seed)), 0,
-                                  "uneven levels, seed " + std::to_string(seed), bytes_of(levels));
+        const auto samples = tuner::bytes_of(samples_around(levels, n, seed));
+        test::expect_config_exact(cache, *c, p, d, samples, 0,
+                                  "uneven levels, seed " + std::to_string(seed),
+                                  tuner::bytes_of(levels));
         ++ran;
       }
     }

@@ -120,13 +120,6 @@ std::vector<T> levels_of(const Problem& p) {
 }
 
 template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<std::uint8_t> out(v.size() * sizeof(T));
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
-template <class T>
 std::vector<std::uint8_t> level_bytes(const Problem& p) {
   return bytes_of(levels_of<T>(p));
 }

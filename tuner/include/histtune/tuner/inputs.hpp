@@ -33,6 +33,12 @@ std::vector<std::uint8_t> make_samples(const Problem& p, std::uint64_t seed,
 // Returned as bytes, like make_samples. Throws invalid_argument when no such levels exist (see
 // level_span_problem).
 std::vector<std::uint8_t> make_levels(const Problem& p);
+// Typed values (samples or levels) as the bytes make_samples and make_levels return.
+template <class T>
+std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
+  const auto* b = reinterpret_cast<const std::uint8_t*>(v.data());
+  return {b, b + v.size() * sizeof(T)};
+}
 // Why make_levels cannot draw levels for p (a span outside the sample type, or narrower than one
 // integer per bin); empty when it can.
 std::string level_span_problem(const Problem& p);

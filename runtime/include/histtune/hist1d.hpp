@@ -221,7 +221,8 @@ std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
 // Range binning of 4-byte samples (u32, i32, f32): the partitioned passes carry the samples
 // themselves (hist1d.cuh, HT_PART_VALUES): the partition pass searches only the partitions'
 // first levels, the count pass each sample's bin among its partition's levels, staged in shared
-// memory (8-byte samples lost on three distributions of four; docs/kernels.md). The bytes of a
+// memory, both from a grid of cells over them (ht_common.cuh's HtGrid; 8-byte samples lost on
+// three distributions of four; docs/kernels.md). The bytes of a
 // level the count pass stages (0 where the workspace holds 16-bit bins), and of a workspace slot
 // (a sample, or a 16-bit bin).
 bool values_partitioned(const Problem& p);
@@ -229,7 +230,8 @@ std::size_t staged_level_bytes(const Problem& p);
 std::size_t partition_slot_bytes(const Problem& p);
 // Partitioned storage on architecture `arch` (90 for sm_90): the count pass's dynamic shared
 // memory for partitions of 2^bits bins (the bins and a sink word, then the partition's levels
-// of level_bytes each; a block also takes kCountPassStaticSmem), the widest partitions whose
+// of level_bytes each and a 4-byte grid cell a bin; a block also takes kCountPassStaticSmem),
+// the widest partitions whose
 // count pass fits the architecture's shared memory per block, log2 of the bins per partition
 // (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that width that makes at most
 // kTargetPartitions partitions), and the partitions it makes.

@@ -1009,7 +1009,8 @@ __device__ __forceinline__ void ht_place_tile(unsigned long long t, unsigned lon
   // The copy of this stage's last tile (two tiles ago) has read it (thread 0 waited above): the
   // warps the scan leaves idle put the sink back in its chunks, as the loop below does at once.
   if (threadIdx.x >= 32u)
-    for (unsigned int i = threadIdx.x - 32u; i < groups[2u + buf] / kChunkSlots; i += kThreads - 32u)
+    for (unsigned int i = threadIdx.x - 32u; i < groups[2u + buf] / kChunkSlots;
+         i += kThreads - 32u)
       reinterpret_cast<uint4*>(stage)[i] = ht_sink_chunk();
 #endif
   if (threadIdx.x < 32u) {  // exclusive scan of the counts: a lane per run of whole uint4s
@@ -1157,7 +1158,8 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
     sm.groups[2] = sm.groups[3] = 0u;  // no slots to refill with the sink yet
   }
   // The stages start as all sink; ht_place_tile keeps them so (its padding needs no stores).
-  for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / kChunkSlots; i += kThreads)
+  for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / kChunkSlots;
+       i += kThreads)
     reinterpret_cast<uint4*>(sm.stage)[i] = ht_sink_chunk();
   binning.range = ht_range_setup(levels, num_bins, sm.after);
   __syncthreads();

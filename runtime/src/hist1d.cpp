@@ -331,7 +331,7 @@ std::size_t counter_bytes(const Hist1DConfig& c, const Problem& p, int arch, std
       const std::size_t padded = (partitions(p, arch) + 127) / 128 * 128;
       const std::size_t stages = partition_bulk_out(arch) ? 2 : 1;  // and as many counts
       return (stages * padded + padded / 2 + 4) * word +
-             stages * partition_tile_slots(c, p, arch) * partition_slot_bytes(p) +
+             stages * partition_tile_bytes(c, p, arch) +
              bulk_prefetch_bytes(c, p);
     }
     case Storage::cluster:
@@ -513,12 +513,16 @@ std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int 
   return tile_samples(c, p) + 16 / partition_slot_bytes(p) * partitions(p, arch);
 }
 
+std::uint64_t partition_tile_bytes(const Hist1DConfig& c, const Problem& p, int arch) {
+  return partition_tile_slots(c, p, arch) * partition_slot_bytes(p);
+}
+
 std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n,
                                         int arch) {
   const std::uint64_t tile = tile_samples(c, p), stride = n / tile + 2;  // hist1d.cuh
   const std::uint64_t parts = partitions(p, arch), table_words = (parts * stride + 3) / 4 * 4;
   return (table_words + parts) * sizeof(std::uint32_t) +
-         stride * partition_tile_slots(c, p, arch) * partition_slot_bytes(p);
+         stride * partition_tile_bytes(c, p, arch);
 }
 
 std::uint32_t partition_target(std::uint64_t n, const Problem& p, const DeviceInfo& d) {
@@ -532,7 +536,7 @@ std::uint64_t partition_chunk(const Hist1DConfig& c, const Problem& p, const Dev
   // Per tile: its slots and a table word per partition; plus the two extra tiles, the alignment
   // and the sizes.
   const std::uint64_t per_tile =
-      partition_tile_slots(c, p, d.arch()) * partition_slot_bytes(p) + partitions(p, d.arch()) * 4ull;
+      partition_tile_bytes(c, p, d.arch()) + partitions(p, d.arch()) * 4ull;
   const std::uint64_t fixed = 2 * per_tile + 16 + partitions(p, d.arch()) * 4ull;
   return limit > fixed ? (limit - fixed) / per_tile * tile : 0;
 }

@@ -326,9 +326,11 @@ TEST(Partitioned, RangeBinningOfFourByteSamplesCarriesTheSamples) {
   const Problem f32r = large(SampleType::f32, Binning::range, 1u << 20, 1u << 24);
   const Problem f64r = large(SampleType::f64, Binning::range, 1u << 20, 1u << 24);
   EXPECT_TRUE(hist1d::values_partitioned(f32r));
-  EXPECT_TRUE(hist1d::values_partitioned(large(SampleType::u32, Binning::range, 1u << 20, 1u << 24)));
+  EXPECT_TRUE(
+      hist1d::values_partitioned(large(SampleType::u32, Binning::range, 1u << 20, 1u << 24)));
   EXPECT_FALSE(hist1d::values_partitioned(f64r));
-  EXPECT_FALSE(hist1d::values_partitioned(large(SampleType::f32, Binning::even, 1u << 20, 1u << 24)));
+  EXPECT_FALSE(
+      hist1d::values_partitioned(large(SampleType::f32, Binning::even, 1u << 20, 1u << 24)));
   EXPECT_EQ(hist1d::partition_slot_bytes(f32r), 4u);
   EXPECT_EQ(hist1d::partition_slot_bytes(f64r), 2u);
   EXPECT_EQ(hist1d::staged_level_bytes(f32r), 4u);

@@ -222,19 +222,17 @@ std::uint32_t counted_bins(const Hist1DConfig& c, const Problem& p);
 // themselves (hist1d.cuh, HT_PART_VALUES): the partition pass searches only the partitions'
 // first levels, the count pass each sample's bin among its partition's levels, staged in shared
 // memory, both from a grid of cells over them (ht_common.cuh's HtGrid; 8-byte samples lost on
-// three distributions of four; docs/kernels.md). The bytes of a
-// level the count pass stages (0 where the workspace holds 16-bit bins), and of a workspace slot
-// (a sample, or a 16-bit bin).
+// three distributions of four; docs/kernels.md). The bytes of a level the count pass stages (0
+// where the workspace holds 16-bit bins), and of a workspace slot (a sample, or a 16-bit bin).
 bool values_partitioned(const Problem& p);
 std::size_t staged_level_bytes(const Problem& p);
 std::size_t partition_slot_bytes(const Problem& p);
 // Partitioned storage on architecture `arch` (90 for sm_90): the count pass's dynamic shared
 // memory for partitions of 2^bits bins (the bins and a sink word, then the partition's levels
 // of level_bytes each and a 4-byte grid cell a bin; a block also takes kCountPassStaticSmem),
-// the widest partitions whose
-// count pass fits the architecture's shared memory per block, log2 of the bins per partition
-// (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that width that makes at most
-// kTargetPartitions partitions), and the partitions it makes.
+// the widest partitions whose count pass fits the architecture's shared memory per block, log2
+// of the bins per partition (HT_PARTITION_BITS: the smallest from kPartitionBitsMin to that
+// width that makes at most kTargetPartitions partitions), and the partitions it makes.
 std::size_t count_pass_smem(int bits, std::size_t level_bytes = 0);
 int partition_bits_max(int arch, std::size_t level_bytes = 0);
 // Whether the partition pass on `arch` sends its tiles out by bulk copy from two stages (sm_90
@@ -245,8 +243,10 @@ std::uint32_t partitions(const Problem& p, int arch);
 // Samples per tile of the partition pass: block_threads x samples per thread per tile.
 std::uint64_t tile_samples(const Hist1DConfig& c, const Problem& p);
 // A tile's slots in the workspace: its samples plus up to a chunk's of padding per partition (each
-// partition's group is padded to whole 16-byte chunks for the count pass's loads).
+// partition's group is padded to whole 16-byte chunks for the count pass's loads), and their
+// bytes (partition_slot_bytes each), which a stage of the partition pass takes too.
 std::uint64_t partition_tile_slots(const Hist1DConfig& c, const Problem& p, int arch);
+std::uint64_t partition_tile_bytes(const Hist1DConfig& c, const Problem& p, int arch);
 // The partition pass's workspace for a chunk of n samples (hist1d.cuh's layout: the table, then
 // each tile's slots, then the partitions' sizes).
 std::uint64_t partition_workspace_bytes(const Hist1DConfig& c, const Problem& p, std::uint64_t n,

@@ -69,19 +69,17 @@ __device__ __forceinline__ HtValueT ht_value(SampleT s) {
 #define HT_RANGE_INDEXED 0
 #endif
 
-#if HT_BINNING == 2
-// A value's offset above `base` as a float, non-decreasing in the value (what HtGrid needs):
-// floats by one rounded subtraction, integers by their exact difference, rounded. Values below
+// The grid serves range binning of 4-byte samples with partitioned storage only (hist1d.cuh's
+// HT_PART_VALUES; its partition pass also has HT_RANGE_SHIFT).
+#if HT_BINNING == 2 && (defined(HT_RANGE_SHIFT) || HT_PART_VALUES)
+static_assert(sizeof(HtValueT) == 4 && !HT_SAMPLE_HALF, "HtGrid is for u32, i32 and f32 samples");
+// A value's offset above `base` as a float, non-decreasing in the value (what HtGrid needs): f32
+// by one rounded subtraction, u32 and i32 by their exact 32-bit difference, rounded. Values below
 // `base` give any offset.
 __device__ __forceinline__ float ht_grid_offset(HtValueT x, HtValueT base) {
-#if HT_SAMPLE_IS_FLOAT && !HT_SAMPLE_HALF
-  if (sizeof(HtValueT) == 8) return __double2float_rn((double)x - (double)base);
-#endif
-#if HT_SAMPLE_IS_FLOAT || HT_SAMPLE_HALF
-  return __fsub_rn((float)x, (float)base);
+#if HT_SAMPLE_IS_FLOAT
+  return __fsub_rn(x, base);
 #else
-  if (sizeof(HtValueT) == 8)
-    return __ull2float_rn((unsigned long long)x - (unsigned long long)base);
   return __uint2float_rn((unsigned int)x - (unsigned int)base);
 #endif
 }

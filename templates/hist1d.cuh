@@ -874,6 +874,17 @@ __device__ __forceinline__ unsigned int* ht_part_sizes(const unsigned int* work,
          ht_slot_words(stride * ht_tile_slots(parts));
 }
 
+// The three passes launch as programmatic dependents of the kernel before them (sm_90,
+// Hist1DLaunch::launch_partitioned): their blocks start while it drains, and wait here before
+// their first global access to what it may have written (the partition pass: the samples, and
+// the workspace, which the previous call's count pass may still read). Without that launch
+// attribute the wait returns at once.
+__device__ __forceinline__ void ht_wait_prior_pass() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 #if !HT_COUNT_PASSES
 // HT_BULK_OUT (sm_90 and newer, hist1d::partition_bulk_out): a tile's grouped bins leave the
 // stage by one bulk copy (TMA) that thread 0 issues, instead of every thread's 16-byte loads and
@@ -1161,6 +1172,7 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
   for (unsigned int i = threadIdx.x; i < kStages * ht_tile_slots(parts) / kChunkSlots;
        i += kThreads)
     reinterpret_cast<uint4*>(sm.stage)[i] = ht_sink_chunk();
+  ht_wait_prior_pass();
   binning.range = ht_range_setup(levels, num_bins, sm.after);
   __syncthreads();
 
@@ -1275,15 +1287,6 @@ histtune_hist1d(const SampleT* __restrict__ samples, unsigned long long n, unsig
 
 #else  // HT_COUNT_PASSES: the sizes and count passes
 
-// The sizes and count passes launch as programmatic dependents of the pass before them (sm_90,
-// Hist1DLaunch::launch_partitioned): their blocks start while it drains, and wait here before
-// reading what it wrote. Without that launch attribute the wait returns at once.
-__device__ __forceinline__ void ht_wait_prior_pass() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // The count blocks a partition of `size` samples gets (hist1d::partition_target): one for a
 // partition of average size, more for a hot one, so skewed or constant data spread their count
 // over as many SMs as uniform data does.
@@ -1303,6 +1306,11 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int* row = work + p * stride;
   ht_wait_prior_pass();
+  // The partition pass is complete: the count pass's first blocks may start (they read only its
+  // output until they wait for this pass, before their stores).
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
   // Eight loads in flight a thread: a row is a few KB, read at the loads' latency otherwise.
   unsigned int sum = 0, sums[8] = {};
   unsigned long long t = threadIdx.x;
@@ -1339,11 +1347,38 @@ __device__ __forceinline__ unsigned int ht_warp_or(unsigned int v) {
 #endif
 }
 
-// Count pass: block b finds its partition p and its share g of p's count blocks (a scan of the
-// sizes), counts p's groups of tiles g, g + G, ... in shared memory (each warp a run of them,
-// a few lanes a group), and stores (later rounds: adds) its
-// bins, or with G > 1 adds them atomically to the bins the sizes pass zeroed. Blocks past the
-// last share return.
+// A partition's samples this round: its row of table words, summed by the whole block (every
+// thread gets the sum; `warp_sums` is free again after the block's next barrier). Through L2:
+// the count pass reads the partition pass's output before it waits (below).
+__device__ __forceinline__ unsigned int ht_row_size(const unsigned int* row,
+                                                    unsigned long long stride,
+                                                    unsigned int* warp_sums) {
+  unsigned int sums[4] = {};
+  unsigned long long t = threadIdx.x;
+  for (; t + 3u * kCountThreads < stride; t += 4u * kCountThreads) {
+#pragma unroll
+    for (unsigned int k = 0; k < 4u; ++k) sums[k] += __ldcg(row + t + k * kCountThreads) >> 16;
+  }
+  for (; t < stride; t += kCountThreads) sums[0] += __ldcg(row + t) >> 16;
+  unsigned int sum = sums[0] + sums[1] + sums[2] + sums[3];
+#pragma unroll
+  for (unsigned int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xFFFFFFFFu, sum, o);
+  if (threadIdx.x % 32u == 0) warp_sums[threadIdx.x / 32u] = sum;
+  __syncthreads();
+  sum = warp_sums[threadIdx.x % 32u];
+#pragma unroll
+  for (unsigned int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xFFFFFFFFu, sum, o);
+  return sum;
+}
+
+// Count pass: block b finds its partition p and its share g of p's G count blocks, counts p's
+// groups of tiles g, g + G, ... in shared memory (each warp a run of them, a few lanes a group),
+// and stores (later rounds: adds) its bins, or with G > 1 adds them atomically to the bins the
+// sizes pass zeroed. Block p < parts is p's first share: it sums its own row (as the sizes pass
+// does) and starts without waiting for the sizes pass, which triggers this grid once the
+// partition pass is complete; it reads the partition pass's output through L2 (.cg) and waits
+// only before its stores. Later blocks wait for the sizes and take the hot partitions' further
+// shares in partition order (a scan); blocks past the last share return.
 extern "C" __global__ void __launch_bounds__(kCountThreads)
 histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long n,
                       unsigned int num_bins, unsigned int* __restrict__ counts,
@@ -1357,11 +1392,18 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const unsigned int lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
   constexpr unsigned int kWarps = kCountThreads / 32u;
   for (unsigned int i = threadIdx.x; i <= kPartBins; i += kCountThreads) hist[i] = 0u;
-  ht_wait_prior_pass();
-  {  // an inclusive scan of the partitions' block counts (parts <= kCountThreads)
-    const unsigned int j = threadIdx.x;
+  if (blockIdx.x < parts) {  // partition p's first share: its size from its own row
+    const unsigned int size = ht_row_size(work + blockIdx.x * stride, stride, warp_sums);
+    if (threadIdx.x == 0) {
+      mine[0] = blockIdx.x;
+      mine[1] = 0u;
+      mine[2] = ht_count_blocks(size, target);
+    }
+  } else {  // a further share: an inclusive scan of the partitions' further blocks
+    ht_wait_prior_pass();
+    const unsigned int j = threadIdx.x, extra = blockIdx.x - parts;
     const unsigned int blocks =
-        j < parts ? ht_count_blocks(ht_part_sizes(work, parts, stride)[j], target) : 0u;
+        j < parts ? ht_count_blocks(ht_part_sizes(work, parts, stride)[j], target) - 1u : 0u;
     unsigned int incl = blocks;
 #pragma unroll
     for (unsigned int o = 1; o < 32u; o <<= 1) {
@@ -1372,10 +1414,10 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     if (threadIdx.x == 0) mine[0] = kNoPart;
     __syncthreads();
     for (unsigned int w = 0; w < warp; ++w) incl += warp_sums[w];
-    if (j < parts && blockIdx.x < incl && blockIdx.x >= incl - blocks) {
+    if (j < parts && extra < incl && extra >= incl - blocks) {
       mine[0] = j;
-      mine[1] = blockIdx.x - (incl - blocks);
-      mine[2] = blocks;
+      mine[1] = 1u + extra - (incl - blocks);
+      mine[2] = blocks + 1u;
     }
   }
   __syncthreads();
@@ -1447,7 +1489,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   // Latency bounds this pass (one block an SM): a lane keeps kCountLoads chunks in flight, and
   // the next 32 tiles' table words load before this round's adds.
   auto words_at = [&](unsigned long long i) {  // a missing tile: length 0
-    return i < end ? row[g + i * shares] : 0u;
+    return i < end ? __ldcg(row + g + i * shares) : 0u;
   };
   unsigned int next = words_at(warp * per_warp + lane);
   for (unsigned long long i0 = warp * per_warp; i0 < end; i0 += 32u) {
@@ -1491,7 +1533,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
         const unsigned int k = k0 + 32u * j + lane;
         if (k0 + 32u * j < total) {
           const uint4* a = chunk_at(k0 + 32u * j);
-          if (k < total) w[j] = *a;
+          if (k < total) w[j] = __ldcg(a);
         }
       }
     };
@@ -1509,6 +1551,7 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
     }
   }
   __syncthreads();
+  ht_wait_prior_pass();  // a first share's: the sizes pass zeroed the bins that shares add to
   const unsigned int lo = p << HT_PARTITION_BITS;
   for (unsigned int i = threadIdx.x; i < kPartBins && lo + i < num_bins; i += kCountThreads) {
     const unsigned int sum = hist[i];

@@ -14,8 +14,9 @@ namespace histtune {
 
 namespace {
 
-// $HISTTUNE_PDL=0 (or off): zero the counts with cudaMemsetAsync and launch the kernel after it,
-// as before sm_90 (for side-by-side timing, or a profiler that serialises launches). Read once.
+// $HISTTUNE_PDL=0 (or off): zero the counts with cudaMemsetAsync and launch every kernel in plain
+// stream order, as before sm_90 (for side-by-side timing, or a profiler that serialises
+// launches). Read once.
 bool pdl_allowed() {
   static const bool on = [] {
     const char* v = std::getenv("HISTTUNE_PDL");
@@ -24,9 +25,10 @@ bool pdl_allowed() {
   return on;
 }
 
-// The sizes and count passes start as programmatic dependents of the pass before them on sm_90
-// (they wait for it in the kernel, hist1d.cuh's ht_wait_prior_pass): their launch and set-up
-// hide behind its last blocks.
+// Partitioned storage's three passes start as programmatic dependents of the kernel before them
+// on sm_90 (they wait for it in the kernel, hist1d.cuh's ht_wait_prior_pass): their launch and
+// set-up hide behind its last blocks, and the count pass's first blocks start as soon as the
+// sizes pass has seen the partition pass complete.
 void launch_pass(const Kernel& k, unsigned grid, unsigned block, std::size_t smem, void** args,
                  int arch, cudaStream_t stream) {
   cudaLaunchConfig_t cfg = {};
@@ -89,7 +91,7 @@ void Hist1DLaunch::operator()(const Problem& p, const void* d_samples, std::uint
   // zero_kernel_ is set only where the counts are zeroed.
   if (p.n > 0 && zero_kernel_.handle && (!zero_in_graphs_only_ || capturing(stream))) {
     zero(p, d_counts, stream);
-    return launch_kernel(p, d_samples, d_counts, stream, /*after_zero=*/true);
+    return launch_kernel(p, d_samples, d_counts, stream, /*programmatic=*/true);
   }
   if (zero_counts_)
     HT_CUDA(cudaMemsetAsync(d_counts, 0, sizeof(std::uint32_t) * p.num_bins, stream));
@@ -112,7 +114,8 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
       Problem part = p;
       part.n = std::min(round_, p.n - first);
       launch_kernel(part, bytes + first * sample_bytes(p.sample_type),
-                    static_cast<std::uint32_t*>(work), stream);
+                    static_cast<std::uint32_t*>(work), stream,
+                    /*programmatic=*/device_.arch() >= 90 && pdl_allowed());
       unsigned long long n = part.n;
       unsigned int bins = p.num_bins, accumulate = first > 0;
       unsigned int target = hist1d::partition_target(part.n, p, device_);
@@ -141,10 +144,10 @@ void Hist1DLaunch::zero(const Problem& p, std::uint32_t* d_counts, cudaStream_t 
 }
 
 void Hist1DLaunch::launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                                 cudaStream_t stream, bool after_zero) const {
+                                 cudaStream_t stream, bool programmatic) const {
   Hist1DArgs a = args(p, d_samples, d_counts);
   auto ptrs = a.pointers();
-  if (cluster_ == 1 && !after_zero) {
+  if (cluster_ == 1 && !programmatic) {
     HT_CUDA(cudaLaunchKernel(kernel_.func(), dim3(geometry_.grid), dim3(geometry_.block),
                              ptrs.data(), geometry_.smem_bytes, stream));
     return;
@@ -162,7 +165,7 @@ void Hist1DLaunch::launch_kernel(const Problem& p, const void* d_samples, std::u
     attr[n].val.clusterDim.y = 1;
     attr[n++].val.clusterDim.z = 1;
   }
-  if (after_zero) {
+  if (programmatic) {
     attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[n++].val.programmaticStreamSerializationAllowed = 1;
   }

@@ -5,6 +5,8 @@
 // workspace, and blocks whose tiles switch between spread and one-bin data, exact against the
 // host reference; range binning of 4-byte samples carries the samples (HT_PART_VALUES), of the
 // other types 16-bit bins. Counts start as 0xFF bytes: the first round must store every bin.
+// On sm_90 a call's partition pass waits for the kernel before it (the previous call's count
+// pass, which wrote its samples).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -299,6 +301,45 @@ TEST(Partitioned, AGraphOfManyRoundsReplaysExactly) {
         HT_CUDA(cudaStreamSynchronize(s));
         EXPECT_EQ(in.read_counts(p.num_bins), want) << label << " replay " << replay;
       }
+    }
+    HT_CUDA(cudaStreamDestroy(s));
+  }
+}
+
+// On sm_90 the partition pass starts as a programmatic dependent of the kernel before it and
+// waits for that kernel before reading anything: here the kernel before it is the previous
+// call's count pass, which writes this call's samples (the first histogram's counts, over words
+// set to 0xFFFFFFFF, which direct binning drops). The second histogram is one hot partition.
+TEST(Partitioned, ReadsSamplesTheKernelBeforeItWrote) {
+  HT_REQUIRE_GPU();
+  const DeviceInfo d = query_device(current_device());
+  KernelCache cache;
+  for (const char* label : labels_for(d, {kPart}, {kPartBulk})) {
+    const auto c = Hist1DConfig::parse(label);
+    ASSERT_TRUE(c);
+    Problem first = shape(SampleType::u32, Binning::direct, 1u << 20, 0, 0);
+    first.n = (std::uint64_t{1} << 23) + 3;
+    Problem second = shape(SampleType::u32, Binning::direct, 1u << 16, 0, 0);
+    second.n = first.num_bins;
+    ASSERT_EQ(hist1d::check(*c, first, d).message(), "") << label;
+    ASSERT_EQ(hist1d::check(*c, second, d).message(), "") << label;
+    const std::uint64_t seed = test::fresh_seed();
+    const auto host = tuner::make_samples(first, seed, tuner::Distribution::uniform);
+    const auto counts = tuner::bytes_of(reference_histogram(first, host.data()));
+    const auto want = reference_histogram(second, counts.data());
+    tuner::DeviceInputs in(first, host, 0), out(second, counts, 0);
+    const Kernel k1 = cache.get(hist1d::request(*c, first, d.arch()), hist1d::kKernel);
+    const Kernel k2 = cache.get(hist1d::request(*c, second, d.arch()), hist1d::kKernel);
+    const Hist1DLaunch launch1(cache, k1, *c, first, d), launch2(cache, k2, *c, second, d);
+    cudaStream_t s = nullptr;
+    HT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    for (int rep = 0; rep < 3; ++rep) {
+      HT_CUDA(cudaMemsetAsync(in.counts(), 0xFF, first.num_bins * sizeof(std::uint32_t), s));
+      launch1(first, in.samples(0), in.counts(), s);
+      launch2(second, in.counts(), out.counts(), s);
+      HT_CUDA(cudaStreamSynchronize(s));
+      EXPECT_EQ(out.read_counts(second.num_bins), want)
+          << label << " rep " << rep << ", seed " << seed;
     }
     HT_CUDA(cudaStreamDestroy(s));
   }

@@ -308,9 +308,10 @@ class Hist1DLaunch {
   bool partitioned() const { return round_ > 0; }
 
  private:
-  // after_zero: launched right after histtune_hist1d_zero, as its programmatic dependent.
+  // programmatic: launched as a programmatic dependent of the kernel before it (after
+  // histtune_hist1d_zero, or a partition pass), which it waits for in the kernel.
   void launch_kernel(const Problem& p, const void* d_samples, std::uint32_t* d_counts,
-                     cudaStream_t stream, bool after_zero = false) const;
+                     cudaStream_t stream, bool programmatic = false) const;
   void zero(const Problem& p, std::uint32_t* d_counts, cudaStream_t stream) const;
   // Storage 5: per chunk of the input, the partition pass into a workspace and the count pass.
   void launch_partitioned(const Problem& p, const void* d_samples, std::uint32_t* d_counts,

@@ -885,6 +885,15 @@ __device__ __forceinline__ void ht_wait_prior_pass() {
 #endif
 }
 
+// Lets the kernel launched after this one as a programmatic dependent start its blocks once every
+// block of this one has started (it waits in ht_wait_prior_pass before it reads what this one
+// writes): its launch and set-up hide behind this kernel's last blocks.
+__device__ __forceinline__ void ht_start_next_pass() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
 #if !HT_COUNT_PASSES
 // HT_BULK_OUT (sm_90 and newer, hist1d::partition_bulk_out): a tile's grouped bins leave the
 // stage by one bulk copy (TMA) that thread 0 issues, instead of every thread's 16-byte loads and
@@ -1308,9 +1317,7 @@ histtune_hist1d_sizes(unsigned int* __restrict__ work, unsigned long long n,
   ht_wait_prior_pass();
   // The partition pass is complete: the count pass's first blocks may start (they read only its
   // output until they wait for this pass, before their stores).
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
+  ht_start_next_pass();
   // Eight loads in flight a thread: a row is a few KB, read at the loads' latency otherwise.
   unsigned int sum = 0, sums[8] = {};
   unsigned long long t = threadIdx.x;
@@ -1391,6 +1398,9 @@ histtune_hist1d_count(const unsigned int* __restrict__ work, unsigned long long 
   const unsigned long long stride = ht_part_stride(n);
   const unsigned int lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
   constexpr unsigned int kWarps = kCountThreads / 32u;
+  // The next round's or call's partition pass sets up behind this pass's last blocks. The
+  // partition pass itself does not let the sizes pass start early: slower (docs/kernels.md).
+  ht_start_next_pass();
   for (unsigned int i = threadIdx.x; i <= kPartBins; i += kCountThreads) hist[i] = 0u;
   if (blockIdx.x < parts) {  // partition p's first share: its size from its own row
     const unsigned int size = ht_row_size(work + blockIdx.x * stride, stride, warp_sums);

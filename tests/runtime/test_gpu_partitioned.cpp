@@ -271,8 +271,8 @@ TEST(Partitioned, ManyRoundsAddUpExactly) {
   EXPECT_EQ(ran, want);
 }
 
-// Captured in a graph, the passes keep their order: the sizes and count passes start as
-// programmatic dependents (sm_90) and wait for the pass before them, over several rounds, and
+// Captured in a graph, the passes keep their order: the three passes start as programmatic
+// dependents (sm_90) and wait for the kernel before them, over several rounds, and
 // every replay stores the counts again. Alone in its process (ctest runs each test so), the
 // capture makes the process's first workspace allocation, before the workspace pool exists.
 TEST(Partitioned, AGraphOfManyRoundsReplaysExactly) {

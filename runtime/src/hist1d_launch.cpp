@@ -25,6 +25,9 @@ bool pdl_allowed() {
   return on;
 }
 
+// Whether the partitioned passes launch as programmatic dependents (sm_90 and newer, PDL allowed).
+bool programmatic_passes(int arch) { return arch >= 90 && pdl_allowed(); }
+
 // Partitioned storage's three passes start as programmatic dependents of the kernel before them
 // on sm_90 (they wait for it in the kernel, hist1d.cuh's ht_wait_prior_pass): their launch and
 // set-up hide behind its last blocks, and the count pass's first blocks start as soon as the
@@ -40,7 +43,7 @@ void launch_pass(const Kernel& k, unsigned grid, unsigned block, std::size_t sme
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = &attr;
-  cfg.numAttrs = arch >= 90 && pdl_allowed() ? 1 : 0;
+  cfg.numAttrs = programmatic_passes(arch) ? 1 : 0;
   HT_CUDA(cudaLaunchKernelExC(&cfg, k.func(), args));
 }
 
@@ -115,7 +118,7 @@ void Hist1DLaunch::launch_partitioned(const Problem& p, const void* d_samples,
       part.n = std::min(round_, p.n - first);
       launch_kernel(part, bytes + first * sample_bytes(p.sample_type),
                     static_cast<std::uint32_t*>(work), stream,
-                    /*programmatic=*/device_.arch() >= 90 && pdl_allowed());
+                    /*programmatic=*/programmatic_passes(device_.arch()));
       unsigned long long n = part.n;
       unsigned int bins = p.num_bins, accumulate = first > 0;
       unsigned int target = hist1d::partition_target(part.n, p, device_);

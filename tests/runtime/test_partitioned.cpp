@@ -368,9 +368,9 @@ TEST(Partitioned, RangeBinningOfFourByteSamplesCarriesTheSamples) {
             Storage::partitioned);
 }
 
-// A partitioned winner serves shapes with as many partitions (or up to half as many), not far
-// fewer, where its count pass would run on a few SMs.
-TEST(Partitioned, ServesNoShapeWithFarFewerPartitions) {
+// A partitioned winner serves shapes with as many partitions or more, not fewer, where its count
+// pass would run on fewer SMs than it was timed with.
+TEST(Partitioned, ServesNoShapeWithFewerPartitions) {
   const DeviceInfo d = test::h100_like();
   const Problem tuned = large(SampleType::i32, Binning::direct, 1u << 20, 1u << 26);  // 128
   EXPECT_EQ(hist1d::serves(part(), tuned, large(SampleType::i32, Binning::direct, 1u << 22,
@@ -381,4 +381,12 @@ TEST(Partitioned, ServesNoShapeWithFarFewerPartitions) {
                                                             131072, 1u << 26), d).message();
   EXPECT_NE(m.find("timed on 128 partitions, it would count 131072 bins in 32"),
             std::string::npos) << m;
+  // Half as many: 262144 bins (64 partitions of 2^12) to 131072 (32).
+  const Problem half = large(SampleType::i32, Binning::direct, 262144, 1u << 26);
+  const std::string h = hist1d::serves(part(), half, large(SampleType::i32, Binning::direct,
+                                                           131072, 1u << 26), d).message();
+  EXPECT_NE(h.find("timed on 64 partitions, it would count 131072 bins in 32"),
+            std::string::npos) << h;
+  EXPECT_EQ(hist1d::serves(part(), half, large(SampleType::i32, Binning::direct, 262145,
+                                               1u << 26), d).message(), "");  // 65
 }

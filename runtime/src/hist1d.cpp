@@ -407,9 +407,8 @@ Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p
                              std::to_string(was) + " slice(s), it would run " +
                              std::to_string(p.num_bins) + " bins in " + std::to_string(now) +
                              " (each slice reads the input again)");
-  // Partitioned: its count pass runs a block per partition; with fewer partitions than it was
-  // timed with, fewer SMs count (a 2^20-bin winner ran 131072 bins at 0.28 ms, the default 0.13;
-  // a 262144-bin one, half the partitions, 0.173 against 0.114).
+  // Partitioned: its count pass runs a block per partition, so with fewer partitions than it was
+  // timed with fewer SMs count (half as many took 1.5x the default's time: docs/kernels.md).
   if (c.storage == Storage::partitioned && partitions(p, d.arch()) < partitions(tuned, d.arch()))
     return Restriction::rule("timed on " + std::to_string(partitions(tuned, d.arch())) +
                              " partitions, it would count " + std::to_string(p.num_bins) +

@@ -409,10 +409,12 @@ Restriction serves(const Hist1DConfig& c, const Problem& tuned, const Problem& p
                              " (each slice reads the input again)");
   // Partitioned: its count pass runs a block per partition, so with fewer partitions than it was
   // timed with fewer SMs count (half as many took 1.5x the default's time: docs/kernels.md).
-  if (c.storage == Storage::partitioned && partitions(p, d.arch()) < partitions(tuned, d.arch()))
-    return Restriction::rule("timed on " + std::to_string(partitions(tuned, d.arch())) +
-                             " partitions, it would count " + std::to_string(p.num_bins) +
-                             " bins in " + std::to_string(partitions(p, d.arch())));
+  if (c.storage == Storage::partitioned) {
+    const std::uint32_t timed = partitions(tuned, d.arch()), here = partitions(p, d.arch());
+    if (here < timed)
+      return Restriction::rule("timed on " + std::to_string(timed) + " partitions, it would count " +
+                               std::to_string(p.num_bins) + " bins in " + std::to_string(here));
+  }
   // One block counts every sample on one SM: a winner timed on 2^12 samples took 6.5 us a call in
   // a graph on 2^16, the default 3.5.
   if (c.single_block && p.n > 2 * tuned.n)
